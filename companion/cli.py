@@ -1,0 +1,142 @@
+"""The ``companion`` command. Each subcommand is a small function; errors meant for a person never show a traceback.
+
+    companion demo                      # embedded defaults: synthetic camera, mock buttons, bots playing
+    companion serve --config table.toml # a real table
+    companion export --data-dir DIR     # a game's event log as JSON lines
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from companion import __version__
+from companion.config import Config, ConfigError, demo_config, load_config
+from companion.store import EventStore, StoreError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+class UsageError(Exception):
+    """A mistake in how the command was called; printed as one line, exit status 2."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return args.handler(args)
+    except (ConfigError, StoreError) as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    except UsageError as exc:
+        print(f"companion {args.command}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="companion", description="A Raspberry Pi companion for dice racing games.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser("serve", help="run the companion for a real table from its config file")
+    serve.add_argument("--config", "-c", type=Path, required=True, help="the table's TOML config file")
+    serve.set_defaults(handler=cmd_serve)
+
+    demo = commands.add_parser("demo", help="run with embedded defaults and bots playing (no config needed)")
+    demo.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    demo.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
+    demo.add_argument("--data-dir", type=Path, default=Path(".demo-data"), help="where the demo keeps its SQLite")
+    demo.add_argument("--pin", default="1234", help="the demo table's control PIN (default 1234)")
+    demo.add_argument("--game", default="dice-race", help="which game the bots play")
+    demo.add_argument("--delay", type=float, default=0.8, help="seconds between bot actions")
+    demo.set_defaults(handler=cmd_demo)
+
+    export = commands.add_parser("export", help="write a game's event log as JSON lines")
+    where = export.add_mutually_exclusive_group(required=True)
+    where.add_argument("--config", "-c", type=Path, help="the table's config file (its data dir is used)")
+    where.add_argument("--data-dir", type=Path, help="a data dir holding events.sqlite3")
+    export.add_argument("--game", type=int, help="game number (default: the latest)")
+    export.add_argument("--list", action="store_true", help="list the games instead")
+    export.set_defaults(handler=cmd_export)
+    return parser
+
+
+def _run_until_signal(config: Config, *, bots: bool, game: str | None = None, delay: float = 0.8) -> int:
+    from companion import runtime
+
+    if game is not None:
+        from dataclasses import replace
+
+        config = replace(config, game=replace(config.game, id=game))
+    companion = runtime.build(config)
+    if bots:
+        runtime.start_bots(companion, delay=delay)
+    signal.signal(signal.SIGTERM, _interrupt)
+    print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN {config.control_pin})")
+    print(f"Data: {config.data_dir}   Camera: {config.camera.source}   Game: {config.game.id}", flush=True)
+    try:
+        companion.server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        companion.stop()
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """systemd stops us with SIGTERM: unwind like Ctrl-C so the store closes cleanly."""
+    raise KeyboardInterrupt
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    return _run_until_signal(load_config(args.config), bots=False)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from companion.games import GAMES
+
+    if args.game not in GAMES:
+        raise UsageError(f"unknown game {args.game!r}; choose one of {', '.join(sorted(GAMES))}")
+    config = demo_config(args.data_dir.resolve(), host=args.host, port=args.port, pin=args.pin)
+    return _run_until_signal(config, bots=True, game=args.game, delay=args.delay)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    data_dir = load_config(args.config).data_dir if args.config else args.data_dir
+    path = Path(data_dir) / "events.sqlite3"
+    if not path.exists():
+        raise UsageError(f"{path}: no event store here")
+    store = EventStore(path)
+    games = store.games()
+    if args.list:
+        for record in games:
+            state = "finished" if record.finished else "unfinished"
+            events = len(store.events(record.id))
+            print(json.dumps({"game": record.id, "id": record.game, "state": state, "events": events}))
+        return 0
+    if not games:
+        raise UsageError(f"{path}: no games recorded yet")
+    number = args.game if args.game is not None else games[-1].id
+    try:
+        for line in store.export_jsonl(number):
+            print(line)
+    except KeyError:
+        raise UsageError(f"no game {number}; games here: {', '.join(str(g.id) for g in games)}") from None
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,89 @@
+"""The protocol every game implements, and the one error type the rules raise.
+
+A game is a plain object of pure functions over a state, in the spirit of boardgame.io and python-chess:
+
+* ``setup(options, rng)`` builds the first state. The only randomness a game ever sees is the ``rng`` handed in
+  here (start positions, shuffled tiles); the session stores the seed, so a game replays exactly.
+* ``prompt(state)`` says what the game waits for next: who decides, in which phase, and every legal action.
+* ``apply(state, action)`` returns the next state and the events the rules produced (rams, wrecks, laps ...).
+  It never mutates ``state``: the session keeps old states for previews and undo is "replay all but the last".
+* ``view(state)`` is the JSON the dashboard and ``/api/state`` show.
+
+Actions and events are plain JSON dicts with a ``"type"`` key, because they are stored in the event log as they
+are and must replay years later without pickles. Dice are *inputs*: an action that needs dice from the table
+(a roll, a reroll) is offered in ``Prompt.options`` with a ``"roll": n`` key, and whoever answers it (the camera,
+a tap on the tablet, a bot) adds ``"dice": [n faces]`` before applying it. That keeps the rules deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid.
+
+    ``rule`` is the rule id the action breaks (``"CR-16"``) so a player can look it up in the rulebook section and a
+    developer can grep for it; ``legal`` says what would have been allowed instead, in a form a screen can show.
+
+    >>> str(IllegalAction("CR-11", "repair needs 3 fortune, green has 2"))
+    'CR-11: repair needs 3 fortune, green has 2'
+    """
+
+    def __init__(self, rule: str, message: str, legal: Any = None) -> None:
+        self.rule = rule
+        self.message = message
+        self.legal = legal
+        text = f"{rule}: {message}"
+        if legal is not None:
+            text += f" (legal: {legal})"
+        super().__init__(text)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What a game waits for next.
+
+    ``actor`` is the id of whoever must decide (a chariot, a player) or ``None`` once the game is over.
+    ``phase`` names the step of the turn (``"repair"``, ``"roll"``, ``"move"`` ...) so screens and buttons can show
+    what a press will do. ``options`` lists every legal action, each complete and ready for ``apply`` except for the
+    ``"dice"`` of an option carrying ``"roll": n``.
+    """
+
+    actor: str | None
+    phase: str
+    options: list[Action] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A game's rules. Implementations live in ``companion/games/<game>/`` and never do I/O beyond their data."""
+
+    id: str
+    """Stable id used in config files, URLs and the store (``"chariot-race"``)."""
+    title: str
+    dice_set: str
+    """Name of the vision model that reads this game's dice (``"chariot_race"``, ``"d6"``)."""
+    die_faces: tuple[str, ...]
+    """The faces of one die, as the dice model labels them; bots roll these uniformly."""
+
+    def setup(self, options: Mapping[str, Any], rng: random.Random) -> Any: ...
+
+    def prompt(self, state: Any) -> Prompt: ...
+
+    def apply(self, state: Any, action: Mapping[str, Any]) -> tuple[Any, list[Event]]: ...
+
+    def view(self, state: Any) -> dict[str, Any]: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def score(self, state: Any, actor: str) -> float:
+        """How good ``state`` looks for ``actor``: higher is better. Only the greedy bot uses it."""
+        ...

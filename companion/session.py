@@ -1,0 +1,309 @@
+"""TableSession: the one place where dice readings, button presses and dashboard choices meet the rules.
+
+Everything that can change the table goes through :meth:`TableSession.act` (or :meth:`undo`): the rules check it,
+the store makes it durable, and only then is it published to the dashboards. Nothing else writes state, so the
+log, the screens and the real table cannot drift apart, and a restart resumes from the log exactly.
+
+What is *not* stored: a dice reading the camera offers but nobody has confirmed yet, and the camera's status.
+Those are published live but are not facts about the game until a player confirms them.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import random
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games import Game, IllegalAction, Prompt, get_game
+from companion.store import EventStore, GameRecord, StoredEvent
+
+log = logging.getLogger(__name__)
+
+UNDO = "undo"
+
+
+class NoGame(RuntimeError):
+    """An action arrived while no game is being played."""
+
+
+class Broker:
+    """Fan-out of messages to live subscribers (the SSE streams). A subscriber too slow to keep up loses its
+    oldest messages rather than stalling the table; every message carries the full state, so the next one heals it.
+    """
+
+    def __init__(self, *, backlog: int = 64) -> None:
+        self._subscribers: set[queue.Queue[dict[str, Any] | None]] = set()
+        self._lock = threading.Lock()
+        self._backlog = backlog
+
+    def subscribe(self) -> queue.Queue[dict[str, Any] | None]:
+        q: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize=self._backlog)
+        with self._lock:
+            self._subscribers.add(q)
+        return q
+
+    def unsubscribe(self, q: queue.Queue[dict[str, Any] | None]) -> None:
+        with self._lock:
+            self._subscribers.discard(q)
+
+    def publish(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for q in subscribers:
+            while True:
+                try:
+                    q.put_nowait(message)
+                    break
+                except queue.Full:
+                    try:
+                        q.get_nowait()
+                    except queue.Empty:
+                        pass
+
+    def close(self) -> None:
+        """Tell every subscriber the table is going away (``None``), so streams end instead of idling."""
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for q in subscribers:
+            try:
+                q.put_nowait(None)
+            except queue.Full:
+                pass
+
+    @property
+    def subscriber_count(self) -> int:
+        with self._lock:
+            return len(self._subscribers)
+
+
+@dataclass
+class _Current:
+    record: GameRecord
+    game: Game
+    state: Any
+    actions: list[tuple[int, dict[str, Any]]]
+    """The actions in effect (undone ones removed), with the seq of the event that stored each."""
+    last_seq: int
+
+
+def replay(game: Game, record: GameRecord, events: list[StoredEvent]) -> tuple[Any, list[tuple[int, dict]]]:
+    """Rebuild a game's state from its header and its events: the log is the truth, state is derived."""
+    actions: list[tuple[int, dict[str, Any]]] = []
+    for event in events:
+        if event.type == UNDO:
+            if actions:
+                actions.pop()
+        else:
+            actions.append((event.seq, event.payload["action"]))
+    state = game.setup(record.options, random.Random(record.seed))
+    for _, action in actions:
+        state, _ = game.apply(state, action)
+    return state, actions
+
+
+class TableSession:
+    """One table, one game at a time, many screens.
+
+    >>> from companion.store import EventStore
+    >>> session = TableSession(EventStore(":memory:"))
+    >>> _ = session.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=1)
+    >>> session.act({"type": "roll", "dice": ["5"]}, actor="Ada").seq
+    1
+    >>> session.snapshot()["view"]["players"][0]
+    {'name': 'Ada', 'position': 5}
+    """
+
+    def __init__(self, store: EventStore, *, broker: Broker | None = None) -> None:
+        self.store = store
+        self.broker = broker or Broker()
+        self._lock = threading.RLock()
+        self._current: _Current | None = None
+        self._pending: dict[str, Any] | None = None
+        self._status: dict[str, Any] = {}
+        self._cursor = 0
+
+    # -- games -----------------------------------------------------------------------------------------------------
+
+    def resume(self) -> bool:
+        """Continue the last unfinished game from the log, as it was when the power went."""
+        record = self.store.last_unfinished_game()
+        if record is None:
+            return False
+        game = get_game(record.game)
+        events = self.store.events(record.id)
+        state, actions = replay(game, record, events)
+        with self._lock:
+            self._current = _Current(record, game, state, actions, events[-1].seq if events else 0)
+            self._pending = None
+        log.info("resumed game %d (%s) at event %d", record.id, record.game, self._current.last_seq)
+        self._publish({"kind": "resumed"})
+        return True
+
+    def new_game(self, game_id: str, options: Mapping[str, Any], *, seed: int | None = None) -> GameRecord:
+        """Start a game; an unfinished one before it is closed (its log stays and can be exported)."""
+        game = get_game(game_id)
+        seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        state = game.setup(options, random.Random(seed))  # raises IllegalAction before anything is stored
+        with self._lock:
+            if self._current is not None:
+                self.store.finish_game(self._current.record.id)
+            record = self.store.new_game(game_id, dict(options), seed=seed)
+            self._current = _Current(record, game, state, [], 0)
+            self._pending = None
+            self._cursor = 0
+        self._publish({"kind": "new_game"})
+        return record
+
+    @property
+    def game(self) -> Game | None:
+        return self._current.game if self._current else None
+
+    @property
+    def state(self) -> Any:
+        return self._current.state if self._current else None
+
+    @property
+    def record(self) -> GameRecord | None:
+        return self._current.record if self._current else None
+
+    def prompt(self) -> Prompt | None:
+        with self._lock:
+            return self._current.game.prompt(self._current.state) if self._current else None
+
+    # -- changes ---------------------------------------------------------------------------------------------------
+
+    def act(self, action: Mapping[str, Any], *, actor: str, source: str = "dashboard") -> StoredEvent:
+        """Apply one action: the rules check it, the store makes it durable, then the screens hear of it.
+
+        Raises :class:`IllegalAction` (naming the rule) without storing anything if the rules refuse.
+        """
+        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+            raise IllegalAction("ACTION", f"an action is an object with a string 'type', got {action!r}")
+        if action["type"] == UNDO:
+            return self.undo(actor=actor, source=source)
+        with self._lock:
+            current = self._require_game()
+            state, events = current.game.apply(current.state, action)
+            stored = self.store.append(
+                current.record.id,
+                actor=actor,
+                type=action["type"],
+                payload={"action": dict(action), "events": events, "source": source},
+            )
+            current.state = state
+            current.actions.append((stored.seq, dict(action)))
+            current.last_seq = stored.seq
+            self._pending = None
+            self._cursor = 0
+            if current.game.is_over(state):
+                self.store.finish_game(current.record.id)
+        self._publish({"kind": "event", "event": stored.to_json()})
+        return stored
+
+    def undo(self, *, actor: str, source: str = "dashboard") -> StoredEvent:
+        """Take back the last action in effect. The log keeps both: the action and the undo that cancelled it."""
+        with self._lock:
+            current = self._require_game()
+            if not current.actions:
+                raise IllegalAction("UNDO", "nothing to undo in this game")
+            undone_seq, undone = current.actions[-1]
+            stored = self.store.append(
+                current.record.id,
+                actor=actor,
+                type=UNDO,
+                payload={"undoes": undone_seq, "action": undone, "source": source},
+            )
+            state, actions = replay(current.game, current.record, self.store.events(current.record.id))
+            current.state, current.actions, current.last_seq = state, actions, stored.seq
+            self._pending = None
+            self._cursor = 0
+        self._publish({"kind": "event", "event": stored.to_json()})
+        return stored
+
+    def _require_game(self) -> _Current:
+        if self._current is None:
+            raise NoGame("no game is being played; start one first")
+        return self._current
+
+    # -- what the table sees but has not confirmed ------------------------------------------------------------------
+
+    def offer_dice(self, dice: list[dict[str, Any]], *, source: str = "camera") -> None:
+        """A roll read by the camera (or typed in): shown as pending until a player confirms it."""
+        with self._lock:
+            self._pending = {"dice": dice, "source": source}
+        self._publish({"kind": "pending"})
+
+    def confirm(self, *, actor: str, source: str = "button") -> StoredEvent:
+        """Confirm what the screen proposes now: the highlighted option, with the pending dice if it needs a roll."""
+        with self._lock:
+            current = self._require_game()
+            prompt = current.game.prompt(current.state)
+            if not prompt.options:
+                raise IllegalAction("CONFIRM", f"nothing to confirm in phase {prompt.phase!r}")
+            option = dict(prompt.options[self._cursor % len(prompt.options)])
+            if "roll" in option:
+                if not self._pending:
+                    raise IllegalAction("CONFIRM", f"roll {option['roll']} dice first; no reading is waiting")
+                option["dice"] = [d["label"] for d in self._pending["dice"]]
+                option.pop("roll")
+            return self.act(option, actor=actor, source=source)
+
+    def next_option(self) -> dict[str, Any] | None:
+        """Move the highlight to the next legal option (the 'next' button)."""
+        with self._lock:
+            prompt = self.prompt()
+            if not prompt or not prompt.options:
+                return None
+            self._cursor = (self._cursor + 1) % len(prompt.options)
+            option = prompt.options[self._cursor]
+        self._publish({"kind": "cursor"})
+        return option
+
+    def set_status(self, **status: Any) -> None:
+        """Device status (camera lost/back, buttons) for the screens: published, never stored as a game event."""
+        with self._lock:
+            self._status.update(status)
+        self._publish({"kind": "status"})
+
+    # -- reading -----------------------------------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a screen needs, as JSON: the game, the rules' view of the state and what happens next."""
+        with self._lock:
+            current = self._current
+            if current is None:
+                return {"game": None, "seq": 0, "status": dict(self._status), "pending": None}
+            prompt = current.game.prompt(current.state)
+            return {
+                "game": {
+                    "id": current.record.game,
+                    "title": current.game.title,
+                    "number": current.record.id,
+                    "options": current.record.options,
+                    "dice_set": current.game.dice_set,
+                    "over": current.game.is_over(current.state),
+                },
+                "seq": current.last_seq,
+                "view": current.game.view(current.state),
+                "prompt": {
+                    "actor": prompt.actor,
+                    "phase": prompt.phase,
+                    "options": prompt.options,
+                    "info": prompt.info,
+                    "cursor": self._cursor % len(prompt.options) if prompt.options else None,
+                },
+                "pending": self._pending,
+                "status": dict(self._status),
+            }
+
+    def events(self, *, after: int = 0) -> list[StoredEvent]:
+        record = self.record
+        return self.store.events(record.id, after=after) if record else []
+
+    def _publish(self, message: dict[str, Any]) -> None:
+        message["state"] = self.snapshot()
+        self.broker.publish(message)

@@ -1,0 +1,100 @@
+"""The session is the only way in: rules check, the store keeps, replay rebuilds exactly what live play built."""
+
+import random
+
+import pytest
+
+from companion.games import IllegalAction, get_game
+from companion.session import NoGame, TableSession, replay
+
+PLAYERS = {"players": [{"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"}]}
+
+
+def play_randomly(session: TableSession, rng: random.Random, actions: int) -> None:
+    for _ in range(actions):
+        if session.game.is_over(session.state):
+            break
+        prompt = session.prompt()
+        option = dict(rng.choice(prompt.options))
+        if "roll" in option:
+            option["dice"] = [rng.choice(session.game.die_faces) for _ in range(option.pop("roll"))]
+        session.act(option, actor=prompt.actor)
+        if rng.random() < 0.15:
+            session.undo(actor="table")
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_replay_of_the_log_equals_live_state(session, store, seed):
+    record = session.new_game("dice-race", PLAYERS, seed=seed)
+    play_randomly(session, random.Random(seed), actions=30)
+    state, _ = replay(get_game("dice-race"), record, store.events(record.id))
+    assert state == session.state
+
+
+def test_a_restarted_session_resumes_the_unfinished_game_where_it_was(store):
+    first = TableSession(store)
+    first.new_game("dice-race", PLAYERS, seed=4)
+    play_randomly(first, random.Random(4), actions=6)
+    before = first.snapshot()
+
+    second = TableSession(store)
+    assert second.resume()
+    assert second.snapshot() == before
+
+
+def test_illegal_action_is_refused_with_its_rule_and_nothing_is_stored(session, store):
+    record = session.new_game("dice-race", PLAYERS, seed=1)
+    with pytest.raises(IllegalAction) as error:
+        session.act({"type": "roll", "dice": ["7"]}, actor="Ada")
+    assert error.value.rule == "DR-2"
+    assert store.events(record.id) == []
+
+
+def test_undo_is_itself_an_event_and_restores_the_state_before(session, store):
+    record = session.new_game("dice-race", PLAYERS, seed=1)
+    before = session.state
+    session.act({"type": "roll", "dice": ["4"]}, actor="Ada")
+    undo = session.undo(actor="Ada")
+    assert session.state == before
+    assert [e.type for e in store.events(record.id)] == ["roll", "undo"]
+    assert undo.payload["undoes"] == 1
+
+
+def test_undo_with_nothing_to_undo_is_refused(session):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        session.undo(actor="Ada")
+
+
+def test_actions_without_a_game_are_refused(session):
+    with pytest.raises(NoGame):
+        session.act({"type": "roll", "dice": ["1"]}, actor="Ada")
+
+
+def test_a_finished_game_is_not_resumed(store):
+    session = TableSession(store)
+    session.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=1)
+    while not session.game.is_over(session.state):
+        session.act({"type": "roll", "dice": ["6"]}, actor=session.prompt().actor)
+    assert session.snapshot()["view"]["winner"] == "Ada"
+    assert not TableSession(store).resume()
+
+
+def test_confirm_applies_the_pending_camera_roll(session):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    with pytest.raises(IllegalAction, match="no reading is waiting"):
+        session.confirm(actor="Ada")
+    session.offer_dice([{"label": "5", "confidence": 0.97}])
+    event = session.confirm(actor="Ada", source="button")
+    assert event.payload["action"] == {"type": "roll", "dice": ["5"]}
+    assert event.payload["source"] == "button"
+    assert session.snapshot()["pending"] is None
+
+
+def test_every_change_is_published_with_the_full_state(session):
+    inbox = session.broker.subscribe()
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.act({"type": "roll", "dice": ["2"]}, actor="Ada")
+    kinds = [inbox.get_nowait()["kind"] for _ in range(2)]
+    assert kinds == ["new_game", "event"]
+    assert session.snapshot()["seq"] == 1

@@ -1,0 +1,105 @@
+"""The event log keeps every acknowledged event, whatever happens to the process."""
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from companion.store import SCHEMA_VERSION, EventStore, StoreError
+
+
+def test_events_are_numbered_per_game_from_one(store):
+    first = store.new_game("dice-race", {"players": ["a", "b"]}, seed=1)
+    second = store.new_game("dice-race", {"players": ["c", "d"]}, seed=2)
+    assert [store.append(first.id, actor="a", type="roll", payload={}).seq for _ in range(3)] == [1, 2, 3]
+    assert store.append(second.id, actor="c", type="roll", payload={}).seq == 1
+    assert [e.seq for e in store.events(first.id, after=1)] == [2, 3]
+
+
+def test_database_uses_wal_and_full_sync(store):
+    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_events_cannot_be_rewritten_or_deleted(store):
+    game = store.new_game("dice-race", {}, seed=1)
+    store.append(game.id, actor="a", type="roll", payload={"dice": ["3"]})
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store._db.execute("UPDATE events SET payload = '{}'")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        store._db.execute("DELETE FROM events")
+
+
+def test_schema_version_is_recorded_and_a_newer_database_is_refused(tmp_path):
+    path = tmp_path / "events.sqlite3"
+    EventStore(path).close()
+    assert EventStore(path).schema_version() == SCHEMA_VERSION
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError, match="newer than this companion"):
+        EventStore(path)
+
+
+def test_a_corrupt_database_file_gives_a_clear_error(tmp_path):
+    path = tmp_path / "events.sqlite3"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match="cannot open the event store"):
+        EventStore(path)
+
+
+def test_last_unfinished_game_is_the_one_to_resume(store):
+    old = store.new_game("dice-race", {}, seed=1)
+    store.finish_game(old.id)
+    current = store.new_game("dice-race", {}, seed=2)
+    assert store.last_unfinished_game().id == current.id
+    store.finish_game(current.id)
+    assert store.last_unfinished_game() is None
+
+
+def test_export_is_a_header_line_then_one_line_per_event(store):
+    game = store.new_game("dice-race", {"players": ["a", "b"]}, seed=9)
+    store.append(game.id, actor="a", type="roll", payload={"dice": ["6"]})
+    lines = [json.loads(line) for line in store.export_jsonl(game.id)]
+    assert lines[0]["kind"] == "game" and lines[0]["seed"] == 9 and lines[0]["options"] == {"players": ["a", "b"]}
+    assert lines[1]["kind"] == "event" and lines[1]["payload"] == {"dice": ["6"]} and lines[1]["seq"] == 1
+
+
+WRITER = textwrap.dedent(
+    """
+    import sys
+    from companion.store import EventStore
+    store = EventStore(sys.argv[1])
+    game = store.new_game("dice-race", {}, seed=1)
+    n = 0
+    while True:
+        n += 1
+        event = store.append(game.id, actor="writer", type="tick", payload={"n": n, "pad": "x" * 200})
+        print(event.seq, flush=True)
+    """
+)
+
+
+def test_every_acknowledged_event_survives_sigkill_mid_append(tmp_path):
+    path = tmp_path / "events.sqlite3"
+    writer = subprocess.Popen([sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True)
+    acknowledged = []
+    for line in writer.stdout:
+        acknowledged.append(int(line))
+        if len(acknowledged) == 300:
+            break
+    writer.send_signal(signal.SIGKILL)  # the writer is inside its loop, appending the next event
+    writer.wait()
+    acknowledged.extend(int(line) for line in writer.stdout.read().split())
+
+    store = EventStore(path)
+    game = store.games()[0]
+    stored = [e.seq for e in store.events(game.id)]
+    assert writer.returncode == -signal.SIGKILL
+    assert set(acknowledged) <= set(stored)
+    assert stored == list(range(1, len(stored) + 1))  # no gaps, no torn event
+    assert all(e.payload["n"] == e.seq for e in store.events(game.id))
