@@ -49,7 +49,7 @@ def build(config: Config) -> Companion:
     """Open the store, resume the last unfinished game and bind the server (not yet serving)."""
     config.data_dir.mkdir(parents=True, exist_ok=True)
     store = EventStore.in_data_dir(config.data_dir)
-    session = TableSession(store)
+    session = TableSession(store, min_confidence=config.tray.min_confidence)
     session.resume()
     app = create_app(
         session,

@@ -117,8 +117,9 @@ class TableSession:
     {'name': 'Ada', 'position': 5}
     """
 
-    def __init__(self, store: EventStore, *, broker: Broker | None = None) -> None:
+    def __init__(self, store: EventStore, *, broker: Broker | None = None, min_confidence: float = 0.8) -> None:
         self.store = store
+        self.min_confidence = min_confidence
         self.broker = broker or Broker()
         self._lock = threading.RLock()
         self._current: _Current | None = None
@@ -176,7 +177,9 @@ class TableSession:
 
     # -- changes ---------------------------------------------------------------------------------------------------
 
-    def act(self, action: Mapping[str, Any], *, actor: str, source: str = "dashboard") -> StoredEvent:
+    def act(
+        self, action: Mapping[str, Any], *, actor: str, source: str = "dashboard", reading: dict | None = None
+    ) -> StoredEvent:
         """Apply one action: the rules check it, the store makes it durable, then the screens hear of it.
 
         Raises :class:`IllegalAction` (naming the rule) without storing anything if the rules refuse.
@@ -188,12 +191,10 @@ class TableSession:
         with self._lock:
             current = self._require_game()
             state, events = current.game.apply(current.state, action)
-            stored = self.store.append(
-                current.record.id,
-                actor=actor,
-                type=action["type"],
-                payload={"action": dict(action), "events": events, "source": source},
-            )
+            payload = {"action": dict(action), "events": events, "source": source}
+            if reading is not None:
+                payload["reading"] = reading
+            stored = self.store.append(current.record.id, actor=actor, type=action["type"], payload=payload)
             current.state = state
             current.actions.append((stored.seq, dict(action)))
             current.last_seq = stored.seq
@@ -231,26 +232,61 @@ class TableSession:
 
     # -- what the table sees but has not confirmed ------------------------------------------------------------------
 
-    def offer_dice(self, dice: list[dict[str, Any]], *, source: str = "camera") -> None:
-        """A roll read by the camera (or typed in): shown as pending until a player confirms it."""
+    def offer_dice(self, dice: list[dict[str, Any]], *, source: str = "camera", change: bool = False) -> None:
+        """A roll read by the camera (or typed in): shown as pending until a player confirms it.
+
+        Each die is ``{"label", "confidence", ...}``; dice under ``min_confidence`` are marked ``low`` and block
+        the confirmation until someone taps them: a doubtful die is shown, never guessed.
+        """
+        marked = [{**d, "low": float(d.get("confidence", 1.0)) < self.min_confidence} for d in dice]
         with self._lock:
-            self._pending = {"dice": dice, "source": source}
+            self._pending = {"dice": marked, "source": source, "change": change}
         self._publish({"kind": "pending"})
 
-    def confirm(self, *, actor: str, source: str = "button") -> StoredEvent:
-        """Confirm what the screen proposes now: the highlighted option, with the pending dice if it needs a roll."""
+    def correct_die(self, index: int, label: str, *, actor: str) -> None:
+        """Set one pending die by hand; the correction travels with the roll into the log when it is confirmed."""
+        with self._lock:
+            current = self._require_game()
+            if not self._pending or not 0 <= index < len(self._pending["dice"]):
+                count = len(self._pending["dice"]) if self._pending else 0
+                raise IllegalAction("CORRECT", f"no pending die {index + 1}; {count} dice are waiting")
+            if label not in current.game.die_faces:
+                raise IllegalAction("CORRECT", f"{label!r} is not a face of this game's dice",
+                                    legal=sorted(set(current.game.die_faces)))
+            die = self._pending["dice"][index]
+            was = die.get("was", die.get("label"))
+            self._pending["dice"][index] = {**die, "label": label, "low": False, "corrected": True, "was": was,
+                                            "corrected_by": actor}
+        self._publish({"kind": "pending"})
+
+    def confirm(self, *, actor: str, source: str = "button", option: int | None = None) -> StoredEvent:
+        """Confirm an option of the current prompt (the highlighted one by default), with the pending dice if it
+        needs a roll. The reading (confidences, corrections) is stored with the action, for disputes."""
         with self._lock:
             current = self._require_game()
             prompt = current.game.prompt(current.state)
             if not prompt.options:
                 raise IllegalAction("CONFIRM", f"nothing to confirm in phase {prompt.phase!r}")
-            option = dict(prompt.options[self._cursor % len(prompt.options)])
-            if "roll" in option:
-                if not self._pending:
-                    raise IllegalAction("CONFIRM", f"roll {option['roll']} dice first; no reading is waiting")
-                option["dice"] = [d["label"] for d in self._pending["dice"]]
-                option.pop("roll")
-            return self.act(option, actor=actor, source=source)
+            index = self._cursor if option is None else option
+            if not 0 <= index < len(prompt.options):
+                raise IllegalAction("CONFIRM", f"no option {index}; there are {len(prompt.options)}")
+            chosen = dict(prompt.options[index])
+            reading = None
+            if "roll" in chosen:
+                needed = chosen.pop("roll")
+                pending = self._pending
+                if not pending:
+                    raise IllegalAction("CONFIRM", f"roll {needed} dice first; no reading is waiting")
+                dice = pending["dice"]
+                if len(dice) != needed:
+                    raise IllegalAction("CONFIRM", f"{len(dice)} dice were read but this roll needs {needed}: "
+                                        "take set-aside dice out of the tray or enter the faces by hand")
+                doubtful = [i + 1 for i, d in enumerate(dice) if d.get("low")]
+                if doubtful:
+                    raise IllegalAction("CONFIRM", f"dice {doubtful} were read with low confidence: tap to set them")
+                chosen["dice"] = [d["label"] for d in dice]
+                reading = pending
+            return self.act(chosen, actor=actor, source=source, reading=reading)
 
     def next_option(self) -> dict[str, Any] | None:
         """Move the highlight to the next legal option (the 'next' button)."""

@@ -97,6 +97,58 @@ def action() -> Any:
     return jsonify(seq=stored.seq, events=stored.payload.get("events", []))
 
 
+@api.post("/confirm")
+@requires_control
+def confirm() -> Any:
+    """Confirm an option of the current prompt by index (default: the highlighted one) with the pending dice."""
+    body = _json_body()
+    if isinstance(body, tuple):
+        return body
+    option = body.get("option")
+    if option is not None and (not isinstance(option, int) or isinstance(option, bool)):
+        return jsonify(error="option must be the index of one of prompt.options"), 400
+    try:
+        stored = table().confirm(actor=str(body.get("actor") or "table"), source="dashboard", option=option)
+    except IllegalAction as exc:
+        return _illegal(exc)
+    except NoGame as exc:
+        return jsonify(error=str(exc)), 409
+    return jsonify(seq=stored.seq, events=stored.payload.get("events", []))
+
+
+@api.post("/dice")
+@requires_control
+def enter_dice() -> Any:
+    """Type in a whole roll (no camera, or a camera that cannot see): it becomes the pending reading."""
+    body = _json_body()
+    if isinstance(body, tuple):
+        return body
+    dice = body.get("dice")
+    game = table().game
+    if game is None:
+        return jsonify(error="no game is being played"), 409
+    if not isinstance(dice, list) or not all(isinstance(d, str) and d in game.die_faces for d in dice):
+        return jsonify(error=f"dice must be a list of faces from {sorted(set(game.die_faces))}"), 400
+    table().offer_dice([{"label": d, "confidence": 1.0} for d in dice], source="manual")
+    return jsonify(pending=len(dice))
+
+
+@api.post("/dice/<int:index>")
+@requires_control
+def correct_die(index: int) -> Any:
+    """Set one pending die by a tap (index from 0); kept in the log as a correction when the roll is confirmed."""
+    body = _json_body()
+    if isinstance(body, tuple):
+        return body
+    try:
+        table().correct_die(index, str(body.get("label")), actor=str(body.get("actor") or "table"))
+    except IllegalAction as exc:
+        return _illegal(exc)
+    except NoGame as exc:
+        return jsonify(error=str(exc)), 409
+    return jsonify(ok=True)
+
+
 @api.post("/game")
 @requires_control
 def new_game() -> Any:

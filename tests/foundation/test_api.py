@@ -137,3 +137,14 @@ def test_sse_delivers_a_new_event_to_a_connected_client(live):
     assert data["event"]["payload"]["action"]["dice"] == ["6"]
     assert data["state"]["view"]["players"][0]["position"] == 6
     connection.close()
+
+
+def test_manual_dice_then_confirm_over_http(live):
+    client = live.client()
+    pin = {"X-Table-Pin": PIN}
+    assert client.post("/api/dice", {"dice": ["9"]}, headers=pin)[0] == 400
+    assert client.post("/api/dice", {"dice": ["2"]}, headers=pin)[0] == 200
+    assert client.post("/api/dice/0", {"label": "6"}, headers=pin)[0] == 200
+    status, body = client.post("/api/confirm", {}, headers=pin)
+    assert status == 200 and body["seq"] == 1
+    assert live.session.snapshot()["view"]["players"][0]["position"] == 6

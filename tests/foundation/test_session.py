@@ -98,3 +98,31 @@ def test_every_change_is_published_with_the_full_state(session):
     kinds = [inbox.get_nowait()["kind"] for _ in range(2)]
     assert kinds == ["new_game", "event"]
     assert session.snapshot()["seq"] == 1
+
+
+def test_a_low_confidence_die_blocks_confirmation_until_it_is_tapped(session, store):
+    record = session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "3", "confidence": 0.41}])
+    assert session.snapshot()["pending"]["dice"][0]["low"] is True
+    with pytest.raises(IllegalAction, match="low confidence"):
+        session.confirm(actor="Ada")
+    session.correct_die(0, "5", actor="Ada")
+    session.confirm(actor="Ada", source="dashboard")
+    stored = store.events(record.id)[0]
+    assert stored.payload["action"]["dice"] == ["5"]
+    die = stored.payload["reading"]["dice"][0]
+    assert die["corrected"] is True and die["was"] == "3" and die["confidence"] == 0.41
+
+
+def test_a_reading_with_the_wrong_number_of_dice_is_not_confirmed(session):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "3", "confidence": 0.99}, {"label": "4", "confidence": 0.99}])
+    with pytest.raises(IllegalAction, match="2 dice were read but this roll needs 1"):
+        session.confirm(actor="Ada")
+
+
+def test_a_correction_must_be_a_face_of_the_game(session):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "3", "confidence": 0.99}])
+    with pytest.raises(IllegalAction, match="not a face"):
+        session.correct_die(0, "drive", actor="Ada")
