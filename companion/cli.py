@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -43,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `companion export | head`: the reader has seen enough
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - keeps the interpreter's final flush quiet
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,9 +64,16 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
     demo.add_argument("--data-dir", type=Path, default=Path(".demo-data"), help="where the demo keeps its SQLite")
     demo.add_argument("--pin", default="1234", help="the demo table's control PIN (default 1234)")
-    demo.add_argument("--game", default="dice-race", help="which game the bots play")
+    demo.add_argument("--game", default="chariot-race", help="which game the bots play")
     demo.add_argument("--delay", type=float, default=0.8, help="seconds between bot actions")
     demo.set_defaults(handler=cmd_demo)
+
+    rules = commands.add_parser("rules", help="settle a rule dispute: apply one turn to a position, print the result")
+    rules.add_argument("game", choices=["chariot-race"], help="the game")
+    rules.add_argument("what", choices=["apply"], help="apply: play one turn from a position")
+    rules.add_argument("--position", type=Path, required=True, help="Position JSON file (see README)")
+    rules.add_argument("--turn", type=Path, required=True, help="Turn JSON file (see README)")
+    rules.set_defaults(handler=cmd_rules)
 
     export = commands.add_parser("export", help="write a game's event log as JSON lines")
     where = export.add_mutually_exclusive_group(required=True)
@@ -112,6 +123,31 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise UsageError(f"unknown game {args.game!r}; choose one of {', '.join(sorted(GAMES))}")
     config = demo_config(args.data_dir.resolve(), host=args.host, port=args.port, pin=args.pin)
     return _run_until_signal(config, bots=True, game=args.game, delay=args.delay)
+
+
+def _read_json(path: Path) -> object:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}: not valid JSON: {exc}") from None
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from companion.games.base import IllegalAction
+    from companion.games.chariot_race.scenario import run_scenario
+
+    position, turn = _read_json(args.position), _read_json(args.turn)
+    try:
+        result = run_scenario(position, turn)
+    except IllegalAction as exc:
+        print(json.dumps({"error": str(exc), "rule": exc.rule, "legal": exc.legal}), file=sys.stderr)
+        return 1
+    except ValueError as exc:  # a malformed position or turn: names the field
+        raise UsageError(str(exc)) from None
+    print(json.dumps(result, indent=2))
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from companion.config import Config
 from companion.games import get_game
+from companion.games.bots import GreedyBot, RandomBot, roll
 from companion.session import TableSession
 from companion.store import EventStore
 from companion.web import create_app, load_secret_key
@@ -20,7 +21,7 @@ from companion.web.server import Server
 
 log = logging.getLogger(__name__)
 
-DEMO_PLAYERS = ["Julia", "Klaus", "Ben", "Anna"]
+DEMO_PLAYERS = [("Julia", "green"), ("Klaus", "red"), ("Ben", "blue"), ("Anna", "yellow")]
 
 
 @dataclass
@@ -74,16 +75,18 @@ def start_bots(companion: Companion, *, seed: int | None = None, delay: float = 
 def _bot_loop(companion: Companion, rng: random.Random, delay: float) -> None:
     session, stop = companion.session, companion.stop_event
     game = get_game(companion.config.game.id)
+    # Half the table plays greedily, half at random: races stay close enough to be worth watching.
+    greedy = {colour for _, colour in DEMO_PLAYERS[::2]}
     while not stop.is_set():
         if session.game is None or session.game.is_over(session.state):
             if session.game is not None and stop.wait(5 * delay):
                 return
-            session.new_game(game.id, {"players": [{"name": n} for n in DEMO_PLAYERS]}, seed=rng.randrange(2**31))
+            players = [{"name": name, "colour": colour} for name, colour in DEMO_PLAYERS]
+            session.new_game(game.id, {"players": players}, seed=rng.randrange(2**31))
             continue
         prompt = session.prompt()
-        action = dict(rng.choice(prompt.options))
-        if "roll" in action:
-            action["dice"] = [rng.choice(session.game.die_faces) for _ in range(action.pop("roll"))]
+        bot = GreedyBot() if str(prompt.actor).split("-")[0] in greedy else RandomBot()
+        action = roll(session.game, bot.choose(session.game, session.state, prompt, rng), rng)
         session.act(action, actor=prompt.actor or "bot", source="bot")
         if stop.wait(delay):
             return

@@ -13,7 +13,7 @@ import pytest
 
 from companion.cli import build_parser, main
 
-COMMANDS = ["serve", "demo", "export"]
+COMMANDS = ["serve", "demo", "export", "rules"]
 
 
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -49,8 +49,7 @@ def test_export_of_a_missing_store_is_a_clear_error(tmp_path):
 def test_demo_prints_its_url_and_serves_a_live_game_then_export_reads_it(tmp_path):
     data = tmp_path / "demo"
     demo = subprocess.Popen(
-        [sys.executable, "-m", "companion", "demo", "--port", "0", "--data-dir", str(data), "--delay", "0.05",
-         "--game", "dice-race"],
+        [sys.executable, "-m", "companion", "demo", "--port", "0", "--data-dir", str(data), "--delay", "0.05"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
@@ -69,7 +68,47 @@ def test_demo_prints_its_url_and_serves_a_live_game_then_export_reads_it(tmp_pat
 
     listing = companion("export", "--data-dir", str(data), "--list")
     games = [json.loads(line) for line in listing.stdout.splitlines()]
-    assert games and games[0]["id"] == "dice-race"
+    assert games and games[0]["id"] == "chariot-race"
     exported = companion("export", "--data-dir", str(data), "--game", str(games[0]["game"]))
     lines = [json.loads(line) for line in exported.stdout.splitlines()]
     assert lines[0]["kind"] == "game" and all(line["kind"] == "event" for line in lines[1:])
+
+
+JULIA_POSITION = {
+    "board": "A", "variants": {}, "caltrops": ["L2-09"], "order": ["green", "red"],
+    "chariots": [{"id": "green", "space": "L2-07", "damage": 11, "speed": 6, "fortune": 0, "laps": 0},
+                 {"id": "red", "space": "L1-05", "damage": 12, "speed": 4, "fortune": 3, "laps": 0}],
+}
+
+
+def test_rules_apply_prints_the_resulting_position_and_events(tmp_path):
+    position, turn = tmp_path / "p.json", tmp_path / "t.json"
+    position.write_text(json.dumps(JULIA_POSITION))
+    turn.write_text(json.dumps({"chariot": "green", "repair": False, "dice": ["drive", "drive", "gallop", "steer"],
+                                "drive": [1, -1], "path": ["straight"] * 8, "attacks": []}))
+    result = companion("rules", "chariot-race", "apply", "--position", str(position), "--turn", str(turn))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    green = next(c for c in out["position"]["chariots"] if c["id"] == "green")
+    # speed 6 + 1 - 1 + 2 = 8, gallop -1, caltrop on L2-09 -1, curve L2-14 (max 7) at speed 8 -1
+    assert (green["speed"], green["damage"], green["space"]) == (8, 8, "L2-15")
+    assert out["position"]["caltrops"] == []
+    assert {"caltrop_hit", "curve_damage"} <= {e["type"] for e in out["events"]}
+
+
+def test_rules_apply_names_the_broken_rule_and_exits_1(tmp_path):
+    position, turn = tmp_path / "p.json", tmp_path / "t.json"
+    position.write_text(json.dumps(JULIA_POSITION))
+    turn.write_text(json.dumps({"chariot": "green", "repair": False, "dice": ["drive", "drive", "gallop", "fortune"],
+                                "drive": [1, -1], "path": ["straight"] * 7 + ["in"], "attacks": []}))
+    result = companion("rules", "chariot-race", "apply", "--position", str(position), "--turn", str(turn))
+    assert result.returncode == 1
+    assert json.loads(result.stderr)["rule"] == "CR-16"
+
+
+def test_rules_apply_with_a_malformed_position_names_the_field(tmp_path):
+    position, turn = tmp_path / "p.json", tmp_path / "t.json"
+    position.write_text(json.dumps({**JULIA_POSITION, "board": "Z"}))
+    turn.write_text("{}")
+    result = companion("rules", "chariot-race", "apply", "--position", str(position), "--turn", str(turn))
+    assert result.returncode == 2 and "board" in result.stderr and "Traceback" not in result.stderr

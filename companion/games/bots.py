@@ -1,0 +1,99 @@
+"""Simple players for any game that follows ``companion.games.base.Game``: for the demo and for fuzzing rules.
+
+A bot only chooses among ``prompt(state).options``; dice stay inputs, rolled by ``play_game`` (or the camera).
+
+>>> from companion.games.chariot_race import GAME
+>>> final, actions = play_game(GAME, {"players": [{"name": "A"}, {"name": "B"}]}, seed=1, bots=RandomBot())
+>>> GAME.is_over(final)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from companion.games.base import Action, Game, Prompt
+
+MAX_ACTIONS = 100_000
+"""``play_game`` gives up after this many actions: a game that long means a rules bug, not a slow race."""
+
+
+class Bot(Protocol):
+    def choose(self, game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Action:
+        """One of ``prompt.options`` (without dice: the caller rolls them)."""
+        ...
+
+
+def roll(game: Game, option: Mapping[str, Any], rng: random.Random) -> Action:
+    """``option`` ready for ``apply``: with ``"dice"`` rolled from the game's die faces when it asks for a roll."""
+    action = dict(option)
+    if "roll" in option:
+        faces = game.die_faces
+        action["dice"] = [rng.choice(faces) for _ in range(option["roll"])]
+    return action
+
+
+class RandomBot:
+    """Any legal option: an action type uniformly, then an option of that type uniformly.
+
+    Choosing the type first keeps 31 reroll subsets from drowning "done", so random games still reach every phase
+    often; they find the corners of the rules nobody plays on purpose.
+    """
+
+    def choose(self, game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Action:
+        options = prompt.options
+        kinds = list(dict.fromkeys(option["type"] for option in options))
+        if len(kinds) == 1:
+            return rng.choice(options)
+        kind = rng.choice(kinds)
+        return rng.choice([option for option in options if option["type"] == kind])
+
+
+class GreedyBot:
+    """One-step lookahead: the option whose result ``game.score`` rates best for the actor.
+
+    Options that need dice are tried with one sample roll each; ties go to the earliest option (games list the
+    cautious choice, such as "done", first).
+    """
+
+    def choose(self, game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Action:
+        if len(prompt.options) == 1:
+            return prompt.options[0]
+        best, best_score = prompt.options[0], float("-inf")
+        for option in prompt.options:
+            after, _ = game.apply(state, roll(game, option, rng))
+            score = game.score(after, prompt.actor)
+            if score > best_score:
+                best, best_score = option, score
+        return best
+
+
+def play_game(game: Game, options: Mapping[str, Any], seed: int,
+              bots: Bot | Mapping[str, Bot]) -> tuple[Any, list[Action]]:
+    """Play a whole game from ``setup`` to the end; returns the final state and every applied action (with dice).
+
+    ``bots`` is one bot for every actor or a dict actor -> bot. One ``random.Random(seed)`` drives set-up, dice
+    and bot choices, so a seed replays exactly: ``replay(game, options, seed, actions)`` gives the same state.
+    """
+    rng = random.Random(seed)
+    state = game.setup(options, rng)
+    actions: list[Action] = []
+    while not game.is_over(state):
+        if len(actions) >= MAX_ACTIONS:
+            raise RuntimeError(f"{game.id}: no end after {MAX_ACTIONS} actions (seed {seed})")
+        prompt = game.prompt(state)
+        bot = bots[prompt.actor] if isinstance(bots, Mapping) else bots
+        action = roll(game, bot.choose(game, state, prompt, rng), rng)
+        state, _ = game.apply(state, action)
+        actions.append(action)
+    return state, actions
+
+
+def replay(game: Game, options: Mapping[str, Any], seed: int, actions: list[Action]) -> Any:
+    """The state after ``actions``, rebuilt from set-up: undo is "replay all but the last"."""
+    state = game.setup(options, random.Random(seed))
+    for action in actions:
+        state, _ = game.apply(state, action)
+    return state

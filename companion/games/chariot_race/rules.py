@@ -1,0 +1,846 @@
+"""Chariot Race rules (``shared/games/chariot_race/RULES.md``, CR-1..CR-25) as pure functions over a small state.
+
+The state is a tuple of ``Car`` tuples plus a handful of turn fields; ``apply`` copies only the cars tuple and the
+caltrop set it changes, so a bot game of several hundred actions takes milliseconds and replay is cheap.
+
+A turn walks the phases of CR-10. The engine stops only where a player decides something; a phase with no decision
+(no fortune to repair, no drive die, no steer die, no attack die) is resolved at once and its events are returned by
+the action that led into it. Phases and their actions (the action vocabulary, see README.md):
+
+==========  ==========================================================================================
+repair      ``{"type": "repair"}`` / ``{"type": "skip_repair"}``                                  CR-11
+roll        ``{"type": "roll", "roll": n}`` + ``"dice"``                                           CR-3, CR-13
+reroll      free reroll: ``{"type": "reroll", "reroll": [i, ...], "roll": k}`` + ``"dice"`` / done  CR-13
+fortune     paid: reroll as above, ``{"type": "turn", "die": i, "face": f}``, ``{"type": "done"}``  CR-13
+drive       ``{"type": "drive", "signs": [1, -1, ...]}`` one sign per drive die                    CR-15
+move        ``{"type": "move", "path": ["straight", "in", ...]}`` (options add to/damage/wrecked)  CR-16
+attack      ``{"type": "caltrop", "space": id}`` / ``{"type": "spear", "target": id}`` / done      CR-21
+==========  ==========================================================================================
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, NamedTuple
+
+from companion.games.base import Action, Event, IllegalAction, Prompt
+from companion.games.chariot_race.board import NO_SPACE, STEPS, Board, load_board
+from companion.games.chariot_race.components import (
+    ALTERNATIVES,
+    STANDARD,
+    ChariotBoard,
+    load_chariot_board,
+    load_dice,
+)
+
+CALTROP_SUPPLY = 20
+"""CR-6: caltrop tokens in the box; **Decision**: none left means no drop and no wreck caltrop."""
+REPAIR_COST = 3
+REPAIR_AMOUNT = 3
+"""CR-11: spend exactly 3 fortune to restore up to 3 damage."""
+FORTUNE_COST = 2
+"""CR-13: each paid reroll or turned die costs 2 fortune."""
+UNTURNABLE_FACE = "fortune"
+"""CR-13: a die may be turned to any face but this one."""
+GALLOP_SPEED = 2
+GALLOP_DAMAGE = 1
+"""CR-15: a gallop adds 2 speed and costs 1 damage."""
+RAM_DAMAGE = 2
+"""CR-18: both chariots take this much when one enters the other's space."""
+CALTROP_DAMAGE = 1
+SPEAR_DAMAGE = 1
+LAPS_TO_FINISH = 2
+"""CR-23/CR-24: the race is two laps."""
+COLOURS = ("green", "red", "blue", "yellow", "purple", "black", "white", "orange")
+VARIANTS = ("no_damage_after_finish", "alternative_chariots")
+"""CR-25 and CR-4; the board side (CR-5) is the separate ``"board"`` option."""
+SECOND_CHARIOT_SUFFIX = "-2"
+"""CR-7: with 2-3 players everyone drives two chariots, ``<colour>`` and ``<colour>-2``."""
+
+PHASE_RULE = {"repair": "CR-11", "roll": "CR-13", "reroll": "CR-13", "fortune": "CR-13", "drive": "CR-15",
+              "move": "CR-16", "attack": "CR-21", "over": "CR-24"}
+PHASE_ACTIONS = {"repair": ("repair", "skip_repair"), "roll": ("roll",), "reroll": ("reroll", "done"),
+                 "fortune": ("reroll", "turn", "done"), "drive": ("drive",), "move": ("move",),
+                 "attack": ("caltrop", "spear", "done"), "over": ()}
+SUBSETS = tuple(tuple(s for k in range(1, n + 1) for s in combinations(range(n), k)) for n in range(6))
+"""Non-empty subsets of die indices for 0..5 dice, smallest first: the reroll options."""
+
+
+class Car(NamedTuple):
+    """One chariot on the table. ``space`` is a board space index, ``NO_SPACE`` once wrecked."""
+
+    id: str
+    colour: str
+    player: str
+    start: int
+    space: int
+    damage: int
+    speed: int
+    fortune: int
+    laps: int = 0
+    wrecked: bool = False
+    finished: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """What stays fixed for a game: the board, each car's chariot board (same order as cars), the variants."""
+
+    board: Board
+    kinds: tuple[ChariotBoard, ...]
+    faces: tuple[str, ...]
+    no_damage_after_finish: bool = False
+    alternative_chariots: bool = False
+
+
+class State(NamedTuple):
+    table: Table
+    cars: tuple[Car, ...]
+    caltrops: frozenset[int]
+    round: int
+    order: tuple[int, ...]
+    """This round's turn order (car indices, CR-9)."""
+    turn: int
+    """Index into ``order`` of the car whose turn it is."""
+    phase: str
+    dice: tuple[str, ...] = ()
+    attacks: int = 0
+    passed: tuple[int, ...] = ()
+    """Spaces passed through this turn, start and end excluded (CR-21 caltrop drops)."""
+    winner: str | None = None
+
+    @property
+    def current(self) -> int:
+        return self.order[self.turn]
+
+
+def progress(board: Board, car: Car) -> float:
+    """CR-9/CR-24: how far ahead a chariot is: completed laps, then its space's front line."""
+    return car.laps * board.lap_length + board.front[car.space]
+
+
+def round_order(state: State, previous: Iterable[int]) -> tuple[int, ...]:
+    """CR-9: furthest ahead first; **Decision**: ties keep the order of the previous round (a stable sort)."""
+    board = state.table.board
+    racing = [k for k in previous if not state.cars[k].wrecked]
+    return tuple(sorted(racing, key=lambda k: -progress(board, state.cars[k])))
+
+
+# ---------------------------------------------------------------------------------------------------------- set-up
+
+
+def _players(options: Mapping[str, Any]) -> list[tuple[str, str]]:
+    players = options.get("players")
+    if not isinstance(players, list) or not 2 <= len(players) <= 6:
+        raise IllegalAction("CR-7", f"a race needs 2 to 6 players, got {players!r}",
+                            legal='players: [{"name": "Julia", "colour": "green"}, ...]')
+    result = []
+    for n, player in enumerate(players):
+        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
+            raise IllegalAction("CR-7", f"players[{n}] needs a name and a colour, got {player!r}")
+        colour = player.get("colour", COLOURS[n])
+        if colour not in COLOURS:
+            raise IllegalAction("CR-7", f"players[{n}] colour {colour!r} is unknown", legal=list(COLOURS))
+        result.append((player["name"], colour))
+    colours = [c for _, c in result]
+    if len(set(colours)) != len(colours):
+        raise IllegalAction("CR-7", f"every player needs an own colour, got {colours}")
+    return result
+
+
+def chariot_ids(players: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """CR-7: (id, colour, player) of every chariot: one per player from 4 players, two each for 2-3."""
+    per_player = 2 if len(players) <= 3 else 1
+    return [(colour + (SECOND_CHARIOT_SUFFIX if k else ""), colour, name)
+            for name, colour in players for k in range(per_player)]
+
+
+def _alternative_kinds(setting: Any, cars: list[tuple[str, str, str]]) -> list[str]:
+    """CR-4: which chariot board each car uses. ``True`` gives each car the alternative of its colour when free,
+    the others the remaining ones in file order; a dict maps car ids to ``"alt-<colour>"`` (or ``"standard"``)."""
+    if not setting:
+        return [STANDARD] * len(cars)
+    if setting is True:
+        free = [f"alt-{c}" for c in ALTERNATIVES]
+        wanted = [f"alt-{colour}" for _, colour, _ in cars]
+        kinds: list[str | None] = []
+        for want in wanted:
+            kinds.append(want if want in free else None)
+            if want in free:
+                free.remove(want)
+        return [k if k is not None else free.pop(0) for k in kinds]
+    if isinstance(setting, Mapping):
+        unknown = set(setting) - {cid for cid, _, _ in cars}
+        if unknown:
+            raise IllegalAction("CR-4", f"alternative_chariots names unknown chariots {sorted(unknown)}",
+                                legal=[cid for cid, _, _ in cars])
+        kinds = [setting.get(cid, STANDARD) for cid, _, _ in cars]
+        return [k if k == STANDARD or k.startswith("alt-") else f"alt-{k}" for k in kinds]
+    raise IllegalAction("CR-4", f"alternative_chariots must be true, false or a dict, got {setting!r}")
+
+
+def _start_order(start: Any, ids: list[str], rng: random.Random) -> list[str]:
+    """CR-8: who stands on start position 1, 2, ...: drawn at random, or chosen."""
+    if start in (None, "random"):
+        order = list(ids)
+        rng.shuffle(order)
+        return order
+    chosen = start.get("order") if isinstance(start, Mapping) else None
+    if not isinstance(chosen, list) or sorted(chosen) != sorted(ids):
+        raise IllegalAction("CR-8", f"start order must list every chariot once, got {chosen!r}", legal=ids)
+    return list(chosen)
+
+
+def new_table(board: Board, kinds: Iterable[str | ChariotBoard], variants: Mapping[str, Any]) -> Table:
+    unknown = set(variants) - set(VARIANTS)
+    if unknown:
+        raise IllegalAction("CR-25", f"unknown variants {sorted(unknown)}", legal=list(VARIANTS))
+    return Table(
+        board=board,
+        kinds=tuple(k if isinstance(k, ChariotBoard) else load_chariot_board(k) for k in kinds),
+        faces=load_dice().faces,
+        no_damage_after_finish=bool(variants.get("no_damage_after_finish", False)),
+        alternative_chariots=bool(variants.get("alternative_chariots", False)),
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------- helpers
+
+
+def _check_dice(dice: Any, count: int, faces: tuple[str, ...], rule: str) -> tuple[str, ...]:
+    """Dice read from the table: ``count`` faces, each a face of the die (CR-1)."""
+    if not isinstance(dice, (list, tuple)) or len(dice) != count:
+        raise IllegalAction(rule, f"expected {count} dice, got {dice!r}", legal=f"{count} faces")
+    unknown = [f for f in dice if f not in faces]
+    if unknown:
+        raise IllegalAction("CR-1", f"{unknown} are not faces of the die", legal=sorted(set(faces)))
+    return tuple(dice)
+
+
+class _Work:
+    """The mutable copy of the parts an action changes: cars, caltrops and the events that explain the changes."""
+
+    __slots__ = ("state", "table", "board", "cars", "caltrops", "events", "mover")
+
+    def __init__(self, state: State, events: list[Event]) -> None:
+        self.state = state
+        self.table = state.table
+        self.board = state.table.board
+        self.cars = list(state.cars)
+        self.caltrops = set(state.caltrops)
+        self.events = events
+        self.mover = state.current
+
+    def done(self, **changes: Any) -> State:
+        return self.state._replace(cars=tuple(self.cars), caltrops=frozenset(self.caltrops), **changes)
+
+    def protected(self, k: int) -> bool:
+        """CR-25 variant: a chariot that finished and ended its turn takes no damage."""
+        return self.table.no_damage_after_finish and self.cars[k].finished and k != self.mover
+
+    def hurt(self, k: int, amount: int) -> int:
+        """Take ``amount`` damage (never below 0); returns what was taken. Wrecking is the caller's next step."""
+        car = self.cars[k]
+        if car.wrecked or self.protected(k):
+            return 0
+        taken = min(amount, car.damage)
+        self.cars[k] = car._replace(damage=car.damage - taken)
+        return taken
+
+    def wreck(self, k: int, space: int) -> None:
+        """CR-22: out at once; a caltrop (the wreck) on its space if the supply has one and the space has none."""
+        car = self.cars[k]
+        self.cars[k] = car._replace(wrecked=True, space=NO_SPACE, speed=0, damage=0)  # rocks break it at once too
+        caltrop = len(self.caltrops) < CALTROP_SUPPLY and space not in self.caltrops
+        if caltrop:
+            self.caltrops.add(space)
+        self.events.append({"type": "wrecked", "chariot": car.id, "space": self.board.ids[space],
+                            "caltrop": caltrop})
+
+    def wreck_if_broken(self, k: int, space: int) -> bool:
+        if self.cars[k].damage == 0 and not self.cars[k].wrecked:
+            self.wreck(k, space)
+            return True
+        return self.cars[k].wrecked
+
+    def move(self, path: list[str], speed: int) -> tuple[list[int], bool]:
+        """CR-16..CR-20, CR-22: walk ``path``; returns the spaces entered and whether the mover wrecked.
+
+        **Decision** (CR-19 order when entering a space): rocks, curve, ram, caltrop. A caltrop hits if it lay there
+        when the mover entered; a wreck caltrop made by that very ram does not hit the rammer. With the CR-25 variant
+        a finished chariot takes no ram damage, but the chariot ramming it still takes its 2.
+        """
+        board, i = self.board, self.mover
+        car = self.cars[i]
+        here, laps = car.space, car.laps
+        occupied = {c.space: k for k, c in enumerate(self.cars) if not c.wrecked and k != i}
+        entered: list[int] = []
+        rocks, limits, caltrops = board.rocks, board.max_speed, self.caltrops
+        for n, step in enumerate(path):
+            there = board.step(here, step)
+            if board.wraps(here, there):
+                laps += 1
+            here = there
+            entered.append(here)
+            had_caltrop = here in caltrops
+            if not (rocks[here] or speed > limits[here] or had_caltrop or here in occupied):
+                continue  # a plain space: nothing happens
+            self.cars[i] = self.cars[i]._replace(space=here, laps=laps)
+            name = board.ids[here]
+            if board.rocks[here]:  # CR-20
+                self.events.append({"type": "rocks", "chariot": car.id, "space": name,
+                                    "damage": self.cars[i].damage})
+                self.wreck(i, here)
+                return entered, True
+            limit = board.max_speed[here]
+            if speed > limit:  # CR-17
+                taken = self.hurt(i, speed - limit)
+                self.events.append({"type": "curve_damage", "chariot": car.id, "space": name, "speed": speed,
+                                    "max_speed": limit, "damage": taken, "left": self.cars[i].damage})
+                if self.wreck_if_broken(i, here):
+                    return entered, True
+            rammed = occupied.get(here)
+            if rammed is not None:  # CR-18
+                taken = self.hurt(i, RAM_DAMAGE)
+                dealt = self.hurt(rammed, RAM_DAMAGE)
+                self.events.append({"type": "rammed", "chariot": car.id, "target": self.cars[rammed].id,
+                                    "space": name, "damage": taken, "target_damage": dealt,
+                                    "left": self.cars[i].damage, "target_left": self.cars[rammed].damage})
+                if self.cars[i].damage == 0:
+                    self.wreck(i, here)
+                    self.wreck_if_broken(rammed, here)
+                    return entered, True
+                if n == len(path) - 1:
+                    here, laps = self._place_behind(here, laps, occupied, self.cars[rammed].id)
+            if had_caltrop:  # CR-19
+                self.caltrops.discard(entered[-1])
+                taken = self.hurt(i, CALTROP_DAMAGE)
+                self.events.append({"type": "caltrop_hit", "chariot": car.id, "space": name, "damage": taken,
+                                    "left": self.cars[i].damage})
+            if rammed is not None:
+                if self.wreck_if_broken(rammed, entered[-1]):
+                    del occupied[entered[-1]]
+            if self.wreck_if_broken(i, here):
+                return entered, True
+        self.cars[i] = self.cars[i]._replace(space=here, laps=laps)
+        return entered, False
+
+    def _place_behind(self, space: int, laps: int, occupied: dict[int, int], rammed: str) -> tuple[int, int]:
+        """CR-18: the nearest free space behind the rammed chariot in its lane; placing is not moving (no ram,
+        curve or caltrop there). **Decision**: a rocks space is not free."""
+        board = self.board
+        here = space
+        for _ in board.ids:
+            back = board.behind[here]
+            if board.front[back] > board.front[here]:
+                laps -= 1
+            here = back
+            if here not in occupied and not board.rocks[here]:
+                break
+        self.cars[self.mover] = self.cars[self.mover]._replace(space=here, laps=laps)
+        self.events.append({"type": "placed_behind", "chariot": self.cars[self.mover].id,
+                            "space": board.ids[here], "behind": rammed})
+        return here, laps
+
+
+# ---------------------------------------------------------------------------------------------------------- the game
+
+
+class ChariotRace:
+    """The Chariot Race rules, implementing ``companion.games.base.Game``."""
+
+    id = "chariot-race"
+    title = "Chariot Race"
+    dice_set = "chariot_race"
+
+    def __init__(self) -> None:
+        self.die_faces = load_dice().faces
+
+    # ---- set-up (CR-7, CR-8)
+
+    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
+        players = _players(options)
+        cars = chariot_ids(players)
+        board = load_board(options.get("board", "A"))
+        variants = options.get("variants") or {}
+        if not isinstance(variants, Mapping):
+            raise IllegalAction("CR-25", f"variants must be a dict, got {variants!r}")
+        kinds = _alternative_kinds(variants.get("alternative_chariots", False), cars)
+        table = new_table(board, kinds, variants)
+        starts = _start_order(options.get("start", "random"), [cid for cid, _, _ in cars], rng)
+        state_cars = []
+        for (cid, colour, player), kind in zip(cars, table.kinds, strict=True):
+            position = starts.index(cid) + 1
+            state_cars.append(Car(id=cid, colour=colour, player=player, start=position,
+                                  space=board.start_spaces[position - 1], damage=kind.start_damage,
+                                  speed=kind.start_speed, fortune=kind.start_fortune))
+        order = tuple(sorted(range(len(state_cars)), key=lambda k: state_cars[k].start))
+        state = State(table=table, cars=tuple(state_cars), caltrops=frozenset(), round=1, order=order, turn=0,
+                      phase="repair")
+        return start_turn(state, [])
+
+    # ---- what may be done now
+
+    def prompt(self, state: State) -> Prompt:
+        if state.phase == "over":
+            return Prompt(actor=None, phase="over", info={"winner": state.winner})
+        i = state.current
+        car = state.cars[i]
+        return Prompt(actor=car.id, phase=state.phase, options=_options(state, i), info=_info(state, i))
+
+    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        phase = state.phase
+        kind = action.get("type") if isinstance(action, Mapping) else None
+        if phase == "over":
+            raise IllegalAction("CR-24", f"the game is over (winner: {state.winner})")
+        if kind not in PHASE_ACTIONS[phase]:
+            car = state.cars[state.current].id
+            raise IllegalAction(PHASE_RULE[phase], f"{car} is in the {phase} phase, {kind!r} is not possible now",
+                                legal=list(PHASE_ACTIONS[phase]))
+        events: list[Event] = []
+        return _HANDLERS[phase](state, action, events), events
+
+    def view(self, state: State) -> dict[str, Any]:
+        return view(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def score(self, state: State, actor: str) -> float:
+        """Greedy-bot heuristic: own progress and health, a little fortune, opponents' damage a little."""
+        board = state.table.board
+        total = 0.0
+        for car in state.cars:
+            if car.id == actor:
+                if car.wrecked:
+                    return -1000.0
+                total += progress(board, car) + 0.8 * car.damage + 0.3 * car.fortune
+                total += 100.0 if car.finished else 0.0
+                if state.winner == actor:
+                    total += 1000.0
+            elif not car.wrecked:
+                total += 0.2 * (12 - car.damage)
+            else:
+                total += 3.0
+        return total
+
+
+# ---------------------------------------------------------------------------------------------------------- options
+
+
+def _info(state: State, i: int) -> dict[str, Any]:
+    car = state.cars[i]
+    kind = state.table.kinds[i]
+    return {"chariot": car.id, "round": state.round, "dice": list(state.dice),
+            "dice_count": kind.dice_for(car.speed), "speed": car.speed, "speed_cap": kind.cap_for(car.damage),
+            "damage": car.damage, "fortune": car.fortune, "attacks": state.attacks}
+
+
+def _options(state: State, i: int) -> list[Action]:
+    phase = state.phase
+    car = state.cars[i]
+    if phase == "repair":
+        return [{"type": "repair", "cost": REPAIR_COST}, {"type": "skip_repair"}]
+    if phase == "roll":
+        return [{"type": "roll", "roll": state.table.kinds[i].dice_for(car.speed)}]
+    if phase in ("reroll", "fortune"):
+        options: list[Action] = [{"type": "done"}]
+        cost = {"cost": FORTUNE_COST} if phase == "fortune" else {}
+        options.extend({"type": "reroll", "reroll": list(s), "roll": len(s), **cost} for s in SUBSETS[len(state.dice)])
+        if phase == "fortune":
+            faces = sorted(set(state.table.faces) - {UNTURNABLE_FACE})
+            options.extend({"type": "turn", "die": d, "face": f, **cost}
+                           for d, now in enumerate(state.dice) for f in faces if f != now)
+        return options
+    if phase == "drive":
+        n = state.dice.count("drive")
+        return [{"type": "drive", "signs": [1] * up + [-1] * (n - up)} for up in range(n, -1, -1)]
+    if phase == "move":
+        return move_options(state, i)
+    if phase == "attack":
+        return attack_options(state, i)
+    return []
+
+
+def move_options(state: State, i: int) -> list[Action]:
+    """CR-16: every legal path with its destination and the damage it costs the mover (CR-17..CR-20).
+
+    A path ends early where the chariot would wreck (nothing after a wreck can differ), else it has ``speed`` steps.
+    """
+    board = state.table.board
+    car = state.cars[i]
+    speed, health = car.speed, car.damage
+    occupied = {c.space for k, c in enumerate(state.cars) if not c.wrecked and k != i}
+    protect = state.table.no_damage_after_finish
+    fragile = {c.space for k, c in enumerate(state.cars)
+               if not c.wrecked and k != i and c.damage <= RAM_DAMAGE and not (protect and c.finished)}
+    caltrops, rocks, limits, ids = state.caltrops, board.rocks, board.max_speed, board.ids
+    ways = (("straight", board.ahead), ("in", board.inward), ("out", board.outward))
+    options: list[Action] = []
+    if speed == 0:
+        return [{"type": "move", "path": [], "to": ids[car.space], "damage": 0, "wrecked": False}]
+    # Depth-first over (space, steps left, steers left, damage so far, path, spaces freed by wrecked rammed chariots).
+    # The damage of entering a space is curve excess + ram + caltrop (CR-17..CR-19); it wrecks once it reaches the
+    # chariot's health, so the clamping order does not matter for the option's summary.
+    stack = [(car.space, speed, state.dice.count("steer"), 0, (), frozenset())]
+    entering: dict[int, int] = {}
+    while stack:
+        here, left, steers, damage, path, freed = stack.pop()
+        for step, target in (ways if steers else ways[:1]):
+            there = target[here]
+            if there == NO_SPACE:
+                continue
+            enter = entering.get(there)
+            if enter is None:
+                enter = health if rocks[there] else max(0, speed - limits[there])
+                enter += (RAM_DAMAGE if there in occupied else 0) + (CALTROP_DAMAGE if there in caltrops else 0)
+                entering[there] = enter
+            cost = damage + enter
+            way = path + (step,)
+            if cost >= health:
+                options.append({"type": "move", "path": list(way), "to": None, "damage": health, "wrecked": True})
+            elif left == 1:
+                to = _behind(board, there, occupied - freed) if there in occupied else there
+                options.append({"type": "move", "path": list(way), "to": ids[to], "damage": cost, "wrecked": False})
+            else:  # a rammed chariot that wrecks leaves its space free for a later placement (CR-22)
+                gone = freed | {there} if there in fragile else freed
+                stack.append((there, left - 1, steers - (step != "straight"), cost, way, gone))
+    return options
+
+
+def _behind(board: Board, space: int, occupied: set[int]) -> int:
+    here = board.behind[space]
+    while here in occupied or board.rocks[here]:
+        here = board.behind[here]
+    return here
+
+
+def attack_options(state: State, i: int) -> list[Action]:
+    """CR-21: drop a caltrop on a passed space without one, or a spear at a chariot within 2 steps."""
+    board = state.table.board
+    options: list[Action] = [{"type": "done"}]
+    if len(state.caltrops) < CALTROP_SUPPLY:
+        seen: set[int] = set()
+        for space in state.passed:
+            if space not in state.caltrops and space not in seen:
+                seen.add(space)
+                options.append({"type": "caltrop", "space": board.ids[space]})
+    reach = board.in_spear_range[state.cars[i].space]
+    protect = state.table.no_damage_after_finish
+    for k, other in enumerate(state.cars):
+        if k != i and not other.wrecked and other.space in reach and not (protect and other.finished):
+            options.append({"type": "spear", "target": other.id})
+    return options
+
+
+# ---------------------------------------------------------------------------------------------------------- phases
+
+
+def start_turn(state: State, events: list[Event]) -> State:
+    """CR-10 phase 1: repair is offered only when it can do something (3 fortune and some damage to restore)."""
+    i = state.current
+    car = state.cars[i]
+    kind = state.table.kinds[i]
+    events.append({"type": "turn", "chariot": car.id, "round": state.round})
+    state = state._replace(dice=(), attacks=0, passed=())
+    if car.fortune >= REPAIR_COST and car.damage < kind.max_damage:
+        return state._replace(phase="repair")
+    return _adjust_speed(state, events)
+
+
+def _adjust_speed(state: State, events: list[Event]) -> State:
+    """CR-12: lower the start speed to the cap for the current damage; this fixes the dice count (CR-3)."""
+    i = state.current
+    car = state.cars[i]
+    cap = state.table.kinds[i].cap_for(car.damage)
+    if car.speed > cap:
+        events.append({"type": "speed_capped", "chariot": car.id, "speed": cap, "was": car.speed,
+                       "damage": car.damage})
+        state = _with_car(state, i, car._replace(speed=cap))
+    return state._replace(phase="roll")
+
+
+def _with_car(state: State, i: int, car: Car) -> State:
+    cars = list(state.cars)
+    cars[i] = car
+    return state._replace(cars=tuple(cars))
+
+
+def _on_repair(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    if action["type"] == "repair":  # CR-11
+        i = state.current
+        car = state.cars[i]
+        restored = min(REPAIR_AMOUNT, state.table.kinds[i].max_damage - car.damage)
+        car = car._replace(fortune=car.fortune - REPAIR_COST, damage=car.damage + restored)
+        events.append({"type": "repair", "chariot": car.id, "restored": restored, "damage": car.damage,
+                       "fortune": car.fortune})
+        state = _with_car(state, i, car)
+    return _adjust_speed(state, events)
+
+
+def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    i = state.current
+    car = state.cars[i]
+    count = state.table.kinds[i].dice_for(car.speed)
+    if action.get("roll", count) != count:
+        raise IllegalAction("CR-3", f"{car.id} rolls {count} dice at speed {car.speed}, not {action.get('roll')}")
+    dice = _check_dice(action.get("dice"), count, state.table.faces, "CR-3")
+    events.append({"type": "rolled", "chariot": car.id, "dice": list(dice)})
+    return state._replace(phase="reroll", dice=dice)
+
+
+def _reroll(state: State, action: Mapping[str, Any], events: list[Event], paid: bool) -> State:
+    chosen = action.get("reroll")
+    n = len(state.dice)
+    if (not isinstance(chosen, list) or not chosen or len(set(chosen)) != len(chosen)
+            or any(not isinstance(d, int) or isinstance(d, bool) or not 0 <= d < n for d in chosen)):
+        raise IllegalAction("CR-13", f"reroll names distinct dice 0..{n - 1}, got {chosen!r}",
+                            legal=f"a non-empty list of die indices 0..{n - 1}")
+    new = _check_dice(action.get("dice"), len(chosen), state.table.faces, "CR-13")
+    dice = list(state.dice)
+    for index, face in zip(chosen, new, strict=True):
+        dice[index] = face
+    car = state.cars[state.current]
+    events.append({"type": "rerolled", "chariot": car.id, "reroll": list(chosen), "dice": dice,
+                   "cost": FORTUNE_COST if paid else 0})
+    return state._replace(dice=tuple(dice))
+
+
+def _on_free_reroll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    if action["type"] == "reroll":
+        state = _reroll(state, action, events, paid=False)
+    car = state.cars[state.current]
+    if car.fortune >= FORTUNE_COST:
+        return state._replace(phase="fortune")
+    return _gain_fortune(state, events)
+
+
+def _on_fortune(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-13: spend 2 fortune from the track per reroll or turned die, as long as the track pays."""
+    if action["type"] == "done":
+        return _gain_fortune(state, events)
+    i = state.current
+    if action["type"] == "reroll":
+        state = _reroll(state, action, events, paid=True)
+    else:
+        die, face = action.get("die"), action.get("face")
+        n = len(state.dice)
+        if not isinstance(die, int) or isinstance(die, bool) or not 0 <= die < n:
+            raise IllegalAction("CR-13", f"turn names one die 0..{n - 1}, got {die!r}")
+        faces = sorted(set(state.table.faces) - {UNTURNABLE_FACE, state.dice[die]})
+        if face not in faces:
+            raise IllegalAction("CR-13", f"die {die} shows {state.dice[die]} and cannot be turned to {face!r}",
+                                legal=faces)
+        dice = state.dice[:die] + (face,) + state.dice[die + 1:]
+        events.append({"type": "turned", "chariot": state.cars[i].id, "die": die, "face": face, "dice": list(dice),
+                       "cost": FORTUNE_COST})
+        state = state._replace(dice=dice)
+    car = state.cars[i]
+    car = car._replace(fortune=car.fortune - FORTUNE_COST)
+    state = _with_car(state, i, car)
+    if car.fortune >= FORTUNE_COST:
+        return state
+    return _gain_fortune(state, events)
+
+
+def _gain_fortune(state: State, events: list[Event]) -> State:
+    """CR-14: +1 fortune per fortune face, up to the track's maximum; then the speed (CR-15)."""
+    i = state.current
+    car = state.cars[i]
+    gained = min(state.dice.count("fortune"), state.table.kinds[i].max_fortune - car.fortune)
+    if gained:
+        car = car._replace(fortune=car.fortune + gained)
+        state = _with_car(state, i, car)
+        events.append({"type": "fortune_gained", "chariot": car.id, "gained": gained, "fortune": car.fortune})
+    if "drive" in state.dice:
+        return state._replace(phase="drive")
+    return _set_speed(state, [], events)
+
+
+def _on_drive(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    signs = action.get("signs")
+    n = state.dice.count("drive")
+    if not isinstance(signs, list) or len(signs) != n or any(s not in (1, -1) or isinstance(s, bool) for s in signs):
+        raise IllegalAction("CR-15", f"each of the {n} drive dice must be used as +1 or -1, got {signs!r}",
+                            legal=f"a list of {n} values, each 1 or -1")
+    return _set_speed(state, signs, events)
+
+
+def _set_speed(state: State, signs: list[int], events: list[Event]) -> State:
+    """CR-15: sum drive and gallop changes, clamp to the track, gallop damage even when the excess is lost."""
+    i = state.current
+    car = state.cars[i]
+    kind = state.table.kinds[i]
+    gallops = state.dice.count("gallop")
+    speed = max(0, min(kind.max_speed, car.speed + sum(signs) + GALLOP_SPEED * gallops))
+    if speed != car.speed or gallops:
+        events.append({"type": "speed_set", "chariot": car.id, "speed": speed, "was": car.speed,
+                       "change": sum(signs) + GALLOP_SPEED * gallops})
+    state = _with_car(state, i, car._replace(speed=speed))
+    if gallops:
+        work = _Work(state, events)
+        taken = work.hurt(i, GALLOP_DAMAGE * gallops)
+        events.append({"type": "gallop_damage", "chariot": car.id, "damage": taken, "left": work.cars[i].damage})
+        if work.wreck_if_broken(i, car.space):  # CR-15/CR-22: wrecked before it moves
+            return _end_turn(work.done(), events)
+        state = work.done()
+    if speed == 0 or "steer" not in state.dice:
+        return _move(state, ["straight"] * speed, events)
+    return state._replace(phase="move")
+
+
+def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    path = action.get("path")
+    i = state.current
+    car = state.cars[i]
+    steers = state.dice.count("steer")
+    if not isinstance(path, list) or any(step not in STEPS for step in path):
+        raise IllegalAction("CR-16", f"a path is a list of steps {', '.join(STEPS)}, got {path!r}")
+    if len(path) > car.speed:
+        raise IllegalAction("CR-16", f"{car.id} moves exactly {car.speed} steps, the path has {len(path)}",
+                            legal=f"{car.speed} steps")
+    if sum(step != "straight" for step in path) > steers:
+        raise IllegalAction("CR-16", f"each lane change needs a steer die; {car.id} has {steers}",
+                            legal=f"at most {steers} 'in'/'out' steps")
+    board = state.table.board
+    here = car.space
+    for n, step in enumerate(path):
+        there = board.step(here, step)
+        if there == NO_SPACE:
+            raise IllegalAction("CR-16", f"step {n + 1} '{step}' leaves the track from lane {board.lane[here]}",
+                                legal="'in' from lanes 1-2, 'out' from lanes 0-1")
+        here = there
+    return _move(state, path, events)
+
+
+def _move(state: State, path: list[str], events: list[Event]) -> State:
+    i = state.current
+    car = state.cars[i]
+    work = _Work(state, events)
+    entered, wrecked = work.move(path, car.speed)
+    if not wrecked and len(path) != car.speed:
+        raise IllegalAction("CR-16", f"{car.id} moves exactly {car.speed} steps, the path has {len(path)}",
+                            legal=f"{car.speed} steps (shorter only when the chariot wrecks on its last step)")
+    board = state.table.board
+    taken = path[:len(entered)]
+    moved = work.cars[i]
+    events.append({"type": "moved", "chariot": car.id, "from": board.ids[car.space],
+                   "to": None if wrecked else board.ids[moved.space], "path": list(taken),
+                   "damage": car.damage - moved.damage, "left": moved.damage})
+    for lap in range(car.laps + 1, moved.laps + 1):  # CR-23
+        events.append({"type": "lap", "chariot": car.id, "laps": lap})
+    if wrecked:
+        return _end_turn(work.done(), events)
+    if moved.laps >= LAPS_TO_FINISH and not moved.finished:  # CR-24
+        work.cars[i] = moved._replace(finished=True)
+        events.append({"type": "finished", "chariot": car.id, "space": board.ids[moved.space]})
+    passed = tuple(s for s in entered if s != moved.space)
+    state = work.done(passed=passed, attacks=state.dice.count("attack"))
+    return _next_attack(state, events)
+
+
+def _next_attack(state: State, events: list[Event]) -> State:
+    if state.attacks and len(attack_options(state, state.current)) > 1:
+        return state._replace(phase="attack")
+    return _end_turn(state, events)
+
+
+def _on_attack(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-21: one attack per attack die, after the move; ``done`` gives up the rest."""
+    if action["type"] == "done":
+        return _end_turn(state, events)
+    i = state.current
+    board = state.table.board
+    legal = attack_options(state, i)
+    wanted = {k: action.get(k) for k in ("type", "space", "target") if k in action}
+    if wanted not in legal:
+        raise IllegalAction("CR-21", f"{state.cars[i].id} cannot {action['type']} {wanted}",
+                            legal=[o for o in legal if o["type"] == action["type"]])
+    work = _Work(state, events)
+    if action["type"] == "caltrop":
+        space = board.index[action["space"]]
+        work.caltrops.add(space)
+        events.append({"type": "caltrop_dropped", "chariot": work.cars[i].id, "space": action["space"],
+                       "supply": CALTROP_SUPPLY - len(work.caltrops)})
+    else:
+        k = next(k for k, c in enumerate(work.cars) if c.id == action["target"])
+        space = work.cars[k].space
+        taken = work.hurt(k, SPEAR_DAMAGE)
+        events.append({"type": "spear", "chariot": work.cars[i].id, "target": action["target"], "damage": taken,
+                       "left": work.cars[k].damage})
+        work.wreck_if_broken(k, space)
+    return _next_attack(work.done(attacks=state.attacks - 1), events)
+
+
+def _end_turn(state: State, events: list[Event]) -> State:
+    """CR-9, CR-24: next chariot still racing; at the end of a round either the game ends or a new order."""
+    state = state._replace(dice=(), attacks=0, passed=())
+    turn = state.turn + 1
+    while turn < len(state.order) and state.cars[state.order[turn]].wrecked:
+        turn += 1
+    if turn < len(state.order):
+        return start_turn(state._replace(turn=turn), events)
+    events.append({"type": "round_end", "round": state.round})
+    racing = [car for car in state.cars if not car.wrecked]
+    if not racing or any(car.finished for car in state.cars):
+        return _game_over(state, events)
+    order = round_order(state, state.order)
+    return start_turn(state._replace(round=state.round + 1, order=order, turn=0), events)
+
+
+def _game_over(state: State, events: list[Event]) -> State:
+    """CR-24: the finished survivor furthest beyond the line wins; **Decision**: a tie goes to the chariot that
+    played earlier in the last round (as CR-9). All wrecked, or every finisher wrecked: no winner."""
+    board = state.table.board
+    finishers = [k for k in state.order if state.cars[k].finished and not state.cars[k].wrecked]
+    finishers += [k for k, c in enumerate(state.cars) if c.finished and not c.wrecked and k not in finishers]
+    winner = None
+    if finishers:
+        best = max(progress(board, state.cars[k]) for k in finishers)
+        winner = next(state.cars[k].id for k in finishers if progress(board, state.cars[k]) == best)
+    events.append({"type": "game_over", "winner": winner, "round": state.round})
+    return state._replace(phase="over", winner=winner)
+
+
+_HANDLERS = {"repair": _on_repair, "roll": _on_roll, "reroll": _on_free_reroll, "fortune": _on_fortune,
+             "drive": _on_drive, "move": _on_move, "attack": _on_attack}
+
+
+# ---------------------------------------------------------------------------------------------------------- view
+
+
+def view(state: State) -> dict[str, Any]:
+    """Everything a dashboard shows, as JSON."""
+    table, board = state.table, state.table.board
+    over = state.phase == "over"
+    chariots = []
+    for car, kind in zip(state.cars, table.kinds, strict=True):
+        chariots.append({
+            "id": car.id, "colour": car.colour, "player": car.player, "chariot_board": kind.name,
+            "start_position": car.start, "space": None if car.wrecked else board.ids[car.space],
+            "lane": None if car.wrecked else board.lane[car.space],
+            "damage": car.damage, "speed": car.speed, "fortune": car.fortune, "laps": car.laps,
+            "wrecked": car.wrecked, "finished": car.finished, "max_damage": kind.max_damage,
+            "max_speed": kind.max_speed, "max_fortune": kind.max_fortune,
+            "dice_count": kind.dice_for(car.speed), "speed_cap": kind.cap_for(car.damage),
+        })
+    return {
+        "game": "chariot-race",
+        "board": board.name,
+        "variants": {"no_damage_after_finish": table.no_damage_after_finish,
+                     "alternative_chariots": table.alternative_chariots},
+        "round": state.round,
+        "phase": state.phase,
+        "current": None if over else state.cars[state.current].id,
+        "order": [state.cars[k].id for k in state.order],
+        "chariots": chariots,
+        "caltrops": sorted(board.ids[s] for s in state.caltrops),
+        "caltrop_supply": CALTROP_SUPPLY - len(state.caltrops),
+        "dice": list(state.dice),
+        "attacks_left": state.attacks,
+        "winner": state.winner,
+        "over": over,
+    }
