@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test bench lint models chromium clean
+.PHONY: demo test bench lint models chromium shellcheck clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(VENV)/bin/companion demo
 
-test: $(STAMP) chromium
+test: $(STAMP) chromium shellcheck
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
@@ -24,6 +24,11 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 		echo "installing Debian's chromium for the browser tests"; \
 		$(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+
+shellcheck:
+	@command -v shellcheck >/dev/null 2>&1 || { \
+		echo "installing shellcheck for the deploy script tests"; \
+		$(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q shellcheck; }
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py

@@ -68,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--delay", type=float, default=0.8, help="seconds between bot actions")
     demo.set_defaults(handler=cmd_demo)
 
+    from companion import doctor
+
+    check = commands.add_parser("doctor", help="check this device: config, data dir, store, models, camera, pins")
+    doctor.add_args(check)
+    check.set_defaults(handler=doctor.main)
+
     rules = commands.add_parser("rules", help="settle a rule dispute: apply one turn to a position, print the result")
     rules.add_argument("game", choices=["chariot-race"], help="the game")
     rules.add_argument("what", choices=["apply"], help="apply: play one turn from a position")
@@ -86,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_until_signal(config: Config, *, bots: bool, game: str | None = None, delay: float = 0.8) -> int:
-    from companion import runtime
+    from companion import doctor, runtime
+    from hw import systemd
 
     if game is not None:
         from dataclasses import replace
@@ -97,12 +104,17 @@ def _run_until_signal(config: Config, *, bots: bool, game: str | None = None, de
         runtime.start_bots(companion, delay=delay)
     signal.signal(signal.SIGTERM, _interrupt)
     print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN {config.control_pin})")
-    print(f"Data: {config.data_dir}   Camera: {config.camera.source}   Game: {config.game.id}", flush=True)
+    for line in doctor.startup_report(config):
+        print(line)
+    sys.stdout.flush()
+    companion.watchdog = systemd.Watchdog(check=companion.session.snapshot).start()  # no-op outside systemd
+    systemd.notify("READY=1", f"STATUS=dashboard at {companion.url}")
     try:
         companion.server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        systemd.notify("STOPPING=1")
         companion.stop()
     return 0
 

@@ -18,6 +18,8 @@ from companion.session import TableSession
 from companion.store import EventStore
 from companion.web import create_app, load_secret_key
 from companion.web.server import Server
+from hw import Hardware, attach
+from hw.systemd import Watchdog
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,8 @@ class Companion:
     store: EventStore
     session: TableSession
     server: Server
+    hardware: Hardware | None = None
+    watchdog: Watchdog | None = None
     threads: list[threading.Thread] = field(default_factory=list)
     stop_event: threading.Event = field(default_factory=threading.Event)
 
@@ -39,6 +43,10 @@ class Companion:
 
     def stop(self) -> None:
         self.stop_event.set()
+        if self.watchdog:
+            self.watchdog.close()
+        if self.hardware:
+            self.hardware.close()
         self.session.broker.close()
         self.server.stop()
         for thread in self.threads:
@@ -52,6 +60,7 @@ def build(config: Config) -> Companion:
     store = EventStore.in_data_dir(config.data_dir)
     session = TableSession(store, min_confidence=config.tray.min_confidence)
     session.resume()
+    hardware = attach(session, config.buttons, min_confidence=config.tray.min_confidence)  # never raises
     app = create_app(
         session,
         control_pin=config.control_pin,
@@ -59,8 +68,10 @@ def build(config: Config) -> Companion:
         default_game=config.game.id,
         health={"data_dir": str(config.data_dir), "camera": config.camera.source},
     )
+    app.extensions["buttons"] = hardware.virtual  # presses on mock pins from the dashboard; None with real pins
+    app.extensions["hardware"] = hardware
     server = Server(app, host=config.server.host, port=config.server.port, threads=config.server.threads)
-    return Companion(config, store, session, server)
+    return Companion(config, store, session, server, hardware=hardware)
 
 
 def start_bots(companion: Companion, *, seed: int | None = None, delay: float = 0.8) -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from companion.cli import build_parser, main
 
-COMMANDS = ["serve", "demo", "export", "rules"]
+COMMANDS = ["serve", "demo", "export", "rules", "doctor"]
 
 
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:

@@ -1,0 +1,279 @@
+#!/bin/bash
+# Install the table companion on a fresh Raspberry Pi OS Bookworm (64-bit). Run once, as root, from a checkout:
+#
+#   sudo git clone <repository> /opt/table-companion
+#   sudo /opt/table-companion/deploy/install-pi.sh            # add --dry-run to see the plan first
+#
+# It is safe to run again (after `git pull`, to update): every step checks what is already there.
+# Steps: apt packages, code in /opt/table-companion, a venv that sees apt's picamera2, the package, a system user,
+# the config in /etc/table-companion, the data dir, `companion doctor`, the systemd service, the kiosk screen.
+#
+# Options:
+#   --dry-run           print the plan; change nothing
+#   --kiosk-user NAME   whose desktop opens the dashboard (default: the user who ran sudo, else uid 1000)
+#   --no-kiosk          no kiosk (a Pi without a screen; tablets only)
+#   --no-start          install and enable the service but do not (re)start it now
+#   -h, --help          this text
+set -Eeuo pipefail
+
+PREFIX=/opt/table-companion
+VENV=$PREFIX/.venv
+CONFIG_DIR=/etc/table-companion
+CONFIG=$CONFIG_DIR/config.toml
+DATA_DIR=/var/lib/table-companion
+SERVICE_USER=table-companion
+UNIT=table-companion.service
+UNIT_PATH=/etc/systemd/system/$UNIT
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-libcamera python3-lgpio git rsync curl)
+
+DRY_RUN=0
+KIOSK=1
+START=1
+KIOSK_USER=${SUDO_USER:-}
+STEP=""
+FIX=""
+
+usage() { sed -n '2,/^set -Eeuo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
+
+while [ $# -gt 0 ]; do
+    case $1 in
+        --dry-run) DRY_RUN=1 ;;
+        --kiosk-user) KIOSK_USER=${2:?--kiosk-user needs a name}; shift ;;
+        --no-kiosk) KIOSK=0 ;;
+        --no-start) START=0 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "install-pi.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+# -- output and running ------------------------------------------------------------------------------------------------
+
+step() { STEP=$1; FIX=$2; printf '\n==> %s\n' "$STEP"; }
+note() { printf '    %s\n' "$*"; }
+# run CMD...: show it; run it unless --dry-run.
+run() {
+    local arg shown=""
+    for arg in "$@"; do
+        if [[ $arg =~ ^[A-Za-z0-9_./:=@%+,-]+$ ]]; then shown+=" $arg"; else shown+=" '${arg//\'/\'\\\'\'}'"; fi
+    done
+    printf '    $%s\n' "$shown"
+    [ "$DRY_RUN" = 1 ] || "$@"
+}
+# write_file PATH MODE OWNER: stdin to PATH, only if it changed.
+write_file() {
+    local path=$1 mode=$2 owner=$3 content
+    content=$(cat)
+    if [ -f "$path" ] && [ "$(cat "$path")" = "$content" ]; then
+        note "$path is up to date"
+        return
+    fi
+    note "write $path (mode $mode, owner $owner)"
+    if [ "$DRY_RUN" = 0 ]; then
+        install -D -m "$mode" -o "${owner%:*}" -g "${owner#*:}" /dev/null "$path"
+        printf '%s\n' "$content" >"$path"
+    fi
+}
+# add_line FILE LINE OWNER MARK: append LINE to FILE (created if missing) unless a line has MARK already.
+add_line() {
+    local path=$1 line=$2 owner=$3 mark=$4
+    if [ -f "$path" ] && grep -qF -- "$mark" "$path"; then
+        note "$path already has it"
+        return
+    fi
+    note "add to $path: $line"
+    if [ "$DRY_RUN" = 0 ]; then
+        printf '%s\n' "$line" >>"$path"
+        chown "$owner" "$path"
+    fi
+}
+config_port() {
+    python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb")).get("server", {}).get("port", 8080))' \
+        "$CONFIG" 2>/dev/null || echo 8080
+}
+failed() {
+    local status=$?
+    printf '\nFAILED (exit %s) at: %s\n' "$status" "$STEP" >&2
+    [ -z "$FIX" ] || printf 'To fix: %s\nThen run this script again; finished steps are skipped.\n' "$FIX" >&2
+    exit "$status"
+}
+trap failed ERR
+
+[ "$DRY_RUN" = 0 ] || echo "DRY RUN: nothing will be changed; this is the plan."
+
+# -- 0. this machine ---------------------------------------------------------------------------------------------------
+
+step "Check this machine" "run as root on Raspberry Pi OS Bookworm, 64-bit"
+if [ "$(id -u)" != 0 ]; then
+    [ "$DRY_RUN" = 1 ] || { echo "install-pi.sh: run as root: sudo $0" >&2; exit 1; }
+    note "not root (fine for a dry run; the real run needs sudo)"
+fi
+# shellcheck source=/dev/null
+codename=$( (. /etc/os-release && echo "${VERSION_CODENAME:-unknown}") 2>/dev/null || echo unknown)
+arch=$(uname -m)
+note "OS: $codename, architecture: $arch, source: $SOURCE"
+[ "$codename" = bookworm ] || note "WARNING: written for Bookworm; $codename may name packages differently"
+[ "$arch" = aarch64 ] || note "WARNING: onnxruntime wheels need 64-bit Pi OS (aarch64), this is $arch"
+[ -f "$SOURCE/pyproject.toml" ] || { echo "install-pi.sh: $SOURCE is not a table-companion checkout" >&2; exit 1; }
+
+# -- 1. packages -------------------------------------------------------------------------------------------------------
+
+step "Install system packages (camera, GPIO, Python venv, browser)" \
+    "check the network, then: sudo apt-get update && sudo apt-get install ${APT_PACKAGES[*]}"
+browser_pkg=chromium
+if ! apt-cache show chromium >/dev/null 2>&1 && apt-cache show chromium-browser >/dev/null 2>&1; then
+    browser_pkg=chromium-browser  # the name on older Pi OS images
+fi
+packages=("${APT_PACKAGES[@]}")
+[ "$KIOSK" = 0 ] || packages+=("$browser_pkg")
+missing=()
+for pkg in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} = 0 ]; then
+    note "all installed: ${packages[*]}"
+else
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+fi
+
+# -- 2. code -----------------------------------------------------------------------------------------------------------
+
+step "Put the code in $PREFIX" "check that $SOURCE is readable and the SD card has space (df -h /opt)"
+if [ "$SOURCE" = "$PREFIX" ]; then
+    note "running from $PREFIX itself; nothing to copy"
+else
+    run mkdir -p "$PREFIX"
+    run rsync -a --delete --exclude .venv --exclude .demo-data --exclude '*.egg-info' --exclude __pycache__ \
+        "$SOURCE/" "$PREFIX/"
+fi
+
+# -- 3. venv and package -----------------------------------------------------------------------------------------------
+
+step "Create the venv $VENV (sees apt's picamera2 and lgpio) and install the companion" \
+    "check the network (pip downloads onnxruntime, opencv, numpy); the log above shows which package failed"
+if [ -x "$VENV/bin/python" ]; then
+    note "venv exists"
+else
+    # --system-site-packages: picamera2 and libcamera exist only as apt packages.
+    run python3 -m venv --system-site-packages "$VENV"
+fi
+run "$VENV/bin/pip" install --quiet --upgrade pip
+run "$VENV/bin/pip" install --quiet -e "${PREFIX}[pi]"
+# apt's simplejpeg (used by picamera2) is built for Debian's numpy 1.24; the venv's numpy may be 2.x, which makes
+# `import picamera2` fail with "numpy.dtype size changed". A simplejpeg from PyPI in the venv matches pip's numpy.
+run "$VENV/bin/pip" install --quiet --upgrade simplejpeg
+run "$VENV/bin/python" -c 'import onnxruntime as o; v = tuple(int(x) for x in o.__version__.split(".")[:2]);
+assert v >= (1, 22), "onnxruntime " + o.__version__ + " crashes on import on a Pi 4; need >= 1.22";
+print("onnxruntime", o.__version__)'
+
+# -- 4. user -----------------------------------------------------------------------------------------------------------
+
+step "Create the system user $SERVICE_USER (groups video, gpio)" \
+    "sudo useradd --system --user-group $SERVICE_USER; sudo usermod -aG video,gpio $SERVICE_USER"
+if id "$SERVICE_USER" >/dev/null 2>&1; then
+    note "user $SERVICE_USER exists"
+else
+    run useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home --shell /usr/sbin/nologin \
+        "$SERVICE_USER"
+fi
+for group in video gpio; do
+    if getent group "$group" >/dev/null; then
+        run usermod -aG "$group" "$SERVICE_USER"
+    else
+        note "WARNING: no group $group on this system; the $group devices may not be reachable"
+    fi
+done
+
+# -- 5. config and data ------------------------------------------------------------------------------------------------
+
+step "Write the config $CONFIG and the data dir $DATA_DIR" \
+    "check $SOURCE/deploy/config.example.toml exists and /etc is writable"
+if [ -f "$CONFIG" ]; then
+    note "$CONFIG exists; kept as it is (compare with $PREFIX/deploy/config.example.toml after updates)"
+else
+    pin=$(printf '%04d' $((RANDOM % 10000)))
+    note "new config from the example, with control PIN $pin (change it in $CONFIG)"
+    sed "s/^control_pin = \"[0-9]*\"/control_pin = \"$pin\"/" "$SOURCE/deploy/config.example.toml" \
+        | write_file "$CONFIG" 640 "root:$SERVICE_USER"
+fi
+run install -d -m 750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$DATA_DIR"
+
+# -- 6. doctor ---------------------------------------------------------------------------------------------------------
+
+step "Check the installation with companion doctor" "read the FAIL lines above; each says what to fix"
+if [ "$DRY_RUN" = 0 ] && systemctl is-active --quiet "$UNIT"; then
+    note "the service is running and owns the camera and pins; stopping it for the check"
+    run systemctl stop "$UNIT"
+fi
+# As the service's user: it is the one that must reach the data dir, the camera and the pins.
+doctor=(runuser -u "$SERVICE_USER" -- "$VENV/bin/python" -m companion.doctor --config "$CONFIG")
+if [ "$DRY_RUN" = 1 ]; then
+    run "${doctor[@]}"
+elif ! run "${doctor[@]}"; then
+    note "WARNING: doctor found problems (above). The service is installed anyway; fix them, then check again:"
+    note "  sudo ${doctor[*]}"
+fi
+
+# -- 7. service --------------------------------------------------------------------------------------------------------
+
+step "Install and enable the systemd service $UNIT" \
+    "systemd-analyze verify $UNIT_PATH names the bad line; journalctl -u $UNIT -n 50 shows why it stopped"
+write_file "$UNIT_PATH" 644 root:root <"$SOURCE/deploy/$UNIT"
+run systemctl daemon-reload
+run systemctl enable "$UNIT"
+if [ "$START" = 1 ]; then
+    run systemctl restart "$UNIT"
+else
+    note "not starting it now (--no-start): sudo systemctl start $UNIT"
+fi
+
+# -- 8. kiosk ----------------------------------------------------------------------------------------------------------
+
+step "Set up the kiosk screen (Chromium on the dashboard, no screen blanking)" \
+    "give --kiosk-user the desktop user's name, or --no-kiosk on a Pi without a screen"
+if [ "$KIOSK" = 0 ]; then
+    note "skipped (--no-kiosk)"
+else
+    [ -n "$KIOSK_USER" ] && [ "$KIOSK_USER" != root ] || KIOSK_USER=$(getent passwd 1000 | cut -d: -f1 || true)
+    if [ -z "$KIOSK_USER" ]; then
+        note "no desktop user found (uid 1000); skipping the kiosk. Use --kiosk-user NAME."
+    else
+        home=$(getent passwd "$KIOSK_USER" | cut -d: -f6 || true)
+        home=${home:-/home/$KIOSK_USER}
+        port=$(config_port)
+        launch="KIOSK_URL=http://127.0.0.1:$port/ $PREFIX/deploy/kiosk.sh"
+        note "desktop user $KIOSK_USER ($home), dashboard on port $port"
+        run runuser -u "$KIOSK_USER" -- mkdir -p "$home/.config/labwc"
+        # labwc (current Pi OS). A user autostart file replaces the desktop's own (panel, wallpaper), which suits
+        # a kiosk; an existing one gets our line added.
+        add_line "$home/.config/labwc/autostart" "$launch >/tmp/table-companion-kiosk.log 2>&1 &" \
+            "$KIOSK_USER:" "$PREFIX/deploy/kiosk.sh"
+        # wayfire (older Bookworm images): a line in the [autostart] section of wayfire.ini.
+        ini=$home/.config/wayfire.ini
+        if ! command -v wayfire >/dev/null 2>&1; then
+            note "wayfire is not installed; labwc's autostart is enough"
+        elif [ -f "$ini" ] && grep -qF "$PREFIX/deploy/kiosk.sh" "$ini"; then
+            note "$ini already starts the kiosk"
+        elif [ -f "$ini" ] && grep -q '^\[autostart\]' "$ini"; then
+            run sed -i "/^\[autostart\]/a table_companion = $launch" "$ini"
+        else
+            add_line "$ini" $'\n[autostart]\ntable_companion = '"$launch" "$KIOSK_USER:" "$PREFIX/deploy/kiosk.sh"
+        fi
+        if command -v raspi-config >/dev/null 2>&1; then
+            run raspi-config nonint do_blanking 1  # 1 = blanking off
+            note "the desktop must log in by itself: sudo raspi-config, System Options, Boot / Auto Login"
+        else
+            note "raspi-config not found: turn screen blanking off in the desktop's settings"
+        fi
+    fi
+fi
+
+trap - ERR
+printf '\nDone.\n'
+[ "$DRY_RUN" = 0 ] || { echo "(dry run: nothing was changed)"; exit 0; }
+ip=$(hostname -I 2>/dev/null | cut -d' ' -f1)
+echo "Dashboard: http://${ip:-<this Pi>}:$(config_port)/"
+echo "Control PIN: $(sed -n 's/^control_pin = "\([0-9]*\)".*/\1/p' "$CONFIG")   Log: journalctl -u $UNIT -f"
+echo "Reboot to start the kiosk screen: sudo reboot"
