@@ -27,7 +27,16 @@ class UsageError(Exception):
     """A mistake in how the command was called; printed as one line, exit status 2."""
 
 
+PASSTHROUGH = {"enrol": "vision.enrol", "eval": "vision.evaluate"}
+"""Commands whose own parser lives in vision/: everything after the command name is theirs."""
+
+
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] in PASSTHROUGH:
+        import importlib
+
+        return importlib.import_module(PASSTHROUGH[argv[0]]).main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
@@ -69,6 +78,31 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=cmd_demo)
 
     from companion import doctor
+    from vision import cli as vision_cli
+
+    for name, text in [
+        ("detect", "find and read the dice in photos (one JSON object per image)"),
+        ("classify", "read already-cropped single-die images"),
+        ("replay", "run a folder of frames or a video through the pipeline, one JSON reading per settled roll"),
+    ]:
+        sub = commands.add_parser(name, help=text)
+        getattr(vision_cli, f"add_{name}_args")(sub)
+        sub.set_defaults(handler=getattr(vision_cli, f"{name}_main"))
+
+    calibrate = commands.add_parser("calibrate", help="learn the empty tray (background and region) for a table")
+    vision_cli.add_calibrate_args(calibrate)
+    for action in calibrate._actions:
+        if action.dest == "data_dir":
+            action.required = False
+            action.help = "where tray.json and tray.png go (default: the config's data dir + /tray)"
+    calibrate.add_argument("--config", "-c", type=Path, help="the table's config: its camera and data dir are used")
+    calibrate.set_defaults(handler=cmd_calibrate)
+
+    for name, text in [("enrol", "teach the companion your own dice (add, remove, list, reset examples)"),
+                       ("eval", "accuracy per class and confusion matrix on YOLO-labelled photos")]:
+        sub = commands.add_parser(name, help=text, add_help=False)
+        sub.add_argument("argv", nargs=argparse.REMAINDER, help=f"see `companion {name} --help`")
+        sub.set_defaults(handler=None)  # never reached: main() hands these to PASSTHROUGH first
 
     check = commands.add_parser("doctor", help="check this device: config, data dir, store, models, camera, pins")
     doctor.add_args(check)
@@ -160,6 +194,22 @@ def cmd_rules(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     print(json.dumps(result, indent=2))
     return 0
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    from companion.camera import TRAY_DIR, source_spec
+    from companion.games import get_game
+    from vision import cli as vision_cli
+
+    if args.config is not None:
+        config = load_config(args.config)
+        if args.data_dir is None:
+            args.data_dir = str(config.data_dir / TRAY_DIR)
+        if args.camera is None and not args.image:
+            args.camera = json.dumps(source_spec(config, get_game(config.game.id).dice_set))
+    if args.data_dir is None:
+        raise UsageError("give --config table.toml or --data-dir DIR")
+    return vision_cli.calibrate_main(args)
 
 
 def cmd_export(args: argparse.Namespace) -> int:

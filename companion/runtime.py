@@ -7,12 +7,14 @@ session stays free of threads it does not need.
 from __future__ import annotations
 
 import logging
+import math
 import random
 import threading
 from dataclasses import dataclass, field
 
+from companion.camera import TableCamera
 from companion.config import Config
-from companion.games import get_game
+from companion.games import IllegalAction, get_game
 from companion.games.bots import GreedyBot, RandomBot, roll
 from companion.session import TableSession
 from companion.store import EventStore
@@ -33,6 +35,7 @@ class Companion:
     session: TableSession
     server: Server
     hardware: Hardware | None = None
+    camera: TableCamera | None = None
     watchdog: Watchdog | None = None
     threads: list[threading.Thread] = field(default_factory=list)
     stop_event: threading.Event = field(default_factory=threading.Event)
@@ -47,6 +50,8 @@ class Companion:
             self.watchdog.close()
         if self.hardware:
             self.hardware.close()
+        if self.camera:
+            self.camera.stop()
         self.session.broker.close()
         self.server.stop()
         for thread in self.threads:
@@ -70,8 +75,25 @@ def build(config: Config) -> Companion:
     )
     app.extensions["buttons"] = hardware.virtual  # presses on mock pins from the dashboard; None with real pins
     app.extensions["hardware"] = hardware
+    app.config["LANGUAGE"] = config.game.language
+    camera = _start_camera(session, config)
+    app.extensions["camera"] = camera
     server = Server(app, host=config.server.host, port=config.server.port, threads=config.server.threads)
-    return Companion(config, store, session, server, hardware=hardware)
+    return Companion(config, store, session, server, hardware=hardware, camera=camera)
+
+
+def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
+    """The camera, or None when it cannot start at all (a missing or corrupt model, a bad source setting).
+
+    A table without a camera still plays: dice are typed in on the dashboard. The reason is shown there.
+    A camera that fails *later* is the pipeline's business: it reopens the camera with backoff.
+    """
+    try:
+        return TableCamera(session, config, get_game(config.game.id).dice_set).start()
+    except Exception as exc:
+        log.error("camera not started: %s", exc)
+        session.set_status(camera={"state": "off", "message": str(exc), "source": config.camera.source})
+        return None
 
 
 def start_bots(companion: Companion, *, seed: int | None = None, delay: float = 0.8) -> None:
@@ -97,7 +119,36 @@ def _bot_loop(companion: Companion, rng: random.Random, delay: float) -> None:
             continue
         prompt = session.prompt()
         bot = GreedyBot() if str(prompt.actor).split("-")[0] in greedy else RandomBot()
-        action = roll(session.game, bot.choose(session.game, session.state, prompt, rng), rng)
-        session.act(action, actor=prompt.actor or "bot", source="bot")
+        choice = bot.choose(session.game, session.state, prompt, rng)
+        try:
+            if "roll" in choice:
+                _roll_in_the_tray(companion, prompt.options.index(choice), roll(session.game, choice, rng))
+            else:
+                session.act(choice, actor=prompt.actor or "bot", source="bot")
+        except IllegalAction as exc:  # a person on the dashboard moved first: look again
+            log.info("demo bot: %s", exc)
         if stop.wait(delay):
             return
+
+
+def _roll_in_the_tray(companion: Companion, option: int, rolled: dict) -> None:
+    """Roll as players do: the dice land in the (synthetic) tray, the camera reads them, the player taps any die
+    the camera got wrong or was unsure of, and confirms. Without a camera the faces are typed in."""
+    session, camera, faces = companion.session, companion.camera, rolled["dice"]
+    actor = session.prompt().actor or "bot"
+    source = getattr(camera, "source", None)
+    if camera is not None and hasattr(source, "roll"):
+        before = camera.reading_count
+        source.roll(faces)
+        if camera.wait_for_reading(before, timeout=10.0):
+            pending = session.snapshot()["pending"]
+            truth = source.scene.dice if source.scene is not None else []
+            if pending and len(pending["dice"]) == len(faces) == len(truth):
+                for i, die in enumerate(pending["dice"]):
+                    nearest = min(truth, key=lambda t: math.dist(t.center, die["center"]))
+                    if die["label"] != nearest.label or die.get("low"):
+                        session.correct_die(i, nearest.label, actor=actor)
+                session.confirm(actor=actor, source="camera", option=option)
+                return
+    session.offer_dice([{"label": face, "confidence": 1.0} for face in faces], source="manual")
+    session.confirm(actor=actor, source="dashboard", option=option)

@@ -7,13 +7,14 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from companion import __version__
 from companion.session import TableSession
 from companion.web.api import api
-from companion.web.auth import WrongPinLimiter, csrf_token, has_control
+from companion.web.auth import WrongPinLimiter
+from companion.web.pages import pages
 
 
 def create_app(
@@ -42,15 +43,12 @@ def create_app(
     app.extensions["table_session"] = session
     app.extensions["wrong_pins"] = WrongPinLimiter()
     app.register_blueprint(api)
+    app.register_blueprint(pages)
 
     @app.get("/healthz")
     def healthz() -> Any:
         snapshot = session.snapshot()
         return jsonify(ok=True, version=__version__, game=snapshot["game"], seq=snapshot["seq"], **(health or {}))
-
-    @app.get("/")
-    def index() -> str:
-        return render_template("index.html", csrf=csrf_token(), control=has_control())
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:

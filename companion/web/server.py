@@ -39,6 +39,8 @@ class Server:
             while not self._stopping.is_set():
                 self._server.asyncore.loop(timeout=LOOP_SECONDS, map=self._server._map, count=1)
         finally:
+            for channel in list(self._server._map.values()):  # open streams too: browsers must see the server go
+                channel.close()
             self._server.close()
             self._server.task_dispatcher.shutdown(timeout=2)
             self._stopped.set()

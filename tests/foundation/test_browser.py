@@ -52,7 +52,7 @@ def test_pin_gives_control_and_a_tapped_roll_is_stored(page, live):
     page.fill("input[name=pin]", PIN)
     page.click("#login button")
     sync_api.expect(page.locator("#role")).to_have_text("control")
-    page.once("dialog", lambda dialog: dialog.accept("4"))
-    page.click("#options button:has-text('roll')")
+    page.click(".manual .palette [data-face='4']")
+    page.click("#confirm-roll")
     sync_api.expect(page.locator("#events li")).to_have_count(1)
     assert live.session.snapshot()["view"]["players"][0]["position"] == 4

@@ -13,7 +13,7 @@ import pytest
 
 from companion.cli import build_parser, main
 
-COMMANDS = ["serve", "demo", "export", "rules", "doctor"]
+COMMANDS = ["serve", "demo", "export", "rules", "doctor", "detect", "classify", "replay", "calibrate", "enrol", "eval"]
 
 
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -55,7 +55,7 @@ def test_demo_prints_its_url_and_serves_a_live_game_then_export_reads_it(tmp_pat
     try:
         url = re.search(r"dashboard at (http://\S+)", demo.stdout.readline()).group(1)
         page = urllib.request.urlopen(url, timeout=10).read().decode()
-        assert "<title>Table companion</title>" in page
+        assert "<title>" in page and "/static/table.js" in page
         deadline = time.monotonic() + 20
         seq = 0
         while seq < 5 and time.monotonic() < deadline:

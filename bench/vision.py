@@ -1,0 +1,158 @@
+"""Vision pipeline speed on one core: frames per second (segment + classify), ms per die, peak memory.
+
+Pinned to core 0 with onnxruntime on one intra-op thread, as on a Pi whose other cores serve the camera and the
+dashboard. Scenes are synthetic (`vision.synth`) with a calibrated tray; the model is the shipped
+``models/d6.onnx`` when present, else a tiny generated stand-in (and the figures say which). Also reports how
+often the segmenter finds every die and how many labels match the truth, so speed is never bought with misses.
+
+    .venv/bin/python bench/vision.py
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+HERE = Path(__file__).resolve().parent
+# this file is bench/vision.py: the repository must come before bench/ or `import vision` finds this file
+sys.path[:] = [str(REPO)] + [p for p in sys.path if p != str(REPO)]
+if str(HERE) not in sys.path:
+    sys.path.append(str(HERE))
+if "vision" in sys.modules and not hasattr(sys.modules["vision"], "__path__"):
+    del sys.modules["vision"]
+
+from machine import describe  # noqa: E402
+
+GOAL_FPS, GOAL_MS_PER_DIE = 60.0, 1.0
+
+
+def _tiny_model(directory: Path) -> Path:
+    """A stand-in ONNX model (mean colour -> 6 logits) with its card, for machines without the shipped model."""
+    import json
+
+    import onnx
+    from onnx import TensorProto, helper
+
+    inp = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, 32, 32])
+    out = helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", 6])
+    emb = helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["N", 3])
+    w = helper.make_tensor("w", TensorProto.FLOAT, [3, 6], np.linspace(-1, 1, 18).tolist())
+    graph = helper.make_graph([helper.make_node("GlobalAveragePool", ["input"], ["p"]),
+                               helper.make_node("Flatten", ["p"], ["embedding"]),
+                               helper.make_node("MatMul", ["embedding", "w"], ["logits"])],
+                              "tiny", [inp], [out, emb], initializer=[w])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(directory / "tiny.onnx"))
+    card = {"name": "tiny", "dice_set": "d6", "format": 1, "model": "tiny.onnx", "labels": list("123456"),
+            "input": {"name": "input", "size": [32, 32], "color": "BGR", "layout": "NCHW", "scale": 1 / 255,
+                      "mean": [0.5, 0.5, 0.5], "std": [0.25, 0.25, 0.25]},
+            "outputs": {"logits": "logits", "embedding": "embedding"}}
+    (directory / "tiny.json").write_text(json.dumps(card))
+    return directory / "tiny.json"
+
+
+def _scenes(width: int, height: int, count: int, n: int = 6):
+    from vision.synth import render_scene
+
+    die_px = 36 * min(width, height) / 480
+    out = []
+    for seed in range(n):
+        rng = np.random.default_rng(1000 + seed)
+        labels = [str(i + 1) for i in rng.integers(0, 6, count)]
+        out.append(render_scene(labels, "d6", rng, width, height, die_px=int(die_px)))
+    return out
+
+
+def _score(scene, dice) -> tuple[int, int, int]:
+    """(dice found, labels right, dice invented) against the scene's truth."""
+    used: set[int] = set()
+    found = right = 0
+    for die in scene.dice:
+        hits = [k for k, d in enumerate(dice) if k not in used and math.dist(d.center, die.center) < 0.45 * die.size]
+        if hits:
+            used.add(hits[0])
+            found += 1
+            right += dice[hits[0]].label == die.label
+    return found, right, len(dice) - len(used)
+
+
+def run() -> dict:
+    from vision.classify import Classifier
+    from vision.pipeline import Pipeline
+    from vision.segment import crops
+    from vision.tray import calibrate
+
+    machine = describe()
+    affinity = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    if affinity is not None:
+        os.sched_setaffinity(0, {0})
+    tmp = tempfile.TemporaryDirectory()
+    try:
+        card = REPO / "models" / "d6.json"
+        if not (card.is_file() and (REPO / "models" / "d6.onnx").is_file()):
+            card = _tiny_model(Path(tmp.name))
+        classifier = Classifier.load(card, threads=1)
+        model = "models/d6.onnx" if card.parent == REPO / "models" else "tiny generated stand-in"
+        print(f"cpu: {machine['cpu']} (pinned to core 0, 1 onnxruntime thread); model: {model}")
+        results: dict = {"cpu": machine["cpu"], "model": model, "fps": {}, "accuracy": {}}
+        for width, height in ((640, 480), (1280, 720)):
+            for count in (1, 6, 12):
+                scenes = _scenes(width, height, count)
+                pipes = [Pipeline(None, classifier, tray=calibrate([s.empty])) for s in scenes]
+                for pipe, scene in zip(pipes, scenes, strict=True):
+                    pipe.detect(scene.image)  # warm up, learn the die size
+                found = right = invented = 0
+                for pipe, scene in zip(pipes, scenes, strict=True):
+                    f, r, i = _score(scene, pipe.detect(scene.image))
+                    found, right, invented = found + f, right + r, invented + i
+                total = count * len(scenes)
+                rounds = max(3, 60 // len(scenes))
+                started = time.perf_counter()
+                for _ in range(rounds):
+                    for pipe, scene in zip(pipes, scenes, strict=True):
+                        pipe.detect(scene.image)
+                ms = (time.perf_counter() - started) * 1000 / (rounds * len(scenes))
+                key = f"{width}x{height}/{count}"
+                results["fps"][key] = round(1000 / ms, 1)
+                results["accuracy"][key] = {"found": round(found / total, 3), "labels": round(right / total, 3),
+                                            "invented": invented}
+                print(f"{width}x{height} {count:2d} dice: {1000 / ms:6.1f} fps ({ms:5.2f} ms/frame); "
+                      f"found {found}/{total}, labels right {right}/{total}, invented {invented}")
+        # classification alone, per die, in frame-sized batches
+        scene = _scenes(640, 480, 12, n=1)[0]
+        pipe = Pipeline(None, classifier, tray=calibrate([scene.empty]))
+        blobs = pipe.segmenter.find(scene.image)
+        batch = crops(scene.image, blobs, classifier.input_size) or [scene.image[:40, :40]]
+        classifier.classify(batch)
+        rounds = 200
+        started = time.perf_counter()
+        for _ in range(rounds):
+            classifier.classify(batch)
+        per_die = (time.perf_counter() - started) * 1000 / (rounds * len(batch))
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        results.update(ms_per_die=round(per_die, 3), peak_rss_mb=round(peak_mb, 1),
+                       goal={"fps_640x480_6": GOAL_FPS, "ms_per_die": GOAL_MS_PER_DIE})
+        ok_fps = results["fps"]["640x480/6"] >= GOAL_FPS
+        ok_die = per_die <= GOAL_MS_PER_DIE
+        print(f"classification alone: {per_die:.3f} ms per die (batches of {len(batch)})")
+        print(f"peak memory: {peak_mb:.0f} MB")
+        print(f"goal >= {GOAL_FPS:.0f} fps at 640x480 with 6 dice: {'met' if ok_fps else 'NOT met'}; "
+              f"<= {GOAL_MS_PER_DIE} ms per die: {'met' if ok_die else 'NOT met'}")
+        return results
+    finally:
+        tmp.cleanup()
+        if affinity is not None:
+            os.sched_setaffinity(0, affinity)
+
+
+if __name__ == "__main__":
+    run()

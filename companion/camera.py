@@ -1,0 +1,111 @@
+"""The table's camera: the vision pipeline wired to the session, and what the dashboard asks of it.
+
+Vision knows nothing of games; this module is the one place that translates between them. A settled roll
+becomes *pending* dice in the session (shown, marked when doubtful, confirmed by a player); the pipeline's
+status becomes ``status["camera"]`` for the screens and the status light. A camera that fails never takes the
+table down: the pipeline reopens it with backoff, and dice can always be entered by hand.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from companion.config import Config
+from companion.session import TableSession
+
+log = logging.getLogger(__name__)
+
+TRAY_DIR = "tray"
+CALIBRATION_FRAMES = 8
+
+
+def source_spec(config: Config, dice_set: str) -> dict[str, Any]:
+    """The ``vision.sources.open_source`` spec for the config's ``[camera]`` section."""
+    camera = config.camera
+    if camera.source == "picamera2":
+        return {"kind": "picamera2", "width": camera.width, "height": camera.height, "fps": camera.fps,
+                "lens_position": camera.lens_position}
+    if camera.source == "opencv":
+        return {"kind": "opencv", "device": camera.device, "width": camera.width, "height": camera.height,
+                "fps": camera.fps}
+    if camera.source == "replay":
+        return {"kind": "replay", "path": camera.path, "fps": camera.fps, "realtime": True, "loop": True}
+    return {"kind": "synthetic", "dice": dice_set, "width": camera.width, "height": camera.height,
+            "fps": camera.fps, "realtime": True, "hold": True}
+
+
+class TableCamera:
+    """Owns the pipeline thread; the dashboard's camera page and the demo talk to the camera through it."""
+
+    def __init__(self, session: TableSession, config: Config, dice_set: str) -> None:
+        from vision.pipeline import Pipeline
+
+        self.session = session
+        self.dice_set = dice_set
+        self.tray_dir = Path(config.data_dir) / TRAY_DIR
+        vision_config: dict[str, Any] = {
+            "camera": source_spec(config, dice_set),
+            "dice": dice_set,
+            "settle": {"still_seconds": config.tray.settle_seconds},
+        }
+        if (self.tray_dir / "tray.json").exists():
+            vision_config["tray"] = str(self.tray_dir)
+        self.pipeline = Pipeline.from_config(vision_config, on_reading=self._on_reading, on_status=self._on_status)
+        self.readings = threading.Condition()
+        self.reading_count = 0
+
+    @property
+    def source(self) -> Any:
+        return self.pipeline.source
+
+    def start(self) -> TableCamera:
+        self.session.set_status(camera={"state": "starting", "source": self.source.name})
+        self.pipeline.start()
+        return self
+
+    def stop(self) -> None:
+        self.pipeline.stop()
+
+    def _on_reading(self, reading: Any) -> None:
+        dice = [d.to_dict() for d in reading.dice]
+        self.session.offer_dice(dice, source="camera", change=reading.change)
+        with self.readings:
+            self.reading_count += 1
+            self.readings.notify_all()
+
+    def _on_status(self, event: Any) -> None:
+        self.session.set_status(camera={"state": event.kind, "message": event.message, "source": self.source.name})
+
+    def wait_for_reading(self, after: int, timeout: float) -> bool:
+        """Block until more than ``after`` readings have arrived (the demo's bots wait for their roll)."""
+        with self.readings:
+            return self.readings.wait_for(lambda: self.reading_count > after, timeout=timeout)
+
+    # -- what the dashboard uses ---------------------------------------------------------------------------------
+
+    def latest_jpeg(self) -> bytes | None:
+        return self.pipeline.latest_jpeg()
+
+    def status(self) -> dict[str, Any]:
+        return {**self.pipeline.status, "source": self.source.name, "calibrated": self.pipeline.tray is not None}
+
+    def calibrate(self) -> dict[str, Any]:
+        """Learn the empty tray from the next frames and use it from now on (kept in the data dir)."""
+        from vision.segment import Segmenter
+        from vision.tray import calibrate
+
+        frames, last = [], -1
+        for _ in range(CALIBRATION_FRAMES):
+            latest = self.pipeline.latest_image(newer_than=last, timeout=3.0)
+            if latest is None:
+                raise RuntimeError("the camera gives no frames; check it on the camera page first")
+            last = latest[0]
+            frames.append(latest[1])
+        tray = calibrate(frames)
+        tray.save(self.tray_dir)
+        self.pipeline.tray = tray
+        self.pipeline.segmenter = Segmenter(tray, self.pipeline.segmenter.config)
+        return {"roi": tray.roi.tolist(), "noise": tray.noise, "saved": str(self.tray_dir)}

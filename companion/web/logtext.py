@@ -1,0 +1,244 @@
+"""Readable log lines from stored events, in German, Dutch and English: "Julia rams Klaus: both -2".
+
+Pure: a stored event (``StoredEvent.to_json()``) and the chariots' names in, lines of text out. The texts are the
+``log`` sections of ``i18n/<lang>.json``, so a translator edits data, not code.
+
+>>> names = {"green": "Julia", "yellow": "Klaus"}
+>>> event = {"type": "rammed", "chariot": "green", "target": "yellow", "damage": 2, "target_damage": 2}
+>>> describe_event(event, lang="en", names=names)
+'Julia rams Klaus: both −2'
+>>> describe_event(event, lang="de", names=names)
+'Julia rammt Klaus: beide −2'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LANGUAGES = ("de", "nl", "en")
+DEFAULT_LANGUAGE = "en"
+I18N_DIR = Path(__file__).parent / "i18n"
+
+FORCED = frozenset({"speed_capped", "gallop_damage", "curve_damage", "rammed", "placed_behind", "caltrop_hit",
+                    "rocks", "wrecked", "lap", "finished", "spear", "game_over", "fortune_gained"})
+"""Events the rules force on the table (as opposed to a player's choice): the dashboard flashes these."""
+
+ACTION_ONLY = {"skip_repair": "skip_repair", "drive": "drive"}
+"""Actions whose choice no event repeats: they get a line of their own."""
+
+
+@cache
+def catalog(lang: str) -> dict[str, Any]:
+    """The whole text catalogue of ``lang`` (``ui``, ``faces``, ``colours``, ``log``); unknown languages get English."""
+    if lang not in LANGUAGES:
+        lang = DEFAULT_LANGUAGE
+    return json.loads((I18N_DIR / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+def pick_language(wanted: str | None, accept: list[str] | None = None, default: str = DEFAULT_LANGUAGE) -> str:
+    """The first of ``wanted`` (a cookie), the ``Accept-Language`` entries, ``default`` that we speak.
+
+    >>> pick_language(None, ["nl-BE", "en"])
+    'nl'
+    >>> pick_language("fr", ["fr-FR"], "de")
+    'de'
+    """
+    for candidate in [wanted or "", *(accept or [])]:
+        short = candidate.split("-")[0].split("_")[0].lower()
+        if short in LANGUAGES:
+            return short
+    return default if default in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def chariot_names(view: Mapping[str, Any] | None, lang: str = DEFAULT_LANGUAGE) -> dict[str, str]:
+    """Chariot id -> how the log calls it: the player's name, plus the colour when a player drives two (CR-7).
+
+    >>> view = {"chariots": [{"id": "green", "colour": "green", "player": "Julia"},
+    ...                      {"id": "green-2", "colour": "green", "player": "Julia"}]}
+    >>> chariot_names(view, "de")
+    {'green': 'Julia (grün)', 'green-2': 'Julia (grün 2)'}
+    """
+    if not view:
+        return {}
+    chariots = view.get("chariots") or []
+    colours = catalog(lang)["colours"]
+    per_player: dict[str, int] = {}
+    for chariot in chariots:
+        per_player[chariot["player"]] = per_player.get(chariot["player"], 0) + 1
+    names = {}
+    for chariot in chariots:
+        name = chariot["player"]
+        if per_player[name] > 1:
+            colour = colours.get(chariot["colour"], chariot["colour"])
+            second = " 2" if chariot["id"].endswith("-2") else ""
+            name = f"{name} ({colour}{second})"
+        names[chariot["id"]] = name
+    return names
+
+
+class _Fields(dict):
+    """Format fields that never raise: a missing one shows as '?' rather than breaking the log."""
+
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def _text(lang: str, key: str, fields: Mapping[str, Any] | None = None, **more: Any) -> str:
+    return catalog(lang)["log"][key].format_map(_Fields({**(fields or {}), **more}))
+
+
+def _faces(dice: Any, lang: str) -> str:
+    faces = catalog(lang)["faces"]
+    return ", ".join(faces.get(str(d), str(d)) for d in dice or [])
+
+
+def _signs(signs: Any) -> str:
+    return " ".join("+1" if s > 0 else "−1" for s in signs or [])
+
+
+def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
+    """One line for one rules event, or None for an event type this module does not know."""
+    kind = event.get("type")
+    name = names.get(event.get("chariot", ""), event.get("chariot") or event.get("player"))
+    target = names.get(event.get("target", ""), event.get("target"))
+    fields = {**event, "chariot": name, "target": target}
+    if kind == "rolled":
+        return _text(lang, "rolled", fields, dice=_faces(event.get("dice"), lang))
+    if kind == "rerolled":
+        chosen = event.get("reroll") or []
+        new = [event["dice"][i] for i in chosen] if event.get("dice") else []
+        key = "rerolled_paid" if event.get("cost") else "rerolled_free"
+        return _text(lang, key, fields, n=len(chosen), dice=_faces(new, lang))
+    if kind == "turned":
+        face = catalog(lang)["faces"].get(event.get("face"), event.get("face"))
+        return _text(lang, "turned", fields, die=int(event.get("die", 0)) + 1, face=face)
+    if kind == "moved":
+        steps = len(event.get("path") or [])
+        if event.get("to") is None:
+            return _text(lang, "moved_wrecked", fields, steps=steps)
+        return _text(lang, "moved_damage" if event.get("damage") else "moved", fields, steps=steps)
+    if kind == "rammed":
+        even = event.get("damage") == event.get("target_damage")
+        return _text(lang, "rammed" if even else "rammed_uneven", fields)
+    if kind == "placed_behind":
+        return _text(lang, "placed_behind", fields, behind=names.get(event.get("behind", ""), event.get("behind")))
+    if kind == "wrecked":
+        return _text(lang, "wrecked_caltrop" if event.get("caltrop") else "wrecked", fields)
+    if kind == "game_over":
+        winner = event.get("winner")
+        if winner is None:
+            return _text(lang, "game_over_none")
+        return _text(lang, "game_over", winner=names.get(winner, winner))
+    if kind == "speed_set" and event.get("speed") == event.get("was"):
+        return None  # a gallop that could not add speed: its damage line says enough
+    if kind in catalog(lang)["log"] and kind not in ("done", "action", "undo", "corrected", "manual"):
+        return _text(lang, kind, fields)
+    return None
+
+
+def _dice_race_line(event: Mapping[str, Any], lang: str) -> str | None:
+    if event.get("type") == "moved" and "player" in event:
+        return _text(lang, "dice_moved", event)
+    return None
+
+
+def _action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lang: str) -> str | None:
+    """A line for a player's choice that no rules event describes (the rest is told by the events).
+    ``phase`` is where the turn stood before this action (see :func:`_phase_after`)."""
+    kind = action.get("type")
+    if kind == "skip_repair":
+        return _text(lang, "skip_repair", chariot=actor)
+    if kind == "drive":
+        return _text(lang, "drive", chariot=actor, signs=_signs(action.get("signs")))
+    if kind == "done":
+        key = {"reroll": "keeps_dice", "fortune": "stops_spending", "attack": "no_more_attacks"}.get(phase or "")
+        return _text(lang, key or "done", chariot=actor)
+    return None
+
+
+def _corrections(reading: Mapping[str, Any] | None, lang: str) -> list[str]:
+    if not reading:
+        return []
+    lines = []
+    faces = catalog(lang)["faces"]
+    for n, die in enumerate(reading.get("dice") or [], start=1):
+        if die.get("corrected"):
+            was, face = die.get("was"), die.get("label")
+            lines.append(_text(lang, "corrected", n=n, was=faces.get(was, was), face=faces.get(face, face)))
+    if reading.get("source") == "manual":
+        lines.append(_text(lang, "manual"))
+    return lines
+
+
+def _phase_after(action: Mapping[str, Any], events: list[Mapping[str, Any]], phase: str | None) -> str | None:
+    """Where a Chariot Race turn stands after an action, as far as a "done" needs to know (CR-13, CR-21)."""
+    kinds = {e.get("type") for e in events}
+    kind = action.get("type")
+    if kinds & {"turn", "game_over"}:
+        return None
+    if "moved" in kinds or kind in ("caltrop", "spear"):
+        return "attack"
+    if kind == "roll":
+        return "reroll"
+    if kind in ("reroll", "turn") or (kind == "done" and phase == "reroll"):
+        return "fortune"
+    return phase
+
+
+def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Every stored event of a game as a log entry: ``{"seq", "actor", "type", "lines": [{"text", "forced",
+    "event"}], "undone", "undoes"}``, oldest first. An undone action stays, marked ``undone``.
+
+    >>> stored = [{"seq": 1, "actor": "green", "type": "skip_repair", "payload": {"action": {"type": "skip_repair"},
+    ...            "events": []}},
+    ...           {"seq": 2, "actor": "table", "type": "undo", "payload": {"undoes": 1, "action": {}}}]
+    >>> [(e["lines"][0]["text"], e["undone"]) for e in log_entries(stored, lang="en", names={"green": "Julia"})]
+    [('Julia does not repair', True), ('Taken back: Julia does not repair', False)]
+    """
+    entries: list[dict[str, Any]] = []
+    by_seq: dict[int, dict[str, Any]] = {}
+    phase: str | None = None
+    for event in stored:
+        payload = event.get("payload") or {}
+        seq = int(event.get("seq", 0))
+        if event.get("type") == "undo":
+            undone = by_seq.get(payload.get("undoes"))
+            what = undone["lines"][0]["text"] if undone and undone["lines"] else f"#{payload.get('undoes')}"
+            if undone:
+                undone["undone"] = True
+            actor = names.get(event.get("actor", ""), event.get("actor"))
+            line = {"text": _text(lang, "undo", actor=actor, what=what), "forced": False, "event": "undo"}
+            entry = {"seq": seq, "actor": event.get("actor"), "type": "undo", "lines": [line], "undone": False,
+                     "undoes": payload.get("undoes")}
+            entries.append(entry)
+            continue
+        action = payload.get("action") or {}
+        actor = names.get(event.get("actor", ""), event.get("actor") or "?")
+        lines: list[dict[str, Any]] = []
+        text = _action_line(action, actor, phase, lang=lang)
+        if text:
+            lines.append({"text": text, "forced": False, "event": action.get("type")})
+        for rules_event in payload.get("events") or []:
+            text = describe_event(rules_event, lang=lang, names=names) or _dice_race_line(rules_event, lang)
+            if text:
+                kind = rules_event.get("type")
+                lines.append({"text": text, "forced": kind in FORCED, "event": kind})
+        corrections = [{"text": t, "forced": False, "event": "corrected"} for t in _corrections(
+            payload.get("reading"), lang)]
+        if corrections:
+            lines[1:1] = corrections
+        if not lines:
+            shown = ", ".join(f"{k}={v}" for k, v in action.items() if k != "type")
+            what = f"{action.get('type')} {shown}".strip()
+            lines.append({"text": _text(lang, "action", actor=actor, action=what), "forced": False,
+                          "event": action.get("type")})
+        entry = {"seq": seq, "actor": event.get("actor"), "type": event.get("type"), "lines": lines,
+                 "undone": False, "undoes": None}
+        entries.append(entry)
+        by_seq[seq] = entry
+        phase = _phase_after(action, payload.get("events") or [], phase)
+    return entries

@@ -1,0 +1,165 @@
+// Shared by every page: texts in three languages, tiny DOM helpers, the die icons, PIN login, language switch.
+"use strict";
+
+window.CATALOG = JSON.parse(document.getElementById("catalog").textContent);
+const SVGNS = "http://www.w3.org/2000/svg";
+const onLanguageChange = [];
+
+function T(key, fields = {}) {
+  const text = (CATALOG.ui && CATALOG.ui[key]) || key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in fields ? String(fields[name]) : "?"));
+}
+const faceName = (face) => (CATALOG.faces && CATALOG.faces[face]) || String(face);
+const colourName = (colour) => (CATALOG.colours && CATALOG.colours[colour]) || colour;
+const csrf = () => document.querySelector('meta[name="csrf-token"]').content;
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+async function post(path, body = {}) {
+  try {
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf() },
+      body: JSON.stringify(body),
+    });
+    let answer = {};
+    try { answer = await response.json(); } catch (_) { /* not JSON */ }
+    return { ok: response.ok, status: response.status, body: answer };
+  } catch (error) {
+    return { ok: false, status: 0, body: { error: T("reconnecting") } };
+  }
+}
+
+// ---- die icons: our own drawings, inline SVG, one per face --------------------------------------------------------
+
+const PIPS = { 1: [[20, 20]], 2: [[12, 12], [28, 28]], 3: [[11, 11], [20, 20], [29, 29]],
+  4: [[12, 12], [28, 12], [12, 28], [28, 28]], 5: [[11, 11], [29, 11], [20, 20], [11, 29], [29, 29]],
+  6: [[12, 10], [28, 10], [12, 20], [28, 20], [12, 30], [28, 30]] };
+
+function faceSymbol(face) {
+  const ink = { class: "ink", fill: "none", "stroke-width": 3.4, "stroke-linecap": "round", "stroke-linejoin": "round" };
+  switch (face) {
+    case "drive": return [svg("path", { ...ink, d: "M20 8v13M13.5 14.5h13M13.5 29.5h13" })];
+    case "gallop": return [svg("path", { ...ink, d: "M11 21l9-8 9 8M11 31l9-8 9 8" })];
+    case "steer": return [svg("path", { ...ink, d: "M12 31c0-11 5-17 15-17" }),
+      svg("path", { ...ink, d: "M22 9l6 5-6 5" })];
+    case "attack": return [svg("path", { ...ink, d: "M10 30l15-15" }),
+      svg("path", { class: "ink-fill", d: "M31 9l-3 10-7-7z" })];
+    case "fortune": {
+      const rays = [];
+      for (let k = 0; k < 8; k++) {
+        const a = (k * Math.PI) / 4;
+        rays.push(`M${20 + 8.5 * Math.cos(a)} ${20 + 8.5 * Math.sin(a)}L${20 + 13 * Math.cos(a)} ${20 + 13 * Math.sin(a)}`);
+      }
+      return [svg("circle", { class: "ink-fill", cx: 20, cy: 20, r: 5.5 }),
+        svg("path", { ...ink, "stroke-width": 2.6, d: rays.join("") })];
+    }
+    default:
+      if (PIPS[face]) return PIPS[face].map(([cx, cy]) => svg("circle", { class: "ink-fill", cx, cy, r: 3.4 }));
+      return [svg("text", { x: 20, y: 26, "text-anchor": "middle", class: "ink-text" }, String(face || "?"))];
+  }
+}
+
+function dieIcon(face, { size = 56, unknown = false } = {}) {
+  return svg("svg", { class: `die-icon face-${face}`, viewBox: "0 0 40 40", width: size, height: size,
+    role: "img", "aria-label": faceName(face) },
+  svg("rect", { class: "die-body", x: 2, y: 2, width: 36, height: 36, rx: 8 }),
+  unknown ? svg("text", { x: 20, y: 27, "text-anchor": "middle", class: "ink-text" }, "?") : faceSymbol(face));
+}
+
+// ---- language ---------------------------------------------------------------------------------------------------
+
+function applyStaticTexts() {
+  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = T(node.dataset.i18n);
+  for (const node of document.querySelectorAll("[data-i18n-placeholder]")) {
+    node.placeholder = T(node.dataset.i18nPlaceholder);
+  }
+  for (const button of document.querySelectorAll("[data-lang]")) {
+    button.classList.toggle("active", button.dataset.lang === CATALOG.lang);
+    button.setAttribute("aria-pressed", button.dataset.lang === CATALOG.lang ? "true" : "false");
+  }
+  const pin = document.getElementById("kiosk-pin");
+  if (pin) pin.textContent = T("kiosk_pin", { pin: pin.dataset.pin });
+}
+
+async function switchLanguage(lang) {
+  const response = await fetch(`/i18n/${lang}.json`);
+  if (!response.ok) return;
+  window.CATALOG = await response.json();
+  document.cookie = `lang=${lang}; path=/; max-age=31536000; samesite=strict`;
+  document.documentElement.lang = lang;
+  applyStaticTexts();
+  for (const callback of onLanguageChange) callback(lang);
+}
+
+for (const button of document.querySelectorAll("[data-lang]")) {
+  button.addEventListener("click", () => switchLanguage(button.dataset.lang));
+}
+
+// ---- control: the table PIN ---------------------------------------------------------------------------------------
+
+let control = document.body.dataset.control === "yes";
+const onControlChange = [];
+
+function setControl(value) {
+  control = value;
+  document.body.dataset.control = value ? "yes" : "no";
+  const role = document.getElementById("role");
+  if (role) { role.dataset.i18n = value ? "control" : "spectator"; role.textContent = T(role.dataset.i18n); }
+  const login = document.getElementById("login");
+  if (login) login.hidden = value;
+  const logout = document.getElementById("logout");
+  if (logout) logout.hidden = !value;
+  for (const callback of onControlChange) callback(value);
+}
+
+function showLogin() {
+  const login = document.getElementById("login");
+  if (!login || control) return;
+  login.hidden = false;
+  login.classList.add("attention");
+  login.querySelector("input").focus();
+}
+
+const loginForm = document.getElementById("login");
+if (loginForm) {
+  loginForm.addEventListener("submit", async (submit) => {
+    submit.preventDefault();
+    const input = loginForm.querySelector("input[name=pin]");
+    const answer = await post("/api/login", { pin: input.value });
+    const error = document.getElementById("login-error");
+    if (!answer.ok) { error.textContent = answer.body.error || T("error"); return; }
+    error.textContent = "";
+    input.value = "";
+    if (answer.body.csrf) document.querySelector('meta[name="csrf-token"]').content = answer.body.csrf;
+    setControl(true);
+  });
+}
+const logoutButton = document.getElementById("logout");
+if (logoutButton) {
+  logoutButton.addEventListener("click", async () => {
+    const answer = await post("/api/logout");
+    if (answer.ok) setControl(false);
+  });
+}
+applyStaticTexts();

@@ -1,0 +1,96 @@
+"""Model cards: a good card loads; a bad one names the file and the field; preprocessing is the documented formula."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.card import CardError, load_card
+
+
+def write(tmp_path: Path, card: dict, name: str = "card.json") -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps(card), encoding="utf-8")
+    return path
+
+
+def good_card() -> dict:
+    return {
+        "name": "d6", "dice_set": "d6", "format": 1, "model": "d6.onnx", "labels": ["1", "2", "3", "4", "5", "6"],
+        "input": {"name": "input", "size": [32, 32], "color": "BGR", "layout": "NCHW",
+                  "scale": 0.00392156862745098, "mean": [0.5, 0.5, 0.5], "std": [0.25, 0.25, 0.25]},
+        "outputs": {"logits": "logits", "embedding": "embedding"},
+        "trained_on": {}, "accuracy": {},
+    }
+
+
+def test_a_good_card_loads_with_its_labels_and_input(tmp_path):
+    card = load_card(write(tmp_path, good_card()))
+    assert card.labels == ("1", "2", "3", "4", "5", "6")
+    assert card.input.size == (32, 32)
+    assert card.model_path == tmp_path / "d6.onnx"
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda c: c.pop("labels"), "labels"),
+    (lambda c: c.update(labels=["1", "1"]), "labels"),
+    (lambda c: c.update(format=2), "format"),
+    (lambda c: c.update(model="d6.pt"), "model"),
+    (lambda c: c["input"].update(size=[32]), "input.size"),
+    (lambda c: c["input"].update(color="HSV"), "input.color"),
+    (lambda c: c["input"].update(std=[0.2, 0.0, 0.2]), "input.std"),
+    (lambda c: c["input"].update(mean=[0.5, 0.5]), "input.mean"),
+    (lambda c: c["input"].pop("scale"), "input.scale"),
+    (lambda c: c["outputs"].pop("embedding"), "outputs.embedding"),
+    (lambda c: c.update(accuracy=[]), "accuracy"),
+])
+def test_a_bad_card_names_the_file_and_the_field(tmp_path, mutate, field):
+    data = good_card()
+    mutate(data)
+    path = write(tmp_path, data, "broken.json")
+    with pytest.raises(CardError) as err:
+        load_card(path)
+    assert err.value.field == field
+    assert str(path) in str(err.value) and f"'{field}'" in str(err.value)
+    assert isinstance(err.value, ValueError)
+
+
+def test_invalid_json_and_missing_files_are_card_errors(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(CardError, match="bad.json.*line 1"):
+        load_card(path)
+    with pytest.raises(CardError, match="missing.json"):
+        load_card(tmp_path / "missing.json")
+
+
+def test_preprocess_is_scale_minus_mean_over_std_in_nchw(tmp_path):
+    card = load_card(write(tmp_path, good_card()))
+    crop = np.zeros((32, 32, 3), np.uint8)
+    crop[..., 0], crop[..., 1], crop[..., 2] = 0, 128, 255  # B, G, R
+    batch = card.preprocess([crop, crop])
+    assert batch.shape == (2, 3, 32, 32) and batch.dtype == np.float32
+    np.testing.assert_allclose(batch[0, :, 5, 5], [(0 - 0.5) / 0.25, (128 / 255 - 0.5) / 0.25, (1 - 0.5) / 0.25],
+                               atol=1e-5)
+
+
+def test_preprocess_resizes_crops_of_another_size(tmp_path):
+    card = load_card(write(tmp_path, good_card()))
+    batch = card.preprocess([np.full((57, 57, 3), 255, np.uint8)])
+    assert batch.shape == (1, 3, 32, 32)
+    np.testing.assert_allclose(batch, 2.0, rtol=1e-5)
+
+
+def test_shipped_cards_are_valid():
+    from conftest import MODELS
+
+    cards = sorted(MODELS.glob("*.json"))
+    if not cards:
+        pytest.skip(f"no model cards in {MODELS} yet (run `make models`)")
+    for path in cards:
+        card = load_card(path)
+        assert card.model_path.is_file(), f"{path}: model file {card.model} missing"
+        assert card.model_path.stat().st_size < 5 * 1024 * 1024

@@ -1,0 +1,139 @@
+"""Teach-your-dice: enrolled examples change predictions for a new die style; reset gives the base model back."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+from conftest import shipped_card
+
+from vision.card import load_card
+from vision.enrol import AdaptedClassifier, Enrolment, EnrolmentError, main
+
+
+def solid(bgr: tuple[int, int, int], n: int, rng: np.random.Generator, size: int = 16) -> list[np.ndarray]:
+    """Crops of one flat colour with a little noise: stand-ins for photos of one die face."""
+    return [np.clip(np.full((size, size, 3), bgr, float) + rng.normal(0, 6, (size, size, 3)), 0, 255)
+            .astype(np.uint8) for _ in range(n)]
+
+
+CYAN = (170, 200, 40)  # the table's "blue" dice are so green that the base model reads them as green
+GREEN = (40, 200, 40)
+
+
+def test_enrolled_examples_fix_a_die_style_the_base_model_misreads(tmp_path, colour_card, rng):
+    card = load_card(colour_card)
+    enrolment = Enrolment.load(tmp_path / "enrol.npz", card)
+    base = AdaptedClassifier(card, enrolment)
+    assert [label for label, _ in base.predict(solid(CYAN, 3, rng))] == ["green"] * 3
+
+    enrolment.add("blue", solid(CYAN, 5, rng))
+    enrolment.add("green", solid(GREEN, 5, rng))
+    enrolment.fit()
+    adapted = AdaptedClassifier(card, enrolment)
+    assert [label for label, _ in adapted.predict(solid(CYAN, 5, rng))] == ["blue"] * 5
+    assert [label for label, _ in adapted.predict(solid(GREEN, 5, rng))] == ["green"] * 5
+    assert adapted.predict(solid((30, 30, 220), 1, rng))[0][0] == "red"  # untouched labels still work
+
+
+def test_reset_restores_the_base_model_and_deletes_the_file(tmp_path, colour_card, rng):
+    card = load_card(colour_card)
+    crops = solid(CYAN, 4, rng)
+    enrolment = Enrolment.load(tmp_path / "enrol.npz", card)
+    before = AdaptedClassifier(card, enrolment).logits(crops)
+    enrolment.add("blue", solid(CYAN, 5, rng))
+    enrolment.fit()
+    enrolment.save()
+    assert not np.allclose(AdaptedClassifier(card, enrolment).logits(crops), before)
+    enrolment.reset()
+    assert not (tmp_path / "enrol.npz").exists()
+    np.testing.assert_array_equal(AdaptedClassifier(card, enrolment).logits(crops), before)
+    assert enrolment.counts() == {"blue": 0, "green": 0, "red": 0}
+
+
+def test_saved_enrolment_loads_with_the_same_predictions(tmp_path, colour_card, rng):
+    card = load_card(colour_card)
+    enrolment = Enrolment.load(tmp_path / "e.npz", card)
+    enrolment.add("blue", solid(CYAN, 4, rng))
+    enrolment.add("green", solid(GREEN, 4, rng))
+    enrolment.fit()
+    enrolment.save()
+    crops = solid(CYAN, 3, rng)
+    again = Enrolment.load(tmp_path / "e.npz", card)
+    assert again.counts() == {"blue": 4, "green": 4, "red": 0}
+    np.testing.assert_allclose(AdaptedClassifier(card, again).logits(crops),
+                               AdaptedClassifier(card, enrolment).logits(crops), rtol=1e-6)
+
+
+def test_removing_a_label_and_adding_a_correction(tmp_path, colour_card, rng):
+    card = load_card(colour_card)
+    enrolment = Enrolment.load(tmp_path / "e.npz", card)
+    enrolment.add("blue", solid(CYAN, 4, rng))
+    assert enrolment.remove("blue") == 4
+    assert enrolment.fit() is None  # nothing left: the base model alone
+    enrolment.add("blue", solid(CYAN, 1, rng))  # a single correction from the tablet
+    enrolment.add("green", solid(GREEN, 1, rng))
+    enrolment.fit()
+    assert AdaptedClassifier(card, enrolment).predict(solid(CYAN, 1, rng))[0][0] == "blue"
+
+
+def test_unknown_label_and_foreign_file_are_refused(tmp_path, colour_card, rng):
+    card = load_card(colour_card)
+    enrolment = Enrolment.load(tmp_path / "e.npz", card)
+    with pytest.raises(EnrolmentError, match="'purple'.*blue"):
+        enrolment.add("purple", solid(CYAN, 1, rng))
+    enrolment.add("blue", solid(CYAN, 1, rng))
+    enrolment.save()
+    other = json.loads(colour_card.read_text())
+    other["labels"] = ["a", "b", "c"]
+    other_path = colour_card.with_name("other.json")
+    other_path.write_text(json.dumps(other))
+    with pytest.raises(EnrolmentError, match="e.npz.*labels"):
+        Enrolment.load(tmp_path / "e.npz", load_card(other_path))
+
+
+def test_enrol_command_adds_lists_and_resets(tmp_path, colour_card, rng, capsys):
+    files = []
+    for i, crop in enumerate(solid(CYAN, 3, rng)):
+        files.append(str(tmp_path / f"c{i}.png"))
+        cv2.imwrite(files[-1], crop)
+    data = str(tmp_path / "table" / "enrol.npz")
+    assert main(["--card", str(colour_card), "--data", data, "add", "blue", *files]) == 0
+    assert "blue: 3 examples" in capsys.readouterr().out
+    assert main(["--card", str(colour_card), "--data", data, "reset"]) == 0
+    assert not (tmp_path / "table" / "enrol.npz").exists()
+
+
+def test_shipped_model_learns_a_table_whose_dice_carry_other_icons(tmp_path):
+    """A table's dice printed differently: each meaning shows another meaning's icon (a worst case)."""
+    from vision.synth import get_dice_set, register_dice_set, render_die
+
+    card = load_card(shipped_card("chariot_race"))
+    base_set = get_dice_set("chariot_race")
+    labels = list(base_set.labels)
+    swapped = {label: base_set.symbols[labels[(i + 1) % len(labels)]] for i, label in enumerate(labels)}
+    register_dice_set("test_other_print", {"labels": labels, "symbols": swapped, "palettes": ["white", "red"]})
+    rng = np.random.default_rng(42)
+    size = card.input.size[0]
+
+    def crops(n: int) -> tuple[list[np.ndarray], list[str]]:
+        xs, ys = [], []
+        for label in labels:
+            xs += [render_die(label, "test_other_print", rng, size=size) for _ in range(n)]
+            ys += [label] * n
+        return xs, ys
+
+    test_x, test_y = crops(20)
+    enrolment = Enrolment.load(tmp_path / "e.npz", card)
+    base_acc = np.mean([p == y for (p, _), y in zip(AdaptedClassifier(card, enrolment).predict(test_x), test_y,
+                                                     strict=True)])
+    train_x, train_y = crops(8)
+    for label in labels:
+        enrolment.add(label, [x for x, y in zip(train_x, train_y, strict=True) if y == label])
+    enrolment.fit()
+    adapted_acc = np.mean([p == y for (p, _), y in zip(AdaptedClassifier(card, enrolment).predict(test_x), test_y,
+                                                        strict=True)])
+    assert base_acc < 0.3
+    assert adapted_acc > 0.8

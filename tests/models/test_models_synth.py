@@ -1,0 +1,134 @@
+"""The synthetic renderer: distinct faces per label, deterministic under a seed, scenes whose truth is exact."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from vision.crops import rotated_crop
+from vision.synth import (
+    DISTRACTORS,
+    UnknownDiceSet,
+    get_dice_set,
+    render_die,
+    render_scene,
+)
+
+STILL = dict(die_px=40, palette="white", background="paper", tilt=0.0, angle=0.0, glare=False, hard=False, blur=0.0,
+             noise=0.0, jpeg=0, crop="rotated", jitter=False, neighbour=False)
+
+
+@pytest.mark.parametrize("dice_set", ["d6", "chariot_race"])
+def test_every_label_renders_a_visibly_different_face(dice_set):
+    labels = get_dice_set(dice_set).labels
+    crops = {label: render_die(label, dice_set, np.random.default_rng(7), size=48, **STILL).astype(float)
+             for label in labels}
+    for a, b in itertools.combinations(labels, 2):
+        # same seed and style: only the symbol differs, and it must differ a lot (not a few pixels)
+        diff = np.abs(crops[a] - crops[b]).mean(axis=2)
+        assert (diff > 60).mean() > 0.02, f"{dice_set}: {a} and {b} look alike"
+
+
+def test_chariot_race_faces_follow_the_rules_data():
+    ds = get_dice_set("chariot_race")
+    assert ds.labels == ("drive", "gallop", "steer", "attack", "fortune")
+    assert sorted(ds.faces) == sorted(["drive", "gallop", "steer", "steer", "attack", "fortune"])
+    assert len({ds.symbols[label] for label in ds.labels}) == len(ds.labels)
+
+
+def test_render_die_is_deterministic_under_a_seed():
+    a = render_die("steer", "chariot_race", np.random.default_rng(3), size=32)
+    b = render_die("steer", "chariot_race", np.random.default_rng(3), size=32)
+    c = render_die("steer", "chariot_race", np.random.default_rng(4), size=32)
+    assert a.shape == (32, 32, 3) and a.dtype == np.uint8
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_render_scene_is_deterministic_under_a_seed():
+    a = render_scene(["1", "2", "3"], "d6", np.random.default_rng(5), distractors=["hand"])
+    b = render_scene(["1", "2", "3"], "d6", np.random.default_rng(5), distractors=["hand"])
+    assert np.array_equal(a.image, b.image) and np.array_equal(a.empty, b.empty)
+    assert a.dice == b.dice
+
+
+def test_unknown_labels_and_sets_are_refused_with_the_known_ones():
+    with pytest.raises(UnknownDiceSet, match="drive"):
+        render_die("7", "chariot_race", np.random.default_rng(0))
+    with pytest.raises(UnknownDiceSet, match="d6"):
+        render_scene(["1"], "d7", np.random.default_rng(0))
+
+
+def test_a_rotated_crop_of_an_upright_die_is_die_in_the_middle_and_tray_at_the_border():
+    crop = render_die("1", "d6", np.random.default_rng(0), size=60, **{**STILL, "palette": "red"})
+    b, g, r = (crop[..., i].astype(int) for i in range(3))
+    red = (r > 120) & (r > g + 60) & (r > b + 60)
+    inner = red[8:52, 8:52]  # the die covers 1/1.2 of the crop: 50 px of 60, centred
+    border = np.concatenate([red[:3].ravel(), red[-3:].ravel(), red[:, :3].ravel(), red[:, -3:].ravel()])
+    assert inner.mean() > 0.75
+    assert border.mean() < 0.05
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_scene_dice_are_inside_the_image_and_do_not_overlap(seed):
+    labels = ["1", "2", "3", "4", "5", "6", "3", "5"]
+    scene = render_scene(labels, "d6", np.random.default_rng(seed))
+    h, w = scene.image.shape[:2]
+    assert [d.label for d in scene.dice] == labels
+    for die in scene.dice:
+        outline = np.asarray(die.outline)
+        assert outline.min() >= 0 and outline[:, 0].max() < w and outline[:, 1].max() < h
+        box = np.asarray(die.box)
+        np.testing.assert_allclose(box.mean(0), die.center, atol=1e-6)
+        np.testing.assert_allclose(np.linalg.norm(box - np.roll(box, 1, axis=0), axis=1), die.size, rtol=1e-6)
+        assert 0 <= die.angle < 90
+    for a, b in itertools.combinations(scene.dice, 2):
+        gap = np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1])
+        assert gap > (a.size + b.size) / 2 * np.sqrt(2), "top faces overlap"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_touching_scene_has_a_pair_of_dice_edge_to_edge(seed):
+    scene = render_scene(["2", "5", "6"], "d6", np.random.default_rng(seed), touching=True)
+    a, b = scene.dice[0], scene.dice[1]
+    assert a.angle == pytest.approx(b.angle)
+    d = np.subtract(b.center, a.center)
+    t = np.deg2rad(a.angle)
+    along, across = sorted(abs(v) for v in (d @ [np.cos(t), np.sin(t)], d @ [-np.sin(t), np.cos(t)]))
+    assert across == pytest.approx(a.size, rel=1e-6)  # they share an edge line
+    assert along <= 0.3 * a.size + 1e-6  # and most of the edge
+
+
+def test_dice_appear_where_the_scene_says_and_nowhere_else():
+    scene = render_scene(["4", "6"], "d6", np.random.default_rng(11), background="felt", tilt=0.0)
+    diff = np.abs(scene.image.astype(int) - scene.empty.astype(int)).max(axis=2)
+    mask = np.zeros(diff.shape, bool)
+    for die in scene.dice:
+        crop = rotated_crop(diff.astype(np.uint8), die.center, die.size, die.angle, 32, margin=0.8)
+        assert np.median(crop) > 25, "the die is not where the scene says"
+        x, y = die.center
+        r = int(die.size * 1.5)
+        mask[max(0, int(y) - r):int(y) + r, max(0, int(x) - r):int(x) + r] = True
+    # away from the dice (and their shadows) only sensor noise differs
+    assert np.percentile(diff[~mask], 99) < 30
+
+
+def test_empty_tray_has_the_same_light_as_the_scene():
+    scene = render_scene(["1"], "d6", np.random.default_rng(2))
+    assert abs(float(scene.image.mean()) - float(scene.empty.mean())) < 6
+
+
+def test_distractors_are_drawn_reported_and_not_counted_as_dice():
+    scene = render_scene(["1", "2"], "d6", np.random.default_rng(8), distractors=list(DISTRACTORS))
+    assert [d.kind for d in scene.distractors] == ["hand", "shadow", "glare"]
+    assert len(scene.dice) == 2
+    x0, y0, x1, y1 = (int(v) for v in next(d for d in scene.distractors if d.kind == "hand").box)
+    region = np.abs(scene.image[y0:y1, x0:x1].astype(int) - scene.empty[y0:y1, x0:x1].astype(int))
+    assert region.mean() > 15, "the hand should change the tray where it is reported"
+
+
+def test_unknown_distractor_is_refused():
+    with pytest.raises(ValueError, match="hand"):
+        render_scene(["1"], "d6", np.random.default_rng(0), distractors=["cat"])

@@ -1,0 +1,50 @@
+"""Training: a few optimiser steps give an ONNX model + card that onnxruntime runs like torch, reproducibly.
+
+Full training is `make models`; these tests only check the machinery, in seconds.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch", reason="training tests need torch (the optional `train` extra: torch==2.13.0)")
+
+from vision.card import load_card  # noqa: E402
+from vision.synth.dataset import synth_dataset  # noqa: E402
+from vision.train import TrainConfig, split_by_time, train  # noqa: E402
+
+TINY = TrainConfig(synth_per_class=12, synth_val_per_class=4, synth_test_per_class=4, epochs=1, max_steps=3,
+                   batch=16, real=False)
+
+
+def tiny_train(out: Path) -> Path:
+    return train("chariot_race", TINY, out, threads=1, workers=1, cache_dir=None, log=lambda *_: None)
+
+
+def test_a_few_steps_ship_an_onnx_model_with_a_valid_card(tmp_path):
+    card = load_card(tiny_train(tmp_path))
+    assert card.labels == ("drive", "gallop", "steer", "attack", "fortune")
+    assert card.model_path.stat().st_size < 1024 * 1024
+    x, _ = synth_dataset("chariot_race", 2, card.input.size[0], 99, "test")
+    logits, embedding = card.open().run(list(x))
+    assert logits.shape == (len(x), 5) and embedding.shape[0] == len(x) and embedding.shape[1] >= 16
+    assert set(card.accuracy["synthetic_test"]["per_class"]) == set(card.labels)
+    assert (tmp_path / card.accuracy["synthetic_test"]["png"]).is_file()
+    assert (tmp_path / "README.md").read_text().count("chariot_race") >= 1
+
+
+def test_training_is_reproducible_under_its_seed(tmp_path):
+    a = load_card(tiny_train(tmp_path / "a"))
+    b = load_card(tiny_train(tmp_path / "b"))
+    x, _ = synth_dataset("chariot_race", 2, a.input.size[0], 5, "test")
+    np.testing.assert_array_equal(a.open().run(list(x))[0], b.open().run(list(x))[0])
+
+
+def test_validation_photos_are_the_latest_ones():
+    names = [f"IMG_20191208_1112{i:02d}.jpg" for i in range(10)]
+    train_names, val_names = split_by_time(list(reversed(names)), 0.2)
+    assert val_names == names[-2:]
+    assert not set(train_names) & set(val_names)

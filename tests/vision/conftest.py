@@ -1,0 +1,58 @@
+"""Fixtures for the vision tests: a tiny hand-made ONNX model with a real card, and synthetic scenes.
+
+The model's logits are a fixed linear map of the crop's mean colour, so it is deterministic and fast; these tests
+check the plumbing (segmentation, settling, voting, CLI), not accuracy (bench and tests/models do that).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+D6 = ["1", "2", "3", "4", "5", "6"]
+
+
+def make_tiny_model(directory: Path, labels: list[str] = D6, size: int = 32, name: str = "tiny") -> Path:
+    """Write <name>.onnx and its card <name>.json into `directory`; returns the card path."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    c = len(labels)
+    weights = np.random.default_rng(0).normal(0, 4, (3, c)).astype(np.float32)
+    inp = helper.make_tensor_value_info("input", TensorProto.FLOAT, ["N", 3, size, size])
+    logits = helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", c])
+    embedding = helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["N", 3])
+    nodes = [
+        helper.make_node("GlobalAveragePool", ["input"], ["pooled"]),
+        helper.make_node("Flatten", ["pooled"], ["embedding"]),
+        helper.make_node("MatMul", ["embedding", "w"], ["logits"]),
+    ]
+    w = helper.make_tensor("w", TensorProto.FLOAT, [3, c], weights.ravel().tolist())
+    graph = helper.make_graph(nodes, name, [inp], [logits, embedding], initializer=[w])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(directory / f"{name}.onnx"))
+    card = {
+        "name": name, "dice_set": "d6", "format": 1, "model": f"{name}.onnx", "labels": labels,
+        "input": {"name": "input", "size": [size, size], "color": "BGR", "layout": "NCHW",
+                  "scale": 1 / 255, "mean": [0.5, 0.5, 0.5], "std": [0.25, 0.25, 0.25]},
+        "outputs": {"logits": "logits", "embedding": "embedding"},
+    }
+    path = directory / f"{name}.json"
+    path.write_text(json.dumps(card), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_card(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_tiny_model(tmp_path_factory.mktemp("model"))
+
+
+@pytest.fixture(scope="session")
+def classifier(tiny_card: Path):
+    from vision.classify import Classifier
+
+    return Classifier.load(tiny_card)

@@ -1,0 +1,58 @@
+"""Classifier wrapper and overlay."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.classify import Classifier
+from vision.overlay import AMBER, GREEN, RED, confidence_colour, draw
+from vision.reading import DiceReading, DieReading
+
+
+def test_all_crops_of_a_frame_go_through_one_inference_call(tiny_card):
+    clf = Classifier.load(tiny_card, threads=1)
+    calls = []
+    run = clf.session.run
+    clf.session.run = lambda *a, **k: calls.append(a[1]["input"].shape) or run(*a, **k)
+    crops = [np.full((40, 40, 3), v, np.uint8) for v in (10, 80, 160, 240)]
+    preds = clf.classify(crops)
+    assert calls == [(4, 3, 32, 32)]
+    assert len(preds) == 4
+    for p in preds:
+        assert p.label in clf.labels and p.runner_up[0] != p.label and p.confidence >= p.runner_up[1]
+
+
+def test_the_onnx_file_beside_its_card_loads_too(tiny_card):
+    assert Classifier.load(tiny_card.with_suffix(".onnx")).input_size == (32, 32)
+
+
+def test_confidence_colours():
+    assert confidence_colour(0.95) == GREEN and confidence_colour(0.7) == AMBER and confidence_colour(0.2) == RED
+
+
+def test_overlay_draws_boxes_without_touching_the_frame():
+    frame = np.zeros((120, 160, 3), np.uint8)
+    die = DieReading("4", 0.5, ("5", 0.3), ((40, 40), (80, 40), (80, 80), (40, 80)), (60, 60))
+    out = draw(frame, [die], status="rolling")
+    assert not frame.any() and (out.reshape(-1, 3) == RED).all(axis=1).any()
+
+
+def test_a_reading_serialises_to_json():
+    die = DieReading("4", 0.91234, ("5", 0.05), ((1, 2), (3, 4), (5, 6), (7, 8)), (4, 5), partial=True)
+    reading = DiceReading(frame_id=3, time=1.25, change=True, dice=(die,))
+    assert reading.to_json() == (
+        '{"frame_id": 3, "time": 1.25, "change": true, "dice": [{"label": "4", "confidence": 0.9123, '
+        '"runner_up": ["5", 0.05], "center": [4.0, 5.0], "box": [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]], '
+        '"partial": true}]}')
+
+
+def test_vision_never_imports_the_application():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "vision"
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            assert not any(n == "companion" or n.startswith("companion.") for n in names), path

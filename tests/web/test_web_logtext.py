@@ -1,0 +1,145 @@
+"""Readable log lines: stored events in, sentences in German, Dutch and English out."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.web import logtext
+
+NAMES = {"green": "Julia", "yellow": "Klaus", "blue": "Ben"}
+
+
+def stored(seq, action, events=(), actor="green", reading=None, type_=None):
+    payload = {"action": action, "events": list(events), "source": "dashboard"}
+    if reading is not None:
+        payload["reading"] = reading
+    return {"seq": seq, "actor": actor, "type": type_ or action["type"], "payload": payload}
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Julia rams Klaus: both −2"),
+    ("de", "Julia rammt Klaus: beide −2"),
+    ("nl", "Julia ramt Klaus: allebei −2"),
+])
+def test_a_ram_in_three_languages(lang, text):
+    event = {"type": "rammed", "chariot": "green", "target": "yellow", "space": "L1-12", "damage": 2,
+             "target_damage": 2, "left": 4, "target_left": 0}
+    assert logtext.describe_event(event, lang=lang, names=NAMES) == text
+
+
+def test_an_uneven_ram_says_who_took_what():
+    event = {"type": "rammed", "chariot": "green", "target": "yellow", "damage": 2, "target_damage": 0}
+    assert logtext.describe_event(event, lang="en", names=NAMES) == "Julia rams Klaus: −2 and −0"
+
+
+def test_the_forced_effects_of_a_move_are_lines_of_their_own_and_marked_forced():
+    move = stored(5, {"type": "move", "path": ["straight"] * 7 + ["in"]}, [
+        {"type": "curve_damage", "chariot": "green", "space": "L2-14", "speed": 8, "max_speed": 7, "damage": 1,
+         "left": 9},
+        {"type": "rammed", "chariot": "green", "target": "yellow", "space": "L1-12", "damage": 2,
+         "target_damage": 2},
+        {"type": "placed_behind", "chariot": "green", "space": "L1-10", "behind": "yellow"},
+        {"type": "wrecked", "chariot": "yellow", "space": "L1-12", "caltrop": True},
+        {"type": "moved", "chariot": "green", "from": "L2-06", "to": "L1-10", "path": ["straight"] * 8,
+         "damage": 7, "left": 4},
+    ])
+    [entry] = logtext.log_entries([move], lang="en", names=NAMES)
+    texts = [line["text"] for line in entry["lines"]]
+    assert texts == [
+        "Julia takes the curve at speed 8 (max 7): −1",
+        "Julia rams Klaus: both −2",
+        "Julia is placed behind Klaus on L1-10",
+        "Klaus is wrecked! The wreck leaves a caltrop on L1-12",
+        "Julia drives 8 spaces to L1-10: −7 in all",
+    ]
+    assert [line["forced"] for line in entry["lines"]] == [True, True, True, True, False]
+
+
+def test_a_corrected_die_is_kept_in_the_log():
+    reading = {"source": "camera", "dice": [
+        {"label": "drive", "confidence": 0.97, "low": False},
+        {"label": "steer", "confidence": 0.55, "low": False, "corrected": True, "was": "fortune"},
+    ]}
+    roll = stored(1, {"type": "roll", "roll": 2, "dice": ["drive", "steer"]},
+                  [{"type": "rolled", "chariot": "green", "dice": ["drive", "steer"]}], reading=reading)
+    [entry] = logtext.log_entries([roll], lang="de", names=NAMES)
+    assert [line["text"] for line in entry["lines"]] == [
+        "Julia würfelt Fahren, Lenken",
+        "Würfel 2 von Hand gesetzt: Fortuna → Lenken",
+    ]
+
+
+def test_done_is_told_by_the_phase_it_ends():
+    log = [
+        stored(1, {"type": "roll", "roll": 2, "dice": ["attack", "fortune"]},
+               [{"type": "rolled", "chariot": "green", "dice": ["attack", "fortune"]}]),
+        stored(2, {"type": "done"}),
+        stored(3, {"type": "turn", "die": 0, "face": "steer", "cost": 2},
+               [{"type": "turned", "chariot": "green", "die": 0, "face": "steer", "cost": 2}]),
+        stored(4, {"type": "done"}, [{"type": "fortune_gained", "chariot": "green", "gained": 1, "fortune": 2},
+                                     {"type": "moved", "chariot": "green", "from": "L0-01", "to": "L0-05",
+                                      "path": ["straight"] * 4, "damage": 0, "left": 12}]),
+        stored(5, {"type": "done"}, [{"type": "turn", "chariot": "yellow", "round": 1}]),
+    ]
+    lines = [e["lines"][0]["text"] for e in logtext.log_entries(log, lang="en", names=NAMES)]
+    assert lines == ["Julia rolls Attack, Fortune", "Julia keeps the dice",
+                     "Julia pays 2 fortune and turns die 1 to Steer", "Julia spends no more fortune",
+                     "Julia makes no more attacks"]
+
+
+def test_an_undo_marks_what_it_took_back():
+    log = [stored(1, {"type": "skip_repair"}),
+           {"seq": 2, "actor": "table", "type": "undo", "payload": {"undoes": 1, "action": {"type": "skip_repair"}}}]
+    entries = logtext.log_entries(log, lang="nl", names=NAMES)
+    assert entries[0]["undone"] is True
+    assert entries[1]["lines"][0]["text"] == "Teruggenomen: Julia repareert niet"
+    assert entries[1]["undoes"] == 1
+
+
+def test_two_chariots_of_one_player_are_told_apart_by_colour():
+    view = {"chariots": [{"id": "green", "colour": "green", "player": "Julia"},
+                         {"id": "green-2", "colour": "green", "player": "Julia"},
+                         {"id": "blue", "colour": "blue", "player": "Ben"},
+                         {"id": "blue-2", "colour": "blue", "player": "Ben"}]}
+    names = logtext.chariot_names(view, "nl")
+    assert names["green-2"] == "Julia (groen 2)"
+    event = {"type": "spear", "chariot": "blue", "target": "green-2", "damage": 1, "left": 5}
+    assert logtext.describe_event(event, lang="en", names=logtext.chariot_names(view, "en")) == \
+        "Ben (blue) throws a spear at Julia (green 2): −1"
+
+
+def test_the_end_of_the_race_with_and_without_a_winner():
+    assert logtext.describe_event({"type": "game_over", "winner": "blue"}, lang="de", names=NAMES) == \
+        "Ben gewinnt das Rennen!"
+    assert logtext.describe_event({"type": "game_over", "winner": None}, lang="en", names=NAMES) == \
+        "The race is over: no winner"
+
+
+def test_an_unknown_action_still_gets_a_line():
+    [entry] = logtext.log_entries([stored(1, {"type": "roll", "dice": ["5"]}, [], actor="Ada")], lang="en",
+                                  names={})
+    assert entry["lines"][0]["text"] == "Ada: roll dice=['5']"
+
+
+def test_every_language_has_every_text_with_the_same_fields():
+    import string
+
+    english = logtext.catalog("en")
+    for lang in ("de", "nl"):
+        other = logtext.catalog(lang)
+        for section in ("ui", "faces", "colours", "log"):
+            assert set(other[section]) == set(english[section]), (lang, section)
+        for section in ("ui", "log"):
+            for key, text in english[section].items():
+                fields = {f for _, f, _, _ in string.Formatter().parse(text) if f}
+                theirs = {f for _, f, _, _ in string.Formatter().parse(other[section][key]) if f}
+                assert fields == theirs, (lang, section, key)
+
+
+def test_language_choice():
+    assert logtext.pick_language("nl", ["de-DE"]) == "nl"
+    assert logtext.pick_language(None, ["fr-FR", "de-AT"]) == "de"
+    assert logtext.pick_language(None, [], "nl") == "nl"
+    assert json.dumps(logtext.catalog("xx")["lang"]) == '"en"'

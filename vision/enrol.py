@@ -1,0 +1,277 @@
+"""Teach-your-dice: adapt a shipped classifier to a table's own dice, on the Pi, without torch.
+
+Players photograph each face of their dice a few times; each labelled crop is stored. `fit()` trains a small
+numpy logistic-regression head on the model's embedding, as a *residual* on the base model's logits:
+
+    logits = base_logits + W @ normalise(embedding) + b
+
+With no examples W = 0 and b = 0, so the base model is unchanged; the L2 penalty keeps W small where the base model
+already agrees with the examples, and lets it grow where the player's dice differ. Everything lives in one file
+(the path the app passes); `reset()` deletes it, `remove(label)` drops one label's examples, and a correction from
+the tablet is simply `add(label, [crop])` followed by `fit()`.
+
+>>> card = load_card("models/d6.json")                          # doctest: +SKIP
+>>> enrolment = Enrolment.load("data/enrol-d6.npz", card)        # doctest: +SKIP
+>>> enrolment.add("6", crops_of_my_six); enrolment.fit(); enrolment.save()   # doctest: +SKIP
+>>> AdaptedClassifier(card, enrolment).predict([crop])           # doctest: +SKIP
+[('6', 0.98)]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .card import Card, CardModel, load_card
+
+FORMAT = 1
+
+
+class EnrolmentError(ValueError):
+    """An enrolment file or request is wrong; the message says which file or label."""
+
+
+def model_fingerprint(card: Card) -> str:
+    """sha256 of the ONNX file: stored embeddings are only valid for the model that made them."""
+    return hashlib.sha256(card.model_path.read_bytes()).hexdigest()
+
+
+def normalise(embedding: np.ndarray) -> np.ndarray:
+    """Unit-length rows: the head then sees directions, not the activation scale of one model."""
+    return embedding / (np.linalg.norm(embedding, axis=1, keepdims=True) + 1e-6)
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@dataclass
+class Head:
+    """The residual head: logits += features @ weight.T + bias."""
+
+    weight: np.ndarray  # [C, D]
+    bias: np.ndarray  # [C]
+
+    def __call__(self, base_logits: np.ndarray, embedding: np.ndarray) -> np.ndarray:
+        return base_logits + normalise(embedding) @ self.weight.T + self.bias
+
+
+def fit_head(base_logits: np.ndarray, embedding: np.ndarray, labels: np.ndarray, l2: float = 1e-3,
+             steps: int = 600, lr: float = 0.5) -> Head:
+    """Full-batch gradient descent (with momentum) on cross-entropy + l2 * |W|^2; a few ms for hundreds of crops."""
+    n, c = base_logits.shape
+    x = normalise(embedding.astype(np.float64))
+    onehot = np.eye(c)[labels]
+    w = np.zeros((c, x.shape[1]))
+    b = np.zeros(c)
+    vw, vb = np.zeros_like(w), np.zeros_like(b)
+    for _ in range(steps):
+        p = softmax(base_logits + x @ w.T + b)
+        g = (p - onehot) / n
+        gw = g.T @ x + 2 * l2 * w
+        gb = g.sum(0)
+        vw = 0.9 * vw - lr * gw
+        vb = 0.9 * vb - lr * gb
+        w += vw
+        b += vb
+    return Head(w.astype(np.float32), b.astype(np.float32))
+
+
+class Enrolment:
+    """A table's own examples for one model: labelled crops, their embeddings and the fitted head."""
+
+    def __init__(self, path: str | Path, card: Card, model: CardModel | None = None) -> None:
+        self.path = Path(path)
+        self.card = card
+        self._model = model
+        size = card.input.size
+        self.crops = np.zeros((0, size[0], size[1], 3), np.uint8)
+        self.labels = np.zeros(0, np.int64)
+        self.embeddings = np.zeros((0, 0), np.float32)
+        self.base_logits = np.zeros((0, len(card.labels)), np.float32)
+        self.head: Head | None = None
+
+    # ------------------------------------------------------------------ storage
+    @classmethod
+    def load(cls, path: str | Path, card: Card, model: CardModel | None = None) -> Enrolment:
+        """The enrolment stored at `path`, or an empty one when there is no file yet.
+
+        If the model changed since the crops were added, their embeddings are recomputed and the head refitted.
+        """
+        self = cls(path, card, model)
+        if not self.path.exists():
+            return self
+        try:
+            with np.load(self.path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                crops, labels = data["crops"], data["labels"]
+                embeddings, base_logits = data["embeddings"], data["base_logits"]
+                weight, bias = data["weight"], data["bias"]
+        except (OSError, KeyError, ValueError) as exc:
+            raise EnrolmentError(f"{self.path}: not a readable enrolment file ({exc})") from exc
+        if meta.get("format") != FORMAT:
+            raise EnrolmentError(f"{self.path}: field 'format': expected {FORMAT}, got {meta.get('format')!r}")
+        if meta.get("labels") != list(card.labels):
+            raise EnrolmentError(f"{self.path}: field 'labels': enrolled for {meta.get('labels')}, "
+                                 f"but the model {card.name!r} has {list(card.labels)}")
+        self.crops, self.labels = crops, labels.astype(np.int64)
+        if meta.get("model_sha256") == model_fingerprint(card):
+            self.embeddings, self.base_logits = embeddings, base_logits
+            self.head = Head(weight, bias) if weight.size else None
+        else:
+            self._recompute()
+            if len(self.labels):
+                self.fit()
+        return self
+
+    def save(self) -> Path:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        meta = {"format": FORMAT, "model": self.card.model, "model_sha256": model_fingerprint(self.card),
+                "labels": list(self.card.labels)}
+        tmp = self.path.with_name(self.path.name + ".tmp.npz")
+        np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), crops=self.crops, labels=self.labels,
+                            embeddings=self.embeddings, base_logits=self.base_logits,
+                            weight=self.head.weight if self.head else np.zeros((0, 0), np.float32),
+                            bias=self.head.bias if self.head else np.zeros(0, np.float32))
+        tmp.replace(self.path)
+        return self.path
+
+    def reset(self) -> None:
+        """Forget everything and delete the file: the base model alone classifies again."""
+        fresh = Enrolment(self.path, self.card, self._model)
+        self.__dict__.update(fresh.__dict__)
+        self.path.unlink(missing_ok=True)
+
+    # ------------------------------------------------------------------ examples
+    @property
+    def model(self) -> CardModel:
+        if self._model is None:
+            self._model = self.card.open(threads=1)
+        return self._model
+
+    def _index(self, label: str) -> int:
+        if label not in self.card.labels:
+            raise EnrolmentError(f"label {label!r} is not one of the model's labels {list(self.card.labels)}")
+        return self.card.labels.index(label)
+
+    def _recompute(self) -> None:
+        if len(self.crops):
+            self.base_logits, self.embeddings = self.model.run(list(self.crops))
+        else:
+            self.embeddings = np.zeros((0, 0), np.float32)
+            self.base_logits = np.zeros((0, len(self.card.labels)), np.float32)
+
+    def add(self, label: str, crops: list[np.ndarray]) -> int:
+        """Add crops (BGR, any size; resized to the model's input) showing `label`; returns how many are stored."""
+        index = self._index(label)
+        if not crops:
+            return len(self.labels)
+        h, w = self.card.input.size
+        sized = np.stack([c if c.shape[:2] == (h, w) else cv2.resize(c, (w, h), interpolation=cv2.INTER_AREA)
+                          for c in crops]).astype(np.uint8)
+        logits, embedding = self.model.run(list(sized))
+        self.crops = np.concatenate([self.crops, sized])
+        self.labels = np.concatenate([self.labels, np.full(len(sized), index, np.int64)])
+        self.embeddings = embedding if not len(self.embeddings) else np.concatenate([self.embeddings, embedding])
+        self.base_logits = np.concatenate([self.base_logits, logits])
+        return len(self.labels)
+
+    def remove(self, label: str) -> int:
+        """Drop every example of `label` (refit afterwards); returns how many were removed."""
+        keep = self.labels != self._index(label)
+        removed = int((~keep).sum())
+        self.crops, self.labels = self.crops[keep], self.labels[keep]
+        if len(self.embeddings):
+            self.embeddings, self.base_logits = self.embeddings[keep], self.base_logits[keep]
+        return removed
+
+    def counts(self) -> dict[str, int]:
+        return {name: int((self.labels == i).sum()) for i, name in enumerate(self.card.labels)}
+
+    def fit(self, l2: float = 1e-3) -> Head | None:
+        """Train the residual head on every stored example (None when there are none)."""
+        if not len(self.labels):
+            self.head = None
+            return None
+        self.head = fit_head(self.base_logits.astype(np.float64), self.embeddings, self.labels, l2=l2)
+        return self.head
+
+
+class AdaptedClassifier:
+    """The base model plus a table's enrolled head: crops -> (label, confidence)."""
+
+    def __init__(self, card: Card, enrolment: Enrolment | None = None, threads: int = 1,
+                 model: CardModel | None = None) -> None:
+        self.card = card
+        self.enrolment = enrolment
+        self.model = model or (enrolment.model if enrolment is not None else card.open(threads))
+
+    def logits(self, crops: list[np.ndarray]) -> np.ndarray:
+        base, embedding = self.model.run(crops)
+        head = self.enrolment.head if self.enrolment is not None else None
+        return head(base, embedding) if head is not None and len(crops) else base
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        return softmax(self.logits(crops).astype(np.float64))
+
+    def predict(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+        if not crops:
+            return []
+        p = self.probabilities(crops)
+        best = p.argmax(1)
+        return [(self.card.labels[int(i)], float(p[k, i])) for k, i in enumerate(best)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`companion enrol`: add / remove / list / reset a table's own dice examples."""
+    parser = argparse.ArgumentParser(prog="companion enrol", description=main.__doc__)
+    parser.add_argument("--card", required=True, type=Path, help="model card, e.g. models/d6.json")
+    parser.add_argument("--data", required=True, type=Path, help="enrolment file for this table and model")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add = sub.add_parser("add", help="add crops (image files, one die each) for a label and refit")
+    add.add_argument("label")
+    add.add_argument("images", nargs="+", type=Path)
+    rm = sub.add_parser("remove", help="forget one label's examples and refit")
+    rm.add_argument("label")
+    sub.add_parser("list", help="how many examples each label has")
+    sub.add_parser("reset", help="forget everything: the shipped model alone classifies")
+    args = parser.parse_args(argv)
+    try:
+        card = load_card(args.card)
+        enrolment = Enrolment.load(args.data, card)
+        if args.command == "add":
+            crops = []
+            for image_path in args.images:
+                image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
+                if image is None:
+                    raise EnrolmentError(f"cannot read image {image_path}")
+                crops.append(image)
+            enrolment.add(args.label, crops)
+            enrolment.fit()
+            enrolment.save()
+        elif args.command == "remove":
+            enrolment.remove(args.label)
+            enrolment.fit()
+            enrolment.save()
+        elif args.command == "reset":
+            enrolment.reset()
+            print(f"enrolment reset: {args.data} removed")
+            return 0
+    except (EnrolmentError, ValueError) as exc:
+        print(f"error: {exc}")
+        return 2
+    for label, n in enrolment.counts().items():
+        print(f"{label:>10}: {n} examples")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,245 @@
+"""Accuracy of a dice classifier on labelled photos: per-class accuracy and the confusion matrix.
+
+`companion eval --dice d6 --images DIR --labels DIR` cuts one crop around every YOLO box (`cls xc yc w h`,
+normalised; `cls` indexes the model card's labels), classifies them and prints the report.
+The same helpers measure the figures written into the model cards and `models/README.md`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .card import Card, load_card
+from .crops import box_crop, yolo_boxes
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+REAL_D6_TRAY = Path(os.environ.get("REAL_D6_TRAY",
+                                   Path(__file__).resolve().parents[2] / "shared" / "datasets" / "real-d6-tray"))
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+BOX_MARGIN = 1.15
+
+
+@dataclass
+class LabelledCrops:
+    crops: list[np.ndarray]
+    labels: np.ndarray  # class index per crop
+    sources: list[str]  # image file name per crop
+
+
+def real_d6_missing_reason(root: Path = REAL_D6_TRAY) -> str | None:
+    """None when the real-d6-tray dataset is there, else a sentence saying what is missing and where."""
+    for split in ("train", "test"):
+        for part in ("images", "labels"):
+            if not (root / split / part).is_dir():
+                return (f"real-d6-tray dataset not found: {root / split / part} is missing "
+                        "(set REAL_D6_TRAY to its folder)")
+    return None
+
+
+def load_yolo_crops(images: Path, labels: Path, size: int, margin: float = BOX_MARGIN,
+                    names: list[str] | None = None) -> LabelledCrops:
+    """One square crop (size x size, `margin` x the box side) per labelled box, in file-name order.
+
+    names: only these image files (e.g. a time-ordered part of a split).
+    """
+    images, labels = Path(images), Path(labels)
+    if not images.is_dir():
+        raise FileNotFoundError(f"images folder not found: {images}")
+    if not labels.is_dir():
+        raise FileNotFoundError(f"labels folder not found: {labels}")
+    files = sorted(p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if names is not None:
+        wanted = set(names)
+        files = [p for p in files if p.name in wanted]
+    out = LabelledCrops([], np.zeros(0, np.int64), [])
+    classes: list[int] = []
+    for path in files:
+        label_file = labels / (path.stem + ".txt")
+        if not label_file.is_file():
+            continue
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is None:
+            raise ValueError(f"cannot read image {path}")
+        h, w = image.shape[:2]
+        try:
+            boxes = yolo_boxes(label_file.read_text(encoding="utf-8"), w, h)
+        except ValueError as exc:
+            raise ValueError(f"{label_file}: {exc}") from exc
+        for cls, box in boxes:
+            out.crops.append(box_crop(image, box, size, margin))
+            classes.append(cls)
+            out.sources.append(path.name)
+    out.labels = np.asarray(classes, np.int64)
+    return out
+
+
+def confusion_matrix(true: np.ndarray, pred: np.ndarray, n: int) -> np.ndarray:
+    """cm[t, p] = how many dice of true class t were predicted p."""
+    cm = np.zeros((n, n), np.int64)
+    np.add.at(cm, (np.asarray(true, np.int64), np.asarray(pred, np.int64)), 1)
+    return cm
+
+
+def accuracy_summary(cm: np.ndarray, labels: list[str] | tuple[str, ...]) -> dict:
+    """The card's accuracy record: overall, per class, and the matrix (rows = true, columns = predicted)."""
+    total = int(cm.sum())
+    per_class = {}
+    for i, name in enumerate(labels):
+        n = int(cm[i].sum())
+        per_class[name] = {"n": n, "accuracy": round(float(cm[i, i]) / n, 4) if n else None}
+    return {
+        "n": total,
+        "accuracy": round(float(np.trace(cm)) / total, 4) if total else None,
+        "per_class": per_class,
+        "confusion": cm.tolist(),
+    }
+
+
+def format_report(summary: dict, labels: list[str] | tuple[str, ...], title: str = "") -> str:
+    lines = [title] if title else []
+    acc = summary["accuracy"]
+    lines.append(f"dice: {summary['n']}  accuracy: {acc * 100:.2f}%" if acc is not None else "dice: 0")
+    for name in labels:
+        pc = summary["per_class"][name]
+        shown = f"{pc['accuracy'] * 100:6.2f}%" if pc["accuracy"] is not None else "     -"
+        lines.append(f"  {name:>8}: {shown}  (n={pc['n']})")
+    width = max(8, max(len(x) for x in labels) + 1)
+    lines.append("confusion (rows = true, columns = predicted):")
+    lines.append(" " * width + "".join(f"{x:>{width}}" for x in labels))
+    for name, row in zip(labels, summary["confusion"], strict=True):
+        lines.append(f"{name:>{width}}" + "".join(f"{v:>{width}}" for v in row))
+    return "\n".join(lines)
+
+
+def confusion_png(cm: np.ndarray, labels: list[str] | tuple[str, ...], path: Path, title: str) -> Path:
+    """Draw the confusion matrix (row-normalised shading, counts written in) with OpenCV."""
+    n = len(labels)
+    cell, left, top = 64, 90, 70
+    img = np.full((top + cell * n + 40, left + cell * n + 20, 3), 255, np.uint8)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    cv2.putText(img, title, (10, 24), font, 0.55, (0, 0, 0), 1, cv2.LINE_AA)
+    rows = cm.sum(1, keepdims=True).clip(min=1)
+    for t in range(n):
+        for p in range(n):
+            frac = cm[t, p] / rows[t, 0]
+            shade = int(255 - 200 * frac)
+            colour = (255, shade, shade) if t == p else (shade, shade, 255)
+            x, y = left + p * cell, top + t * cell
+            cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+            cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), (200, 200, 200), 1)
+            text = str(int(cm[t, p]))
+            (tw, th), _ = cv2.getTextSize(text, font, 0.5, 1)
+            cv2.putText(img, text, (x + (cell - tw) // 2, y + (cell + th) // 2), font, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    for i, name in enumerate(labels):
+        cv2.putText(img, name[:8], (6, top + i * cell + cell // 2 + 5), font, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
+        cv2.putText(img, name[:7], (left + i * cell + 4, top - 8), font, 0.4, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.putText(img, "rows: true   columns: predicted", (left, top + n * cell + 26), font, 0.45, (80, 80, 80), 1,
+                cv2.LINE_AA)
+    path = Path(path)
+    cv2.imwrite(str(path), img)
+    return path
+
+
+def predict(card: Card, crops: list[np.ndarray], threads: int = 1, batch: int = 256) -> np.ndarray:
+    """Predicted class index per crop with the card's ONNX model."""
+    model = card.open(threads)
+    preds = [np.argmax(model.run(crops[i:i + batch])[0], axis=1) for i in range(0, len(crops), batch)]
+    return np.concatenate(preds) if preds else np.zeros(0, np.int64)
+
+
+def evaluate_folder(card: Card, images: Path, labels: Path, margin: float = BOX_MARGIN) -> dict:
+    data = load_yolo_crops(images, labels, card.input.size[0], margin)
+    n = len(card.labels)
+    if len(data.labels) and data.labels.max() >= n:
+        raise ValueError(f"{labels}: class id {int(data.labels.max())} but the model has only {n} labels "
+                         f"{list(card.labels)}")
+    pred = predict(card, data.crops)
+    return accuracy_summary(confusion_matrix(data.labels, pred, n), card.labels)
+
+
+README_INTRO = """# Models
+
+Dice classifiers shipped with table-companion. Each `<set>.onnx` has a card `<set>.json` (read by
+`vision.card.load_card`) with its labels, input size and normalisation, what it was trained on and the accuracy
+measured on data it never saw. This file is written by `python -m vision.train` from the cards; `make models`
+retrains both, `python bench/models.py` re-measures accuracy and speed.
+
+Input: a square BGR crop of one die (see `vision/crops.py`: centred, die edges axis-aligned, side 1.2 x die),
+resized to the card's size; `x = (crop * scale - mean) / std`, NCHW, any batch size. Outputs: `logits` [N, C] and
+`embedding` [N, D] (penultimate features, used by teach-your-dice in `vision/enrol.py`).
+"""
+
+
+def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
+    """Regenerate models/README.md from the cards in the folder (figures, sizes, confusion PNGs)."""
+    models_dir = Path(models_dir)
+    parts = [README_INTRO]
+    for card_path in sorted(models_dir.glob("*.json")):
+        try:
+            card = load_card(card_path)
+        except ValueError:
+            continue
+        size = card.model_path.stat().st_size if card.model_path.is_file() else 0
+        trained = card.trained_on
+        parts.append(f"## {card.name}\n")
+        parts.append(f"- labels: {', '.join(card.labels)}")
+        parts.append(f"- model: `{card.model}`, {size / 1024:.0f} KiB, {trained.get('parameters', '?')} parameters, "
+                     f"input {card.input.size[0]}x{card.input.size[1]}")
+        synth = trained.get("synthetic", {})
+        if synth:
+            parts.append(f"- trained on: {synth.get('train_per_class')} synthetic crops per class "
+                         f"({synth.get('renderer')})")
+        real = trained.get("real")
+        if real:
+            parts.append(f"- and on: {real['dataset']} {real['split']} split, {real['dice_train']} dice from "
+                         f"{real['photos_train']} photos; validation: {real['validation']} "
+                         f"({real['dice_val']} dice)")
+        training = trained.get("training", {})
+        if training:
+            parts.append(f"- training: best epoch {training.get('best_epoch')} of {training.get('epochs_run')}, "
+                         f"{training.get('seconds')} s, validation {training.get('validation')}")
+        parts.append("")
+        for key, result in card.accuracy.items():
+            if not isinstance(result, dict) or "per_class" not in result:
+                continue
+            parts.append(f"### {key}: {result['accuracy'] * 100:.2f}% of {result['n']} dice\n")
+            parts.append(f"{result.get('data', '')}\n")
+            parts.append("| class | n | accuracy |\n|---|---|---|")
+            for name in card.labels:
+                pc = result["per_class"][name]
+                acc = f"{pc['accuracy'] * 100:.2f}%" if pc["accuracy"] is not None else "-"
+                parts.append(f"| {name} | {pc['n']} | {acc} |")
+            if result.get("png"):
+                parts.append(f"\n![{card.name} {key} confusion matrix]({result['png']})\n")
+    path = models_dir / "README.md"
+    path.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`companion eval`: per-class accuracy and confusion matrix on YOLO-labelled photos."""
+    parser = argparse.ArgumentParser(prog="companion eval", description=__doc__.splitlines()[0])
+    parser.add_argument("--dice", required=True, help="dice set; its card is models/<SET>.json")
+    parser.add_argument("--images", required=True, type=Path, help="folder of photos")
+    parser.add_argument("--labels", required=True, type=Path, help="folder of YOLO .txt labels (same stems)")
+    parser.add_argument("--card", type=Path, help="model card to use instead of models/<SET>.json")
+    parser.add_argument("--margin", type=float, default=BOX_MARGIN, help="crop side / box side (default 1.15)")
+    args = parser.parse_args(argv)
+    card = load_card(args.card or MODELS_DIR / f"{args.dice}.json")
+    try:
+        summary = evaluate_folder(card, args.images, args.labels, args.margin)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"error: {exc}")
+        return 2
+    print(format_report(summary, card.labels, f"{card.name} on {args.images}"))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

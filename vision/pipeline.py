@@ -1,0 +1,323 @@
+"""Camera to dice readings: source -> settle -> segment -> classify -> `DiceReading`, in one background thread.
+
+    pipeline = Pipeline.from_config({"camera": {"kind": "synthetic", "dice": "d6"}, "dice": "d6"},
+                                    on_reading=print, on_status=print)
+    pipeline.start()
+    ...
+    jpeg = pipeline.latest_jpeg()      # newest frame with boxes, for the dashboard's MJPEG stream
+    pipeline.stop()
+
+Callbacks run on the pipeline's thread and should hand work off quickly. A camera that fails is closed and
+reopened with growing pauses; the pipeline says "camera lost" once and "camera back" when frames flow again, and
+never dies of a bad frame. Segmentation and classification run only while the dice settle (the vote) and for
+`detect`; a tray at rest costs one small motion check per frame.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.classify import Classifier, Prediction
+from vision.overlay import draw, to_jpeg
+from vision.reading import DiceReading, DieReading
+from vision.segment import Blob, SegmentConfig, Segmenter, crops
+from vision.settle import ROLLING, SETTLED, SETTLING, STILL, SettleConfig, SettleDetector, Vote, compare
+from vision.sources import EndOfStream, Frame, FrameSource, open_source
+from vision.tray import Tray
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+
+CAMERA_LOST, CAMERA_BACK = "camera lost", "camera back"
+
+
+def default_model(dice_set: str) -> Path:
+    """The shipped card for a dice set: ``models/<set>.json`` in the repository."""
+    return MODELS_DIR / f"{dice_set}.json"
+
+
+@dataclass(frozen=True)
+class StatusEvent:
+    """Something the dashboard may show: kind is one of started, rolling, settling, still, camera lost,
+    camera back, error, ended (a finite source ran out), stopped."""
+
+    kind: str
+    message: str = ""
+    time: float = 0.0
+
+
+def _die(blob: Blob, pred: Prediction) -> DieReading:
+    return DieReading(pred.label, pred.confidence, pred.runner_up, blob.box, blob.center, blob.partial)
+
+
+def _dataclass_from(cls: type, values: dict[str, Any] | None, where: str) -> Any:
+    values = dict(values or {})
+    known = {f.name for f in fields(cls)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {unknown}; known: {sorted(known)}")
+    for key, value in values.items():
+        if isinstance(value, list):
+            values[key] = tuple(value)
+    return cls(**values)
+
+
+class Pipeline:
+    """Turns frames into readings. Construct with a source and classifier, or from a config via `from_config`."""
+
+    def __init__(
+        self,
+        source: FrameSource | None,
+        classifier: Classifier,
+        *,
+        tray: Tray | None = None,
+        settle: SettleConfig | None = None,
+        segment: SegmentConfig | None = None,
+        on_reading: Callable[[DiceReading], None] | None = None,
+        on_status: Callable[[StatusEvent], None] | None = None,
+        backoff: tuple[float, float] = (0.5, 10.0),
+        jpeg_quality: int = 80,
+    ) -> None:
+        self.source = source
+        self.classifier = classifier
+        self.tray = tray
+        self.segmenter = Segmenter(tray, segment)
+        self.settle = SettleDetector(settle)
+        self.vote = Vote()
+        self.on_reading = on_reading
+        self.on_status = on_status
+        self.backoff = backoff
+        self.jpeg_quality = jpeg_quality
+        self.last_reading: DiceReading | None = None
+        self.frames = 0
+        self.fps = 0.0
+        self.camera_ok = False
+        self._state = "stopped"
+        self._lock = threading.Lock()
+        self._latest: tuple[np.ndarray, int, list, str] | None = None
+        self._jpeg: tuple[int, bytes] | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.finished = threading.Event()
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], **callbacks: Any) -> Pipeline:
+        """Build everything from one dict (a table's ``[vision]`` TOML section)::
+
+            {"camera": {"kind": "picamera2", ...},   # see vision.sources for the keys of each kind
+             "dice": "d6",                            # picks models/<dice>.json unless "model" is given
+             "model": None, "threads": 1,             # card or .onnx path; onnxruntime intra-op threads
+             "tray": "/var/lib/companion/tray",       # calibration dir; absent = automatic background
+             "settle": {"still_seconds": 0.4, ...},   # SettleConfig fields
+             "segment": {"die_px": None, ...}}        # SegmentConfig fields
+
+        `callbacks` are passed on (on_reading, on_status). Raises ValueError (ModelError, TrayError) with the
+        file or key that is wrong.
+        """
+        known = {"camera", "dice", "model", "threads", "tray", "settle", "segment"}
+        unknown = sorted(set(config) - known)
+        if unknown:
+            raise ValueError(f"vision config: unknown key(s) {unknown}; known: {sorted(known)}")
+        source = open_source(config["camera"]) if config.get("camera") else None
+        model = config.get("model") or default_model(config.get("dice", "d6"))
+        classifier = Classifier.load(model, threads=config.get("threads", 1))
+        tray = Tray.load(config["tray"]) if config.get("tray") else None
+        return cls(
+            source,
+            classifier,
+            tray=tray,
+            settle=_dataclass_from(SettleConfig, config.get("settle"), "vision config [settle]"),
+            segment=_dataclass_from(SegmentConfig, config.get("segment"), "vision config [segment]"),
+            **callbacks,
+        )
+
+    # -- one frame -----------------------------------------------------------------------------------------
+
+    def _classified(self, image: np.ndarray) -> list[tuple[Blob, Prediction]]:
+        blobs = self.segmenter.find(image)
+        preds = self.classifier.classify(crops(image, blobs, self.classifier.input_size))
+        return list(zip(blobs, preds, strict=True))
+
+    def detect(self, image: np.ndarray) -> list[DieReading]:
+        """Segment and classify one image, no settling or voting (the `detect` command, benchmarks)."""
+        return [_die(b, p) for b, p in self._classified(image)]
+
+    def process(self, frame: Frame | np.ndarray) -> DiceReading | None:
+        """Feed one frame through settle (and, while settling, segment + classify); returns a reading when the
+        dice have come to rest with a result different from the last one. Synchronous: tests and CLI use it."""
+        if not isinstance(frame, Frame):
+            frame = Frame(frame, self.frames, float(self.frames))
+        self.frames += 1
+        previous_state = self.settle.state
+        state = self.settle.update(frame.image, frame.time)
+        shown: list = []
+        reading = None
+        if state == ROLLING:
+            self.vote.reset()
+        elif state in (SETTLING, SETTLED):
+            found = self._classified(frame.image)
+            self.vote.add(found)
+            shown = [_die(b, p) for b, p in found]
+            if state == SETTLED:
+                reading = self._settled(frame)
+        if state == STILL or (state == SETTLED and self.last_reading is not None):
+            shown = list(self.last_reading.dice) if self.last_reading else []
+        with self._lock:
+            self._latest = (frame.image, frame.id, shown, state)
+        if state != previous_state and state in (ROLLING, STILL):
+            self._status(state)
+        return reading
+
+    def _settled(self, frame: Frame) -> DiceReading | None:
+        dice = self.vote.result()
+        previous = list(self.last_reading.dice) if self.last_reading else None
+        verdict = compare(previous, dice)
+        if verdict == "same":
+            return None
+        reading = DiceReading(frame_id=frame.id, time=frame.time, change=verdict == "change", dice=tuple(dice))
+        self.last_reading = reading
+        if self.on_reading is not None:
+            try:
+                self.on_reading(reading)
+            except Exception:  # a consumer's bug must not stop the camera
+                log.exception("on_reading callback failed")
+        return reading
+
+    # -- background thread ---------------------------------------------------------------------------------
+
+    @property
+    def status(self) -> dict[str, Any]:
+        """A snapshot for the dashboard: state, camera ok, frames, fps, last reading's frame id."""
+        return {
+            "state": self._state,
+            "camera": "ok" if self.camera_ok else "lost" if self._state == CAMERA_LOST else "closed",
+            "frames": self.frames,
+            "fps": round(self.fps, 1),
+            "last_reading": self.last_reading.frame_id if self.last_reading else None,
+        }
+
+    def _status(self, kind: str, message: str = "") -> None:
+        self._state = kind
+        if self.on_status is not None:
+            try:
+                self.on_status(StatusEvent(kind, message, time.time()))
+            except Exception:
+                log.exception("on_status callback failed")
+
+    def start(self) -> None:
+        if self.source is None:
+            raise ValueError("this pipeline has no camera source; give one or call process() yourself")
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self.finished.clear()
+        self._thread = threading.Thread(target=self._run, name="vision-pipeline", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _run(self) -> None:
+        source = self.source
+        assert source is not None
+        delay, lost, opened = self.backoff[0], False, False
+        self._status("started")
+        last_tick, count = time.monotonic(), 0
+        try:
+            while not self._stop.is_set():
+                if not opened:
+                    try:
+                        source.open()
+                        opened = True
+                    except Exception as exc:
+                        lost = self._lost(lost, exc)
+                        self._stop.wait(delay)
+                        delay = min(delay * 2, self.backoff[1])
+                        continue
+                try:
+                    frame = source.read()
+                except EndOfStream:
+                    self._status("ended")
+                    break
+                except Exception as exc:
+                    lost = self._lost(lost, exc)
+                    self._close(source)
+                    opened = False
+                    self._stop.wait(delay)
+                    delay = min(delay * 2, self.backoff[1])
+                    continue
+                if lost:
+                    lost = False
+                    self._status(CAMERA_BACK)
+                self.camera_ok, delay = True, self.backoff[0]
+                try:
+                    self.process(frame)
+                except Exception as exc:  # a frame that breaks a stage is skipped, not fatal
+                    log.exception("frame %s failed", frame.id)
+                    self._status("error", str(exc))
+                count += 1
+                now = time.monotonic()
+                if now - last_tick >= 1.0:
+                    self.fps, last_tick, count = count / (now - last_tick), now, 0
+        finally:
+            self._close(source)
+            self.camera_ok = False
+            self._status("stopped")
+            self.finished.set()
+
+    def _lost(self, already: bool, exc: BaseException) -> bool:
+        self.camera_ok = False
+        if not already:
+            log.warning("camera lost: %s", exc)
+            self._status(CAMERA_LOST, str(exc))
+        return True
+
+    @staticmethod
+    def _close(source: FrameSource) -> None:
+        try:
+            source.close()
+        except Exception as exc:  # closing a vanished device may fail; it is gone either way
+            log.debug("closing source failed: %s", exc)
+
+    # -- view ----------------------------------------------------------------------------------------------
+
+    def latest_image(self, *, newer_than: int = -1, timeout: float = 3.0) -> tuple[int, np.ndarray] | None:
+        """The newest raw frame (no overlay) and its id, waiting up to `timeout` seconds for one newer than
+        `newer_than`; None if none came. Calibration learns the empty tray from these."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                latest = self._latest
+            if latest is not None and latest[1] > newer_than:
+                return latest[1], latest[0]
+            if time.monotonic() >= deadline:
+                return None
+            self._stop.wait(0.02)
+
+    def latest_jpeg(self) -> bytes | None:
+        """The newest frame with boxes and status drawn, JPEG-encoded; encoded once per frame, on demand."""
+        with self._lock:
+            latest = self._latest
+            cached = self._jpeg
+        if latest is None:
+            return None
+        image, frame_id, dice, state = latest
+        if cached is not None and cached[0] == frame_id:
+            return cached[1]
+        label = CAMERA_LOST if self._state == CAMERA_LOST else state
+        jpeg = to_jpeg(draw(image, dice, status=label), self.jpeg_quality)
+        with self._lock:
+            self._jpeg = (frame_id, jpeg)
+        return jpeg

@@ -1,0 +1,291 @@
+"""From a frame to one rotated crop per die.
+
+Dice are what differs from the empty tray (a calibrated `Tray`, or `auto_background` on a plain surface). The
+difference is cleaned of shadows (darker, same colour ratio) and glare (washed-out, featureless), then each blob is
+judged by shape: a die is a filled square of a known size. A blob the size of several dice is split into that many
+squares (k-means on its pixels, seeded at the distance-transform peaks), which separates dice that touch even when
+they line up edge to edge and no watershed ridge exists between them. Hands and arms (large, from the frame's
+edge) and anything that does not split into dice-shaped parts are dropped.
+
+The work is done on a copy at most `work_width` pixels wide; boxes are scaled back and crops are cut from the
+full-resolution frame, following the crop convention shared with training: square, centred on the die, rotated so
+its edges are axis-aligned, side 1.2 x the die's side, resized to the model's input.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.crops import CROP_MARGIN, rotated_crop
+from vision.tray import Tray, auto_background
+
+CROP_SCALE = CROP_MARGIN
+
+
+@dataclass(frozen=True)
+class Blob:
+    """One die found in a frame (full-frame pixels): centre, side, rotation (degrees) and the 4 box corners."""
+
+    center: tuple[float, float]
+    size: float
+    angle: float
+    box: tuple[tuple[float, float], ...]
+    partial: bool = False
+
+
+@dataclass
+class SegmentConfig:
+    """Tuning of the segmenter. Defaults suit a tray filling most of the view with dice 3-15 % of its height.
+
+    `die_px` fixes a die's side in full-frame pixels; left None it is learnt from dice that lie alone.
+    """
+
+    work_width: int = 640
+    die_px: float | None = None
+    min_diff: float = 30.0
+    noise_factor: float = 4.0
+    shadow_ratio: tuple[float, float] = (0.45, 0.95)
+    shadow_chroma: float = 0.12
+    min_fill: float = 0.72
+    max_aspect: float = 1.45
+    size_range: tuple[float, float] = (0.55, 1.7)
+    max_dice_per_blob: int = 12
+    hand_dice: float = 2.5
+    min_side_fraction: float = 0.025
+    min_detail: float = 1.85
+
+
+def _detail(image: np.ndarray) -> np.ndarray:
+    """High-pass magnitude of the grey image relative to the frame's own texture (its 90th percentile, mostly tray
+    surface and noise): under 1 on glare and shadows, above 2 on a die's outline and pips."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    hp = cv2.absdiff(grey, cv2.GaussianBlur(grey, (0, 0), 2.0))
+    return hp / (float(np.percentile(hp[::4, ::4], 90)) + 1.0)
+
+
+def _kmeans(points: np.ndarray, seeds: np.ndarray, iterations: int = 12) -> np.ndarray:
+    """Deterministic Lloyd iterations from given seeds (cv2.kmeans draws from a global RNG; replays must repeat)."""
+    centres = seeds.astype(np.float32)
+    assign = np.zeros(len(points), np.int32)
+    for _ in range(iterations):
+        d = ((points[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+        new_assign = d.argmin(axis=1).astype(np.int32)
+        for j in range(len(centres)):
+            members = points[new_assign == j]
+            if len(members):
+                centres[j] = members.mean(axis=0)
+        if np.array_equal(new_assign, assign):
+            break
+        assign = new_assign
+    return assign
+
+
+def _seeds(mask: np.ndarray, k: int) -> np.ndarray:
+    """k well-spread starting points deep inside a blob: farthest-point sampling over distance-transform peaks."""
+    dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+    ys, xs = np.nonzero(dist >= 0.5 * dist.max())
+    cand = np.stack([xs, ys], axis=1).astype(np.float32)
+    weight = dist[ys, xs]
+    chosen = [int(weight.argmax())]
+    far = ((cand - cand[chosen[0]]) ** 2).sum(axis=1)
+    for _ in range(1, k):
+        nxt = int(far.argmax())
+        chosen.append(nxt)
+        far = np.minimum(far, ((cand - cand[nxt]) ** 2).sum(axis=1))
+    return cand[chosen]
+
+
+class Segmenter:
+    """Finds dice in frames. Keeps a running estimate of the die size between frames (`die_px`)."""
+
+    def __init__(self, tray: Tray | None = None, config: SegmentConfig | None = None) -> None:
+        self.tray = tray
+        self.config = config or SegmentConfig()
+        self.die_px: float | None = self.config.die_px or (tray.die_px if tray else None)
+        self._bg_cache: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
+        self.last_mask: np.ndarray | None = None
+
+    # -- foreground ----------------------------------------------------------------------------------------
+
+    def _scale(self, frame: np.ndarray) -> float:
+        return min(1.0, self.config.work_width / frame.shape[1])
+
+    def _background(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Background and ROI mask at work size; the calibrated ones are resized once and cached."""
+        tray = self.tray
+        if tray is None:
+            return auto_background(small), None
+        key = (small.shape[1], small.shape[0])
+        if self._bg_cache is None or self._bg_cache[0] != key:
+            bg = cv2.resize(tray.background, key, interpolation=cv2.INTER_AREA)
+            roi = cv2.resize(tray.roi_mask(), key, interpolation=cv2.INTER_NEAREST)
+            self._bg_cache = (key, bg, roi)
+        return self._bg_cache[1], self._bg_cache[2]
+
+    def foreground(self, small: np.ndarray, background: np.ndarray) -> np.ndarray:
+        """Pixels that differ from the tray, less those that look like a shadow on it (uint8 0/255).
+
+        Hysteresis: a weak difference (a white die on a pale tray) counts where it touches a strong one (the die's
+        edge, its pips), so faint dice are kept whole while faint noise is not. All steps are uint8 OpenCV calls.
+        """
+        cfg = self.config
+        d = cv2.split(cv2.absdiff(small, background))
+        diff = cv2.max(cv2.max(d[0], d[1]), d[2])
+        # most of the frame is empty tray, so the median difference is this frame's noise (sensor, JPEG, drift)
+        noise = float(np.median(diff[::4, ::4])) + 1.0
+        high = max(cfg.min_diff, cfg.noise_factor * noise)
+        low = max(cfg.min_diff * 0.4, 2.5 * noise)
+        # a shadow darkens the tray by one factor in every channel; a die changes colour or contrast
+        r = cv2.split(cv2.divide(cv2.add(small, (8, 8, 8, 0)), cv2.add(background, (8, 8, 8, 0)), scale=128))
+        rmax, rmin = cv2.max(cv2.max(r[0], r[1]), r[2]), cv2.min(cv2.min(r[0], r[1]), r[2])
+        lo, hi = cfg.shadow_ratio
+        shadow = (rmax < hi * 128) & (rmin > lo * 128) & (cv2.subtract(rmax, rmin) < cfg.shadow_chroma * rmax)
+        weak = ((diff > low) & ~shadow).astype(np.uint8)
+        strong = (diff > high) & ~shadow
+        weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, labels = cv2.connectedComponents(weak, connectivity=8)
+        keep = np.zeros(count, np.uint8)
+        keep[np.unique(labels[strong])] = 255
+        keep[0] = 0
+        mask = keep[labels]
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        return cv2.medianBlur(mask, 5)  # ragged edges from a textured tray (felt, grain) would spoil the shapes
+
+    # -- dice ----------------------------------------------------------------------------------------------
+
+    def find(self, frame: np.ndarray) -> list[Blob]:
+        """The dice in a BGR frame, as boxes in full-frame pixels."""
+        cfg = self.config
+        scale = self._scale(frame)
+        small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        background, roi = self._background(small)
+        mask = self.foreground(small, background)
+        self.last_mask = mask
+        h, w = mask.shape
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        min_side = cfg.min_side_fraction * min(h, w)
+        shapes = []
+        for c in contours:
+            area = cv2.contourArea(c)
+            if area < min_side * min_side:
+                continue
+            hull = cv2.convexHull(c)
+            rect = cv2.minAreaRect(hull)
+            shapes.append((c, max(area, 0.5 * cv2.contourArea(hull) + 0.5 * area), rect))
+        die = self._die_side(shapes, scale)
+        detail = _detail(small) if shapes else None
+        blobs: list[Blob] = []
+        for c, area, rect in shapes:
+            for part in self._dice_in(c, area, rect, die, detail, (w, h), min_side):
+                blob = self._to_frame(part, scale, roi, (w, h))
+                if blob is not None:
+                    blobs.append(blob)
+        blobs.sort(key=lambda b: (round(b.center[1] / max(die / scale, 1.0)), b.center[0]))
+        return blobs
+
+    def _die_side(self, shapes: list, scale: float) -> float:
+        """A die's side at work scale: configured, else the median of lone square blobs, else the last estimate."""
+        cfg = self.config
+        if cfg.die_px:
+            return cfg.die_px * scale
+        lone = []
+        for _, area, (_, (rw, rh), _) in shapes:
+            if rw <= 0 or rh <= 0:
+                continue
+            if max(rw, rh) / min(rw, rh) <= 1.25 and area / (rw * rh) >= 0.8:
+                lone.append(math.sqrt(rw * rh))
+        if lone:
+            side = float(np.percentile(lone, 30))  # the sides of dice near the frame's edge make them look bigger
+            if self.die_px is not None:  # a cluster of 4 is square too: trust lone dice near the known size
+                near = [s for s in lone if 0.7 < s / (self.die_px * scale) < 1.4]
+                side = float(np.percentile(near, 30)) if near else self.die_px * scale
+            self.die_px = 0.8 * (self.die_px or side / scale) + 0.2 * side / scale
+            return side
+        if self.die_px is not None:
+            return self.die_px * scale
+        return 0.0  # nothing learnt yet: each blob is judged on its own shape
+
+    def _dice_in(self, contour, area, rect, die, detail, size, min_side):
+        """The die-shaped parts of one blob: ((cx, cy), side, angle) at work scale."""
+        cfg = self.config
+        die_area = die * die if die > 0 else area
+        k = max(1, round(area / die_area))
+        (_, _), (rw, rh), _ = rect
+        if min(rw, rh) > 0 and max(rw, rh) / min(rw, rh) >= 1.6 and area / (rw * rh) > 0.75:
+            k = max(k, round(max(rw, rh) / min(rw, rh)))  # dice in a row: as many as the blob is long
+        x, y, bw, bh = cv2.boundingRect(contour)
+        touches_edge = x <= 1 or y <= 1 or x + bw >= size[0] - 1 or y + bh >= size[1] - 1
+        if touches_edge and area > cfg.hand_dice * die_area:
+            return []  # an arm reaching in from the edge
+        if k > cfg.max_dice_per_blob:
+            return []
+        local = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(local, [contour - (x, y)], -1, 255, -1)
+        if self._featureless(detail[y:y + bh, x:x + bw], local):
+            return []
+        if k == 1:
+            parts = [rect]
+        else:
+            ys, xs = np.nonzero(local)
+            pts = np.stack([xs, ys], axis=1).astype(np.float32)
+            step = max(1, len(pts) // 4000)
+            assign = _kmeans(pts[::step], _seeds(local, k))
+            parts = []
+            for j in range(k):
+                member = pts[::step][assign == j]
+                if len(member) >= 5:
+                    r = cv2.minAreaRect(member + np.float32([x, y]))
+                    parts.append(r)
+        out = []
+        for (cx, cy), (pw, ph), angle in parts:
+            if pw <= 0 or ph <= 0:
+                continue
+            if max(pw, ph) / min(pw, ph) > cfg.max_aspect:
+                continue
+            side = math.sqrt(pw * ph)
+            if side < min_side:
+                continue
+            if die > 0 and not cfg.size_range[0] <= side / die <= cfg.size_range[1]:
+                continue
+            if k == 1 and area / (pw * ph) < cfg.min_fill:
+                continue
+            out.append(((cx, cy), side, angle))
+        return out
+
+    def _featureless(self, detail: np.ndarray, mask: np.ndarray) -> bool:
+        """Glare spots and soft shadows are smooth; every die face has an outline and pips or a symbol.
+
+        `detail` is the frame's high-pass magnitude relative to the frame's own median (its noise), so the test
+        holds for clean and noisy cameras alike.
+        """
+        values = detail[mask > 0]
+        return values.size == 0 or float(np.percentile(values, 90)) < self.config.min_detail
+
+    def _to_frame(self, part, scale: float, roi: np.ndarray | None, size: tuple[int, int]) -> Blob | None:
+        """Scale a part back to the full frame; drop it if its centre is outside the region, flag it if a corner is."""
+        (cx, cy), side, angle = part
+        w, h = size
+        if roi is not None and roi[min(h - 1, max(0, int(cy))), min(w - 1, max(0, int(cx)))] == 0:
+            return None
+        corners = cv2.boxPoints(((cx, cy), (side, side), angle))
+        partial = False
+        for px, py in corners:
+            ix, iy = int(round(px)), int(round(py))
+            if not (0 <= ix < w and 0 <= iy < h) or (roi is not None and roi[iy, ix] == 0):
+                partial = True
+        inv = 1.0 / scale
+        box = tuple((float(px * inv), float(py * inv)) for px, py in corners)
+        return Blob((float(cx * inv), float(cy * inv)), float(side * inv), float(angle), box, partial)
+
+
+def crop(frame: np.ndarray, blob: Blob, size: tuple[int, int]) -> np.ndarray:
+    """One die cut out by the shared crop convention (`vision.crops`); `size` is the model's (height, width)."""
+    return rotated_crop(frame, blob.center, blob.size, blob.angle, int(size[0]), margin=CROP_SCALE)
+
+
+def crops(frame: np.ndarray, blobs: list[Blob], size: tuple[int, int]) -> list[np.ndarray]:
+    return [crop(frame, b, size) for b in blobs]

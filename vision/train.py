@@ -1,0 +1,460 @@
+"""Train a small dice classifier and ship it as ONNX + model card: `python -m vision.train --dice SET`.
+
+Needs the optional `train` extra (CPU torch 2.13.0). The net is a ~0.5 MB CNN on 32x32 crops that returns
+logits and its penultimate features (the embedding that teach-your-dice adapts on the Pi without torch).
+
+Data: synthetic crops from `vision.synth` (both crop conventions, all rotations), plus for d6 the train split of
+real-d6-tray, split by photo time into train and validation (consecutive photos are near-duplicates of one roll).
+Early stopping watches the validation split. The real TEST split is only measured, after training, for the card.
+Seeded: the same command on the same machine gives the same model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+import warnings
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .card import CARD_FORMAT, load_card, parse_card, save_card
+from .evaluate import (
+    MODELS_DIR,
+    REAL_D6_TRAY,
+    accuracy_summary,
+    confusion_matrix,
+    confusion_png,
+    format_report,
+    load_yolo_crops,
+    predict,
+    real_d6_missing_reason,
+    write_models_readme,
+)
+from .synth.dataset import RENDER_VERSION, synth_dataset
+from .synth.dice_sets import get_dice_set
+
+MEAN = (0.5, 0.5, 0.5)
+STD = (0.25, 0.25, 0.25)
+CONTEXT = 1.8  # real crops are kept with this margin, then cut to 1.0-1.3 at random while training
+DEFAULT_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "table-companion"
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    size: int = 32
+    widths: tuple[int, int, int, int] = (24, 32, 64, 96)
+    synth_per_class: int = 3000
+    synth_val_per_class: int = 200
+    synth_test_per_class: int = 400
+    real: bool = False  # also train on real-d6-tray's train split
+    real_repeat: int = 6  # real crops per epoch = repeat x real train crops (each freshly augmented)
+    real_val_fraction: float = 0.2  # the latest photos of the train split become the validation split
+    flips: bool = False  # mirror images are valid faces (pips yes; asymmetric icons no)
+    epochs: int = 30
+    patience: int = 5
+    batch: int = 128
+    lr: float = 3e-3
+    weight_decay: float = 5e-4
+    seed: int = 20260521
+    max_steps: int | None = None  # stop after this many optimiser steps (tests)
+
+
+CONFIGS = {
+    "chariot_race": TrainConfig(synth_per_class=3000, epochs=20),
+    "d6": TrainConfig(synth_per_class=3000, real=True, real_repeat=5, flips=True, epochs=20),
+}
+
+
+def _torch():
+    try:
+        import torch
+    except ImportError as exc:  # pragma: no cover - depends on the install
+        raise SystemExit("training needs torch: .venv/bin/pip install torch==2.13.0 (the `train` extra)") from exc
+    return torch
+
+
+def build_model(n_classes: int, widths: tuple[int, int, int, int] = (24, 32, 64, 96)):
+    """A strided stem (32 -> 16 px), conv-BN-ReLU stages at 16, 8 and 4 px, global average pool = embedding,
+    linear = logits. ~0.1 M parameters, ~4 M multiply-adds per die."""
+    torch = _torch()
+    nn = torch.nn
+
+    def cbr(i: int, o: int, stride: int = 1) -> list:
+        return [nn.Conv2d(i, o, 3, stride, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)]
+
+    c1, c2, c3, c4 = widths
+
+    class DiceNet(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                *cbr(3, c1, 2),
+                *cbr(c1, c2), *cbr(c2, c2), nn.MaxPool2d(2),
+                *cbr(c2, c3), *cbr(c3, c3), nn.MaxPool2d(2),
+                *cbr(c3, c4), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+            )
+            self.dropout = nn.Dropout(0.2)
+            self.head = nn.Linear(c4, n_classes)
+
+        def forward(self, x):
+            embedding = self.features(x)
+            return self.head(self.dropout(embedding)), embedding
+
+    return DiceNet()
+
+
+# ---------------------------------------------------------------------------------------------- data
+
+@dataclass
+class RealSplit:
+    context: np.ndarray  # uint8 [N, S, S, 3] crops with CONTEXT margin, for augmentation
+    labels: np.ndarray
+    val_crops: np.ndarray  # uint8 [M, size, size, 3] cut exactly like evaluation cuts them
+    val_labels: np.ndarray
+    photos_train: list[str] = field(default_factory=list)
+    photos_val: list[str] = field(default_factory=list)
+
+
+def split_by_time(names: list[str], val_fraction: float) -> tuple[list[str], list[str]]:
+    """Oldest photos train, the latest `val_fraction` validate (file names carry the capture time)."""
+    ordered = sorted(names)
+    n_val = max(1, int(round(len(ordered) * val_fraction)))
+    return ordered[:-n_val], ordered[-n_val:]
+
+
+def load_real_train(size: int, val_fraction: float, root: Path = REAL_D6_TRAY) -> RealSplit:
+    images, labels = root / "train" / "images", root / "train" / "labels"
+    names = sorted(p.name for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    train_names, val_names = split_by_time(names, val_fraction)
+    ctx = int(round(size * CONTEXT / 1.15))
+    train = load_yolo_crops(images, labels, ctx, CONTEXT, names=train_names)
+    val = load_yolo_crops(images, labels, size, 1.15, names=val_names)
+    return RealSplit(np.stack(train.crops), train.labels, np.stack(val.crops), val.labels, train_names, val_names)
+
+
+def augment_real(context: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
+    """Cut each context crop again at a random margin (1.0-1.3), centre shift, small rotation and scale."""
+    n, s = context.shape[:2]
+    out = np.empty((n, size, size, 3), np.uint8)
+    box = s / CONTEXT  # the labelled box side in context pixels
+    for i in range(n):
+        margin = rng.uniform(1.0, 1.3)
+        step = margin * box / size
+        a = np.deg2rad(rng.normal(0, 8))
+        cx, cy = s / 2 + rng.normal(0, 0.04 * box), s / 2 + rng.normal(0, 0.04 * box)
+        cos, sin = np.cos(a) * step, np.sin(a) * step
+        h = size / 2 - 0.5
+        m = np.array([[cos, -sin, cx - 0.5 - (cos * h - sin * h)], [sin, cos, cy - 0.5 - (sin * h + cos * h)]])
+        img = cv2.warpAffine(context[i], m, (size, size), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                             borderMode=cv2.BORDER_REPLICATE)
+        if rng.random() < 0.3:
+            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 0.9))
+        out[i] = img
+    return out
+
+
+def to_tensor_batch(x: np.ndarray, rng: np.random.Generator | None, flips: bool):
+    """uint8 BGR [B, H, W, 3] -> normalised float [B, 3, H, W]; with rng: photometric + rotation augmentation."""
+    torch = _torch()
+    t = torch.from_numpy(np.ascontiguousarray(x)).permute(0, 3, 1, 2).float() / 255.0
+    if rng is not None:
+        b = t.shape[0]
+        k = rng.integers(4, size=b)
+        for q in range(1, 4):
+            idx = torch.from_numpy(np.nonzero(k == q)[0])
+            if len(idx):
+                t[idx] = torch.rot90(t[idx], q, dims=(2, 3))
+        if flips:
+            idx = torch.from_numpy(np.nonzero(rng.random(b) < 0.5)[0])
+            if len(idx):
+                t[idx] = torch.flip(t[idx], dims=(3,))
+        perm = torch.from_numpy(np.argsort(rng.random((b, 3)), axis=1))
+        swap = torch.from_numpy(rng.random(b) < 0.5)
+        permuted = torch.gather(t, 1, perm[:, :, None, None].expand_as(t))
+        t = torch.where(swap[:, None, None, None], permuted, t)
+        grey = torch.from_numpy(rng.random(b) < 0.1)
+        t = torch.where(grey[:, None, None, None], t.mean(1, keepdim=True).expand_as(t), t)
+        mean = t.mean(dim=(1, 2, 3), keepdim=True)
+        contrast = torch.from_numpy(rng.uniform(0.7, 1.3, (b, 1, 1, 1))).float()
+        bright = torch.from_numpy(rng.uniform(0.7, 1.3, (b, 1, 1, 1))).float()
+        t = ((t - mean) * contrast + mean) * bright
+        t = t + torch.from_numpy(rng.normal(0, 1, t.shape) * rng.uniform(0, 0.03, (b, 1, 1, 1))).float()
+        t = t.clamp(0, 1)
+    mean = torch.tensor(MEAN).view(1, 3, 1, 1)
+    std = torch.tensor(STD).view(1, 3, 1, 1)
+    return (t - mean) / std
+
+
+# ---------------------------------------------------------------------------------------------- training
+
+def _evaluate(model, x: np.ndarray, y: np.ndarray, batch: int = 512) -> tuple[float, float]:
+    torch = _torch()
+    if len(x) == 0:
+        return 0.0, 1.0
+    model.eval()
+    losses, correct = 0.0, 0
+    with torch.no_grad():
+        for i in range(0, len(x), batch):
+            logits, _ = model(to_tensor_batch(x[i:i + batch], None, False))
+            target = torch.from_numpy(y[i:i + batch])
+            losses += float(torch.nn.functional.cross_entropy(logits, target, reduction="sum"))
+            correct += int((logits.argmax(1) == target).sum())
+    return losses / len(x), correct / len(x)
+
+
+def _progress(epoch: int, epochs: int, done: int, total: int, loss: float, started: float) -> None:
+    width = 24
+    filled = int(width * done / max(total, 1))
+    sys.stdout.write(f"\r  epoch {epoch:2d}/{epochs} [{'#' * filled}{'.' * (width - filled)}] "
+                     f"{done:6d}/{total} loss {loss:.3f}  {time.time() - started:5.0f}s")
+    sys.stdout.flush()
+
+
+def fit(model, train_x: np.ndarray, train_y: np.ndarray, val_sets: dict[str, tuple[np.ndarray, np.ndarray]],
+        config: TrainConfig, real: RealSplit | None = None, log=print) -> dict:
+    """Train with AdamW + cosine schedule; keep the weights of the best validation epoch (early stopping)."""
+    torch = _torch()
+    rng = np.random.default_rng(config.seed)
+    optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+    per_epoch = len(train_x) + (len(real.labels) * config.real_repeat if real is not None else 0)
+    steps_per_epoch = max(1, per_epoch // config.batch)
+    total_steps = steps_per_epoch * config.epochs
+    if config.max_steps is not None:
+        total_steps = min(total_steps, config.max_steps)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=config.lr, total_steps=total_steps,
+                                                   pct_start=0.15)
+    best = {"score": (-1.0, 0.0), "epoch": 0, "state": None, "val": {}}
+    history = []
+    step, started = 0, time.time()
+    for epoch in range(1, config.epochs + 1):
+        x, y = train_x, train_y
+        if real is not None:
+            reps = [augment_real(real.context, config.size, rng) for _ in range(config.real_repeat)]
+            x = np.concatenate([x, *reps])
+            y = np.concatenate([y, *([real.labels] * config.real_repeat)])
+        order = rng.permutation(len(x))
+        model.train()
+        running = 0.0
+        for b in range(steps_per_epoch):
+            if step >= total_steps:
+                break
+            idx = order[b * config.batch:(b + 1) * config.batch]
+            inputs = to_tensor_batch(x[idx], rng, config.flips)
+            logits, _ = model(inputs)
+            loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(y[idx]), label_smoothing=0.05)
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            step += 1
+            running = 0.95 * running + 0.05 * loss.item() if b else loss.item()
+            if b % 20 == 0 or b == steps_per_epoch - 1:
+                _progress(epoch, config.epochs, (b + 1) * config.batch, steps_per_epoch * config.batch, running,
+                          started)
+        sys.stdout.write("\n")
+        val = {name: _evaluate(model, vx, vy) for name, (vx, vy) in val_sets.items()}
+        acc = float(np.mean([a for _, a in val.values()]))
+        loss = float(np.mean([v for v, _ in val.values()]))
+        history.append({"epoch": epoch, "train_loss": round(running, 4),
+                        **{f"{k}_acc": round(a, 4) for k, (_, a) in val.items()}})
+        log("  " + "  ".join(f"{k}: acc {a * 100:.2f}% loss {v:.3f}" for k, (v, a) in val.items()))
+        if (acc, -loss) > best["score"]:
+            best = {"score": (acc, -loss), "epoch": epoch,
+                    "state": {k: v.detach().clone() for k, v in model.state_dict().items()},
+                    "val": {k: round(a, 4) for k, (_, a) in val.items()}}
+        elif epoch - best["epoch"] >= config.patience:
+            log(f"  early stop: no better validation since epoch {best['epoch']}")
+            break
+        if step >= total_steps:
+            break
+    if best["state"] is not None:
+        model.load_state_dict(best["state"])
+    model.eval()
+    return {"best_epoch": best["epoch"], "epochs_run": len(history), "validation": best["val"],
+            "history": history, "seconds": round(time.time() - started, 1)}
+
+
+def export_onnx(model, path: Path, size: int, labels: list[str], check: np.ndarray) -> float:
+    """Export with the classic exporter (opset 17, dynamic batch) and check onnxruntime against torch.
+
+    Returns the largest absolute logit difference on `check` (raises when the two disagree).
+    """
+    torch = _torch()
+    import onnx
+    import onnxruntime as ort
+
+    class Export(torch.nn.Module):
+        def __init__(self, net) -> None:
+            super().__init__()
+            self.net = net
+
+        def forward(self, x):
+            logits, embedding = self.net(x)
+            return logits, embedding
+
+    wrapper = Export(model).eval()
+    dummy = torch.zeros(1, 3, size, size)
+    with warnings.catch_warnings():  # the classic exporter is deliberate (small, stable graphs): keep it quiet
+        warnings.simplefilter("ignore", DeprecationWarning)
+        torch.onnx.export(wrapper, dummy, str(path), input_names=["input"], output_names=["logits", "embedding"],
+                          dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}, "embedding": {0: "N"}},
+                          dynamo=False, opset_version=17)
+    proto = onnx.load(str(path))
+    onnx.checker.check_model(proto)
+    meta = proto.metadata_props.add()
+    meta.key, meta.value = "labels", json.dumps(labels)
+    onnx.save(proto, str(path))
+    batch = to_tensor_batch(check, None, False)
+    with torch.no_grad():
+        expected = wrapper(batch)[0].numpy()
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = session.run(["logits"], {"input": batch.numpy()})[0]
+    diff = float(np.abs(got - expected).max())
+    if diff > 1e-3 or (got.argmax(1) != expected.argmax(1)).any():
+        raise RuntimeError(f"{path}: onnxruntime and torch disagree (max |diff| {diff:.2g})")
+    return diff
+
+
+def train(dice_set: str, config: TrainConfig | None = None, out_dir: Path = MODELS_DIR, *, threads: int = 1,
+          workers: int = 2, cache_dir: Path | None = DEFAULT_CACHE, real_root: Path = REAL_D6_TRAY,
+          log=print) -> Path:
+    """Train, export, measure and write `<out_dir>/<set>.onnx`, `<set>.json` and confusion PNGs.
+
+    Returns the card path.
+    """
+    torch = _torch()
+    torch.manual_seed((config or CONFIGS.get(dice_set, TrainConfig())).seed)
+    torch.set_num_threads(threads)
+    ds = get_dice_set(dice_set)
+    config = config or CONFIGS.get(dice_set, TrainConfig())
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    labels = list(ds.labels)
+    log(f"{dice_set}: rendering synthetic crops ({config.synth_per_class} per class, {workers} workers)")
+    t0 = time.time()
+    train_x, train_y = synth_dataset(dice_set, config.synth_per_class, config.size, config.seed, "train", workers,
+                                     cache_dir)
+    val_x, val_y = synth_dataset(dice_set, config.synth_val_per_class, config.size, config.seed, "val", workers,
+                                 cache_dir)
+    test_x, test_y = synth_dataset(dice_set, config.synth_test_per_class, config.size, config.seed, "test", workers,
+                                   cache_dir)
+    log(f"  {len(train_x)} train, {len(val_x)} val, {len(test_x)} test crops in {time.time() - t0:.0f}s")
+    val_sets = {"synthetic_val": (val_x, val_y)}
+    real = None
+    trained_on: dict = {
+        "synthetic": {"renderer": f"vision.synth v{RENDER_VERSION}", "train_per_class": config.synth_per_class,
+                      "val_per_class": config.synth_val_per_class, "seed": config.seed,
+                      "crops": "rotated (crop convention, jittered) and axis-aligned box crops, all quarter turns"},
+    }
+    if config.real:
+        reason = real_d6_missing_reason(real_root)
+        if reason:
+            log(f"  WARNING: {reason}; training on synthetic data only")
+        else:
+            real = load_real_train(config.size, config.real_val_fraction, real_root)
+            val_sets["real_val"] = (real.val_crops, real.val_labels)
+            trained_on["real"] = {
+                "dataset": "real-d6-tray (nell-byler/dice_detection, BSD-3-Clause)", "split": "train",
+                "photos_train": len(real.photos_train), "dice_train": int(len(real.labels)),
+                "photos_val": len(real.photos_val), "dice_val": int(len(real.val_labels)),
+                "validation": f"the latest {config.real_val_fraction:.0%} of train photos by capture time",
+                "first_val_photo": real.photos_val[0],
+            }
+            log(f"  real-d6-tray train: {len(real.labels)} dice for training, {len(real.val_labels)} for validation")
+    model = build_model(len(labels), config.widths)
+    params = sum(p.numel() for p in model.parameters())
+    log(f"{dice_set}: training a {params}-parameter net on {config.size}x{config.size} crops")
+    result = fit(model, train_x, train_y, val_sets, config, real, log)
+
+    onnx_path = out_dir / f"{dice_set}.onnx"
+    diff = export_onnx(model, onnx_path, config.size, labels, val_x[:64])
+    log(f"  exported {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KiB), onnxruntime vs torch max diff "
+        f"{diff:.1e}")
+    card_data = {
+        "name": dice_set, "dice_set": dice_set, "format": CARD_FORMAT, "model": onnx_path.name, "labels": labels,
+        "input": {"name": "input", "size": [config.size, config.size], "color": "BGR", "layout": "NCHW",
+                  "scale": 1 / 255, "mean": list(MEAN), "std": list(STD)},
+        "outputs": {"logits": "logits", "embedding": "embedding"},
+        "trained_on": {**trained_on, "command": f"python -m vision.train --dice {dice_set}",
+                       "torch": torch.__version__, "parameters": params,
+                       "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(config).items()},
+                       "training": {k: v for k, v in result.items() if k != "history"}},
+        "accuracy": {},
+    }
+    card = parse_card(card_data, out_dir / f"{dice_set}.json")
+    card = measure(card, test_x, test_y, real_root, log)
+    save_card(card)
+    write_models_readme(out_dir)
+    log(f"  wrote {card.path}")
+    return card.path
+
+
+def measure(card, test_x: np.ndarray, test_y: np.ndarray, real_root: Path = REAL_D6_TRAY, log=print):
+    """Fill the card's accuracy from the exported ONNX model: synthetic test set, and real-d6-tray test for d6."""
+    labels = list(card.labels)
+    accuracy = {}
+    pred = predict(card, list(test_x))
+    summary = accuracy_summary(confusion_matrix(test_y, pred, len(labels)), labels)
+    png = confusion_png(np.asarray(summary["confusion"]), labels, card.path.parent / f"{card.name}_synthetic.png",
+                        f"{card.name}: synthetic test ({summary['accuracy'] * 100:.1f}%)")
+    accuracy["synthetic_test"] = {"data": "vision.synth test stream (seeded apart from train/val)",
+                                  **summary, "png": png.name}
+    log(format_report(summary, labels, f"{card.name}: synthetic test"))
+    if card.dice_set == "d6":
+        reason = real_d6_missing_reason(real_root)
+        if reason:
+            log(f"  not measured on real photos: {reason}")
+        else:
+            root = real_root / "test"
+            data = load_yolo_crops(root / "images", root / "labels", card.input.size[0])
+            pred = predict(card, data.crops)
+            summary = accuracy_summary(confusion_matrix(data.labels, pred, len(labels)), labels)
+            png = confusion_png(np.asarray(summary["confusion"]), labels, card.path.parent / f"{card.name}_real.png",
+                                f"{card.name}: real-d6-tray test ({summary['accuracy'] * 100:.1f}%)")
+            accuracy["real_d6_tray_test"] = {"data": "real-d6-tray test split, box crops at margin 1.15",
+                                             **summary, "png": png.name}
+            log(format_report(summary, labels, f"{card.name}: real-d6-tray test"))
+    return replace(card, accuracy=accuracy)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.splitlines()[0])
+    parser.add_argument("--dice", required=True, help="dice set: " + ", ".join(sorted(CONFIGS)))
+    parser.add_argument("--out", type=Path, default=MODELS_DIR, help="output folder (default: models/)")
+    parser.add_argument("--epochs", type=int, help="at most this many epochs")
+    parser.add_argument("--per-class", type=int, help="synthetic training crops per class")
+    parser.add_argument("--size", type=int, help="input side in px (default 32)")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1: on a shared 2-core "
+                        "machine 2 threads were 3x slower)")
+    parser.add_argument("--workers", type=int, default=2, help="processes rendering synthetic crops (default 2)")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where rendered crops are cached")
+    parser.add_argument("--no-cache", action="store_true", help="render crops afresh, keep nothing")
+    parser.add_argument("--remeasure", action="store_true", help="only re-measure the shipped model for its card")
+    args = parser.parse_args(argv)
+    config = CONFIGS.get(args.dice, TrainConfig())
+    if args.epochs:
+        config = replace(config, epochs=args.epochs)
+    if args.per_class:
+        config = replace(config, synth_per_class=args.per_class)
+    if args.size:
+        config = replace(config, size=args.size)
+    cache = None if args.no_cache else args.cache
+    if args.remeasure:
+        card = load_card(args.out / f"{args.dice}.json")
+        x, y = synth_dataset(args.dice, config.synth_test_per_class, config.size, config.seed, "test", args.workers,
+                             cache)
+        save_card(measure(card, x, y))
+        write_models_readme(args.out)
+        return 0
+    train(args.dice, config, args.out, threads=args.threads, workers=args.workers, cache_dir=cache)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
