@@ -33,15 +33,31 @@ def run(config: Path, *skip: str) -> dict[str, doctor.Check]:
     return {c.name: c for c in doctor.run_checks(config, skip=set(skip), camera_timeout=5)}
 
 
-def test_a_good_table_passes_every_check_but_the_missing_model(tmp_path: Path) -> None:
+def test_a_good_table_passes_every_check_with_the_shipped_models(tmp_path: Path) -> None:
     checks = run(write_config(tmp_path))
-    statuses = {name: c.status for name, c in checks.items() if not name.startswith("model ")}
-    assert statuses == {"config": "OK", "data": "OK", "store": "OK", "onnxruntime": "OK", "camera": "OK",
-                        "pins": "OK", "port": "OK", "models": statuses["models"]}
-    if not (doctor.models_dir() / "d6.onnx").exists():
-        assert checks["models"].failed and "d6.onnx is missing" in checks["models"].detail
-        assert "make models" in checks["models"].fix
+    assert {name: c.status for name, c in checks.items()} == {
+        "config": "OK", "data": "OK", "store": "OK", "onnxruntime": "OK", "model chariot_race": "OK",
+        "model d6": "OK", "camera": "OK", "pins": "OK", "port": "OK"}
     assert "mock: confirm GPIO17" in checks["pins"].detail
+
+
+def test_a_missing_model_fails_and_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    empty = tmp_path / "models"
+    empty.mkdir()
+    monkeypatch.setattr(doctor, "models_dir", lambda: empty)
+    checks = run(write_config(tmp_path))
+    assert checks["models"].failed and "d6.onnx is missing" in checks["models"].detail
+    assert "make models" in checks["models"].fix
+
+
+def test_a_corrupt_model_file_fails_its_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "models"
+    folder.mkdir()
+    (folder / "d6.onnx").write_bytes(b"not a model")
+    (folder / "d6.json").write_text('{"labels": ["1"]}')
+    monkeypatch.setattr(doctor, "models_dir", lambda: folder)
+    checks = run(write_config(tmp_path))
+    assert checks["model d6"].failed and "does not load" in checks["model d6"].detail
 
 
 def test_main_exits_non_zero_and_prints_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -85,7 +85,7 @@ def test_preprocess_resizes_crops_of_another_size(tmp_path):
 
 
 def test_shipped_cards_are_valid():
-    from conftest import MODELS
+    from model_fixtures import MODELS
 
     cards = sorted(MODELS.glob("*.json"))
     if not cards:

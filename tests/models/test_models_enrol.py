@@ -7,7 +7,7 @@ import json
 import cv2
 import numpy as np
 import pytest
-from conftest import shipped_card
+from model_fixtures import shipped_card
 
 from vision.card import load_card
 from vision.enrol import AdaptedClassifier, Enrolment, EnrolmentError, main
