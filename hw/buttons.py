@@ -225,20 +225,7 @@ class TableButtons:
                 self._changed.notify_all()
 
     def _handle(self, name: str, press: Press) -> None:
-        action = ACTIONS[(name, press.kind)]
-        try:
-            outcome = self._perform(name, press.kind.value, action)
-        except IllegalAction as exc:
-            outcome = PressOutcome(name, press.kind.value, action, False, str(exc), rule=exc.rule, legal=exc.legal)
-            log.warning("button %s (%s) refused: %s", name, press.kind.value, exc)
-        except NoGame as exc:
-            outcome = PressOutcome(name, press.kind.value, action, False, str(exc))
-            log.warning("button %s (%s) refused: %s", name, press.kind.value, exc)
-        except Exception as exc:
-            outcome = PressOutcome(name, press.kind.value, action, False, f"{type(exc).__name__}: {exc}")
-            log.exception("button %s (%s) failed", name, press.kind.value)
-        else:
-            log.info("button %s", outcome)
+        outcome = perform(self.session, name, press.kind, hold_seconds=self.hold_seconds)
         if not outcome.ok:
             self._needs_attention(outcome)
         with self._changed:
@@ -251,24 +238,6 @@ class TableButtons:
             except Exception:
                 log.exception("when_handled callback failed")
 
-    def _perform(self, name: str, kind: str, action: str) -> PressOutcome:
-        session = self.session
-        if action == "confirm":
-            prompt = session.prompt()
-            actor = prompt.actor if prompt is not None and prompt.actor else BUTTON_ACTOR
-            stored = session.confirm(actor=actor, source="button")
-            return PressOutcome(name, kind, action, True, f"stored event {stored.seq} ({actor} {stored.type})",
-                                stored.seq)
-        if action == "next":
-            option = session.next_option()
-            text = f"highlighted {option_label(option)}" if option is not None else "nothing to choose"
-            return PressOutcome(name, kind, action, True, text)
-        if action == "undo":
-            stored = session.undo(actor=BUTTON_ACTOR, source="button")
-            undone = stored.payload.get("action", {}).get("type", "action")
-            return PressOutcome(name, kind, action, True, f"undid {undone} (event {stored.seq})", stored.seq)
-        return PressOutcome(name, kind, action, True, f"hold for {self.hold_seconds:g} s to undo")
-
     def _needs_attention(self, outcome: PressOutcome) -> None:
         error = {"error": outcome.message, "button": outcome.button, "id": next(self._errors)}
         self._attention.arm(error["id"])
@@ -277,6 +246,37 @@ class TableButtons:
     def _status_base(self) -> dict[str, Any]:
         return {"enabled": True, "pins": dict(self.pins), "hold_seconds": self.hold_seconds, "factory": self.factory,
                 "error": None}
+
+
+def perform(session: TableSession, name: str, kind: PressKind, *, hold_seconds: float = 1.0) -> PressOutcome:
+    """Do what a press of ``name`` means now (:data:`ACTIONS`) on the session; a refusal is an outcome, not an
+    exception, so neither the button thread nor a dashboard request can be broken by a press."""
+    action = ACTIONS[(name, kind)]
+    try:
+        if action == "confirm":
+            prompt = session.prompt()
+            actor = prompt.actor if prompt is not None and prompt.actor else BUTTON_ACTOR
+            stored = session.confirm(actor=actor, source="button")
+            return PressOutcome(name, kind.value, action, True, f"stored event {stored.seq} ({actor} {stored.type})",
+                                stored.seq)
+        if action == "next":
+            option = session.next_option()
+            text = f"highlighted {option_label(option)}" if option is not None else "nothing to choose"
+            return PressOutcome(name, kind.value, action, True, text)
+        if action == "undo":
+            stored = session.undo(actor=BUTTON_ACTOR, source="button")
+            undone = stored.payload.get("action", {}).get("type", "action")
+            return PressOutcome(name, kind.value, action, True, f"undid {undone} (event {stored.seq})", stored.seq)
+        return PressOutcome(name, kind.value, action, True, f"hold for {hold_seconds:g} s to undo")
+    except IllegalAction as exc:
+        log.warning("button %s (%s) refused: %s", name, kind.value, exc)
+        return PressOutcome(name, kind.value, action, False, str(exc), rule=exc.rule, legal=exc.legal)
+    except NoGame as exc:
+        log.warning("button %s (%s) refused: %s", name, kind.value, exc)
+        return PressOutcome(name, kind.value, action, False, str(exc))
+    except Exception as exc:
+        log.exception("button %s (%s) failed", name, kind.value)
+        return PressOutcome(name, kind.value, action, False, f"{type(exc).__name__}: {exc}")
 
 
 class _AttentionClearer(SessionFollower):

@@ -20,10 +20,12 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from companion.games import GAMES, IllegalAction, get_game
-from companion.session import NoGame, TableSession
+from companion.games import GAMES, get_game
+from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
+from hw.buttons import perform
+from hw.press import PressKind
 
 pages = Blueprint("pages", __name__)
 
@@ -272,22 +274,15 @@ def press_button(name: str) -> Any:
     session = table()
     buttons = current_app.extensions.get("buttons")
     try:
-        if buttons is not None:
-            buttons.press(name, hold=hold)
-        elif name == "confirm":
-            prompt = session.prompt()
-            session.confirm(actor=(prompt.actor if prompt else None) or "table", source="button")
-        elif name == "next":
-            session.next_option()
-        elif hold:
-            session.undo(actor="table", source="button")
-        else:
-            return jsonify(error="back does nothing now; hold it to undo"), 409
-    except IllegalAction as exc:
-        return jsonify(error=str(exc), rule=exc.rule, legal=exc.legal), 409
-    except NoGame as exc:
-        return jsonify(error=str(exc)), 409
-    return jsonify(ok=True, seq=session.snapshot()["seq"])
+        if buttons is not None:  # mock pins: the press travels the same way a wired one does
+            outcome = buttons.press(name, hold=hold)
+        else:  # real pins on this table: do what that press would do
+            outcome = perform(session, name, PressKind.LONG if hold else PressKind.SHORT)
+    except TimeoutError as exc:
+        return jsonify(error=str(exc)), 503
+    if not outcome.ok:
+        return jsonify(error=outcome.message, rule=outcome.rule, legal=outcome.legal), 409
+    return jsonify(ok=True, seq=session.snapshot()["seq"], outcome=outcome.to_json())
 
 
 # ---------------------------------------------------------------------------------------------------- camera

@@ -7,6 +7,7 @@ import pytest
 from companion.games.chariot_race.board import load_board
 from companion.web import create_app
 from companion.web.pages import board_layout
+from hw.buttons import PressOutcome
 from tests.conftest import PIN
 from tests.web.conftest import FakeCamera, start_race
 
@@ -15,8 +16,9 @@ class Buttons:
     def __init__(self) -> None:
         self.presses: list[tuple[str, bool]] = []
 
-    def press(self, name: str, *, hold: bool = False) -> None:
+    def press(self, name: str, *, hold: bool = False) -> PressOutcome:
         self.presses.append((name, hold))
+        return PressOutcome(name, "long" if hold else "short", "test", True, "pressed")
 
 
 @pytest.fixture
@@ -111,7 +113,9 @@ def test_virtual_buttons_need_control_and_do_what_the_wired_ones_do(app, session
     assert session.snapshot()["prompt"]["phase"] == "reroll"
     assert client.post("/api/buttons/next", json={}).status_code == 200
     assert session.snapshot()["prompt"]["cursor"] == 1
-    assert client.post("/api/buttons/back", json={}).status_code == 409
+    hint = client.post("/api/buttons/back", json={})
+    assert hint.status_code == 200 and hint.get_json()["outcome"]["action"] == "hint"
+    assert session.snapshot()["prompt"]["phase"] == "reroll"  # a brushed back button undoes nothing
     assert client.post("/api/buttons/back", json={"hold": True}).status_code == 200
     assert session.snapshot()["prompt"]["phase"] == "roll"
     assert client.post("/api/buttons/jump", json={}).status_code == 404
