@@ -32,7 +32,7 @@ def choices(*allowed: Any, **meta: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class GameConfig:
-    id: str = field(default="chariot-race", metadata=choices("chariot-race", "dice-race"))
+    id: str = field(default="chariot-race", metadata=choices("chariot-race", "hexenrennen", "dice-race"))
     language: str = field(default="de", metadata=choices("de", "nl", "en"))
 
 

@@ -26,6 +26,12 @@ from hw.systemd import Watchdog
 log = logging.getLogger(__name__)
 
 DEMO_PLAYERS = [("Julia", "green"), ("Klaus", "red"), ("Ben", "blue"), ("Anna", "yellow")]
+DEMO_OPTIONS: dict[str, dict] = {
+    # Hexen Rennen's clans have other colours, and its face-down tiles need a seeded "truth" for bots to reveal.
+    "hexenrennen": {"players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "orange"},
+                                {"name": "Ben", "colour": "blue"}, {"name": "Anna", "colour": "yellow"}],
+                    "tiles": "shuffled", "piles": "shuffled"},
+}
 
 
 @dataclass
@@ -115,7 +121,8 @@ def _bot_loop(companion: Companion, rng: random.Random, delay: float) -> None:
             if session.game is not None and stop.wait(5 * delay):
                 return
             players = [{"name": name, "colour": colour} for name, colour in DEMO_PLAYERS]
-            session.new_game(game.id, {"players": players}, seed=rng.randrange(2**31))
+            options = DEMO_OPTIONS.get(game.id, {"players": players})
+            session.new_game(game.id, options, seed=rng.randrange(2**31))
             continue
         prompt = session.prompt()
         bot = GreedyBot() if str(prompt.actor).split("-")[0] in greedy else RandomBot()

@@ -11,6 +11,7 @@ __all__ = ["Game", "IllegalAction", "Prompt", "GAMES", "get_game"]
 GAMES: dict[str, str] = {
     "chariot-race": "companion.games.chariot_race",
     "dice-race": "companion.games.dice_race",
+    "hexenrennen": "companion.games.hexenrennen",
 }
 """Game id -> module exposing ``GAME``. Config files and the store refer to games by these ids."""
 

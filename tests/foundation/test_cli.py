@@ -46,10 +46,12 @@ def test_export_of_a_missing_store_is_a_clear_error(tmp_path):
     assert result.returncode == 2 and "no event store here" in result.stderr
 
 
-def test_demo_prints_its_url_and_serves_a_live_game_then_export_reads_it(tmp_path):
+@pytest.mark.parametrize("game", ["chariot-race", "hexenrennen"])
+def test_demo_prints_its_url_and_serves_a_live_game_then_export_reads_it(tmp_path, game):
     data = tmp_path / "demo"
     demo = subprocess.Popen(
-        [sys.executable, "-m", "companion", "demo", "--port", "0", "--data-dir", str(data), "--delay", "0.05"],
+        [sys.executable, "-m", "companion", "demo", "--port", "0", "--data-dir", str(data), "--delay", "0.05",
+         "--game", game],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )
     try:
@@ -68,7 +70,7 @@ def test_demo_prints_its_url_and_serves_a_live_game_then_export_reads_it(tmp_pat
 
     listing = companion("export", "--data-dir", str(data), "--list")
     games = [json.loads(line) for line in listing.stdout.splitlines()]
-    assert games and games[0]["id"] == "chariot-race"
+    assert games and games[0]["id"] == game
     exported = companion("export", "--data-dir", str(data), "--game", str(games[0]["game"]))
     lines = [json.loads(line) for line in exported.stdout.splitlines()]
     assert lines[0]["kind"] == "game" and all(line["kind"] == "event" for line in lines[1:])
