@@ -22,6 +22,11 @@ TRAY_DIR = "tray"
 CALIBRATION_FRAMES = 8
 
 
+def enrolment_path(data_dir: Path, dice_set: str) -> Path:
+    """Where a table's taught dice live (``companion enrol --data``); used by the camera whenever it exists."""
+    return Path(data_dir) / f"enrol-{dice_set}.npz"
+
+
 def source_spec(config: Config, dice_set: str) -> dict[str, Any]:
     """The ``vision.sources.open_source`` spec for the config's ``[camera]`` section."""
     camera = config.camera
@@ -49,6 +54,7 @@ class TableCamera:
         vision_config: dict[str, Any] = {
             "camera": source_spec(config, dice_set),
             "dice": dice_set,
+            "enrolment": str(enrolment_path(config.data_dir, dice_set)),
             "settle": {"still_seconds": config.tray.settle_seconds},
         }
         if (self.tray_dir / "tray.json").exists():

@@ -40,7 +40,7 @@ class Classifier:
     """An onnxruntime session plus its card. `threads=1` keeps it on one core (the Pi shares cores with the
     camera, the web server and the capture thread); None lets onnxruntime choose."""
 
-    def __init__(self, card: Card, *, threads: int | None = 1) -> None:
+    def __init__(self, card: Card, *, threads: int | None = 1, enrolment: str | Path | None = None) -> None:
         import onnxruntime as ort  # imported here so `vision` imports without it (e.g. for calibration)
 
         self.card = card
@@ -66,9 +66,30 @@ class Classifier:
         self.labels = card.labels
         batch_dim = inputs[0].shape[0] if inputs[0].shape else None
         self.fixed_batch = batch_dim if isinstance(batch_dim, int) and batch_dim > 0 else None
+        self.head = None
+        if enrolment is not None and Path(enrolment).is_file():
+            self.use_enrolment(enrolment)
+
+    def use_enrolment(self, path: str | Path) -> None:
+        """Add a table's taught dice (``vision.enrol``) on top of the shipped model, from now on.
+
+        The head needs the model's embedding too, so enrolled classification asks for both outputs in the one
+        inference call. A missing or reset enrolment file means the shipped model alone.
+        """
+        from vision.enrol import Enrolment, EnrolmentError
+
+        if not Path(path).is_file():
+            self.head = None
+            return
+        try:
+            self.head = Enrolment.load(path, self.card).head
+        except (EnrolmentError, ValueError) as exc:
+            raise ModelError(f"{path}: enrolment not usable with {self.card.path}: {exc}") from None
+        if self.head is not None and "embedding" not in self.card.outputs:
+            raise ModelError(f"{self.card.path}: an enrolment needs the model's outputs.embedding")
 
     @classmethod
-    def load(cls, path: str | Path, *, threads: int | None = 1) -> Classifier:
+    def load(cls, path: str | Path, *, threads: int | None = 1, enrolment: str | Path | None = None) -> Classifier:
         """From a card (``models/d6.json``) or a model whose card sits beside it (``models/d6.onnx``)."""
         path = Path(path)
         card_path = path.with_suffix(".json") if path.suffix == ".onnx" else path
@@ -79,7 +100,7 @@ class Classifier:
             card = load_card(card_path)
         except CardError as exc:
             raise ModelError(str(exc)) from None
-        return cls(card, threads=threads)
+        return cls(card, threads=threads, enrolment=enrolment)
 
     @property
     def input_size(self) -> tuple[int, int]:
@@ -91,12 +112,16 @@ class Classifier:
         if not crops:
             return np.zeros((0, len(self.labels)), np.float32)
         batch = self.card.preprocess(crops)
+        names = [self.logits_name] if self.head is None else [self.logits_name, self.card.outputs["embedding"]]
         if self.fixed_batch == 1:  # a model exported without a dynamic batch axis: one call per crop
-            logits = np.concatenate([self.session.run([self.logits_name], {self.input_name: batch[i:i + 1]})[0]
-                                     for i in range(len(batch))])
+            runs = [self.session.run(names, {self.input_name: batch[i:i + 1]}) for i in range(len(batch))]
+            outputs = [np.concatenate([run[k] for run in runs]) for k in range(len(names))]
         else:
-            (logits,) = self.session.run([self.logits_name], {self.input_name: batch})
-        return _softmax(np.asarray(logits, np.float32))
+            outputs = self.session.run(names, {self.input_name: batch})
+        logits = np.asarray(outputs[0], np.float32)
+        if self.head is not None:
+            logits = np.asarray(self.head(logits, np.asarray(outputs[1], np.float32)), np.float32)
+        return _softmax(logits)
 
     def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
         probs = self.probabilities(crops)

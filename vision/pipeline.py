@@ -116,6 +116,7 @@ class Pipeline:
             {"camera": {"kind": "picamera2", ...},   # see vision.sources for the keys of each kind
              "dice": "d6",                            # picks models/<dice>.json unless "model" is given
              "model": None, "threads": 1,             # card or .onnx path; onnxruntime intra-op threads
+             "enrolment": None,                       # a table's taught dice (vision.enrol), used if the file exists
              "tray": "/var/lib/companion/tray",       # calibration dir; absent = automatic background
              "settle": {"still_seconds": 0.4, ...},   # SettleConfig fields
              "segment": {"die_px": None, ...}}        # SegmentConfig fields
@@ -123,13 +124,13 @@ class Pipeline:
         `callbacks` are passed on (on_reading, on_status). Raises ValueError (ModelError, TrayError) with the
         file or key that is wrong.
         """
-        known = {"camera", "dice", "model", "threads", "tray", "settle", "segment"}
+        known = {"camera", "dice", "model", "threads", "enrolment", "tray", "settle", "segment"}
         unknown = sorted(set(config) - known)
         if unknown:
             raise ValueError(f"vision config: unknown key(s) {unknown}; known: {sorted(known)}")
         source = open_source(config["camera"]) if config.get("camera") else None
         model = config.get("model") or default_model(config.get("dice", "d6"))
-        classifier = Classifier.load(model, threads=config.get("threads", 1))
+        classifier = Classifier.load(model, threads=config.get("threads", 1), enrolment=config.get("enrolment"))
         tray = Tray.load(config["tray"]) if config.get("tray") else None
         return cls(
             source,

@@ -137,3 +137,21 @@ def test_shipped_model_learns_a_table_whose_dice_carry_other_icons(tmp_path):
                                                         strict=True)])
     assert base_acc < 0.3
     assert adapted_acc > 0.8
+
+
+def test_the_live_classifier_uses_a_saved_enrolment_and_forgets_it_after_reset(tmp_path, colour_card, rng):
+    from vision.classify import Classifier
+
+    card = load_card(colour_card)
+    path = tmp_path / "enrol-colour.npz"
+    assert [p.label for p in Classifier(card, enrolment=path).classify(solid(CYAN, 3, rng))] == ["green"] * 3
+    enrolment = Enrolment.load(path, card)
+    enrolment.add("blue", solid(CYAN, 5, rng))
+    enrolment.add("green", solid(GREEN, 5, rng))
+    enrolment.fit()
+    enrolment.save()
+    taught = Classifier(card, enrolment=path)
+    assert [p.label for p in taught.classify(solid(CYAN, 3, rng))] == ["blue"] * 3
+    enrolment.reset()
+    taught.use_enrolment(path)
+    assert [p.label for p in taught.classify(solid(CYAN, 3, rng))] == ["green"] * 3
