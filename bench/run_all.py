@@ -1,14 +1,17 @@
 """Run every benchmark in bench/, print its figures and write them all to bench/results.json.
 
 Each benchmark is a script with ``run() -> dict`` that prints its own figures; this runner adds the machine
-and the date so a figure in the README can always be traced to where and when it was measured.
+and the date so a figure in the README can always be traced to where and when it was measured. Every script
+runs in a process of its own: one pins itself to a core, another measures peak memory or starts workers, and
+none of that may leak into the next one's figures.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -16,6 +19,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from machine import describe  # noqa: E402
+
+# Runs one script's run() and writes its figures as JSON to the file named by argv[2].
+CHILD = (
+    "import json, runpy, sys; sys.path.insert(0, sys.argv[3]); "
+    "figures = runpy.run_path(sys.argv[1], run_name='bench')['run'](); "
+    "open(sys.argv[2], 'w').write(json.dumps(figures))"
+)
 
 
 def main() -> int:
@@ -25,14 +35,13 @@ def main() -> int:
         if script.name in ("run_all.py", "machine.py"):
             continue
         print(f"== {script.name}", flush=True)
-        spec = importlib.util.spec_from_file_location(script.stem, script)
-        module = importlib.util.module_from_spec(spec)
-        try:
-            spec.loader.exec_module(module)
-            results[script.stem] = module.run()
-        except Exception as exc:  # one broken benchmark must not hide the others' figures
-            print(f"!! {script.name} failed: {type(exc).__name__}: {exc}", flush=True)
-            failed.append(script.name)
+        with tempfile.NamedTemporaryFile(suffix=".json") as out:
+            done = subprocess.run([sys.executable, "-c", CHILD, str(script), out.name, str(HERE)])
+            if done.returncode != 0:  # one broken benchmark must not hide the others' figures
+                print(f"!! {script.name} failed with exit status {done.returncode}", flush=True)
+                failed.append(script.name)
+                continue
+            results[script.stem] = json.loads(Path(out.name).read_text())
     (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
     print(f"wrote {HERE / 'results.json'}")
     return 1 if failed else 0
