@@ -54,6 +54,13 @@ def pick_language(wanted: str | None, accept: list[str] | None = None, default: 
     return default if default in LANGUAGES else DEFAULT_LANGUAGE
 
 
+def names_for(view: Mapping[str, Any] | None, lang: str = DEFAULT_LANGUAGE) -> dict[str, str]:
+    """How the log calls the actors of the game in ``view``: chariots, or Hexen Rennen's clans and witches."""
+    if view and view.get("game") == HEXEN:
+        return hexen_names(view, lang)
+    return chariot_names(view, lang)
+
+
 def chariot_names(view: Mapping[str, Any] | None, lang: str = DEFAULT_LANGUAGE) -> dict[str, str]:
     """Chariot id -> how the log calls it: the player's name, plus the colour when a player drives two (CR-7).
 
@@ -189,7 +196,8 @@ def _phase_after(action: Mapping[str, Any], events: list[Mapping[str, Any]], pha
     return phase
 
 
-def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
+def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[str, str],
+                game: str | None = None) -> list[dict[str, Any]]:
     """Every stored event of a game as a log entry: ``{"seq", "actor", "type", "lines": [{"text", "forced",
     "event"}], "undone", "undoes"}``, oldest first. An undone action stays, marked ``undone``.
 
@@ -219,14 +227,17 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
         action = payload.get("action") or {}
         actor = names.get(event.get("actor", ""), event.get("actor") or "?")
         lines: list[dict[str, Any]] = []
-        text = _action_line(action, actor, phase, lang=lang)
+        text = None if game == HEXEN else _action_line(action, actor, phase, lang=lang)
         if text:
             lines.append({"text": text, "forced": False, "event": action.get("type")})
         for rules_event in payload.get("events") or []:
-            text = describe_event(rules_event, lang=lang, names=names) or _dice_race_line(rules_event, lang)
+            if game == HEXEN:
+                text, forced = describe_hexen(rules_event, lang=lang, names=names), hexen_forced(rules_event)
+            else:
+                text = describe_event(rules_event, lang=lang, names=names) or _dice_race_line(rules_event, lang)
+                forced = rules_event.get("type") in FORCED
             if text:
-                kind = rules_event.get("type")
-                lines.append({"text": text, "forced": kind in FORCED, "event": kind})
+                lines.append({"text": text, "forced": forced, "event": rules_event.get("type")})
         corrections = [{"text": t, "forced": False, "event": "corrected"} for t in _corrections(
             payload.get("reading"), lang)]
         if corrections:
@@ -242,3 +253,151 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
         by_seq[seq] = entry
         phase = _phase_after(action, payload.get("events") or [], phase)
     return entries
+
+
+# ---------------------------------------------------------------------------------------------------- Hexen Rennen
+
+HEXEN = "hexenrennen"
+HEXEN_TRACK = 48
+"""The last path space; 49.. are the finish fields (``companion/games/hexenrennen/data/track.json``)."""
+HEXEN_FORCED = frozenset({"asks", "finished", "game_over", "passed"})
+"""Hexen Rennen events the table must notice: a card decision that is due (and whose), a witch home, the end."""
+
+
+def hexen_names(view: Mapping[str, Any] | None, lang: str = DEFAULT_LANGUAGE) -> dict[str, str]:
+    """Clan -> the player's name (a neutral clan: its colour), witch id -> "Julia's witch 2".
+
+    >>> view = {"game": "hexenrennen", "players": [{"clan": "blue", "name": "Julia"}],
+    ...         "neutrals": [{"clan": "green"}], "witches": [{"id": "blue-2", "clan": "blue"}]}
+    >>> hexen_names(view, "de")
+    {'blue': 'Julia', 'green': 'grün (neutral)', 'blue-2': 'Hexe 2 von Julia'}
+    """
+    if not view:
+        return {}
+    colours = catalog(lang)["colours"]
+    names = {p["clan"]: p["name"] for p in view.get("players") or []}
+    for neutral in view.get("neutrals") or []:
+        clan = neutral["clan"]
+        names[clan] = _text(lang, "hx_neutral_name", colour=colours.get(clan, clan))
+    for witch in view.get("witches") or []:
+        n = witch["id"].rsplit("-", 1)[-1]
+        names[witch["id"]] = _text(lang, "hx_witch", name=names.get(witch["clan"], witch["clan"]), n=n)
+    return names
+
+
+def hexen_place(space: Any, lang: str) -> str:
+    """A space as the log says it: the start, space 14, the 3-point finish field."""
+    if not isinstance(space, int) or space <= 0:
+        return _text(lang, "hx_place_start")
+    if space > HEXEN_TRACK:
+        return _text(lang, "hx_place_finish", points=space - HEXEN_TRACK + 1)
+    return _text(lang, "hx_place_space", n=space)
+
+
+def _hexen_card(card: Any, lang: str) -> str:
+    return _text(lang, "hx_card_magic") if card == "magic" else _text(lang, "hx_card_number", value=card)
+
+
+def hexen_forced(event: Mapping[str, Any]) -> bool:
+    """Whether a Hexen Rennen event is flashed on every screen (see :data:`HEXEN_FORCED`)."""
+    return event.get("type") in HEXEN_FORCED or bool(event.get("type") == "card_played" and event.get("forced"))
+
+
+def _stays_key(event: Mapping[str, Any]) -> str | None:
+    """Which line a ``stays`` event gets, from its rule and reason (the engine's reasons are English)."""
+    reason, rule = str(event.get("reason", "")), event.get("rule")
+    if "magic card ends the move" in reason or "cannot be carried out" in reason:
+        return None  # the moved / drawn line before it says it all
+    if "chose to let it stay" in reason:
+        return "hx_stays_chosen"
+    if rule == "HR-11":
+        return "hx_stays_number"
+    if "occupied" in reason:
+        return "hx_stays_occupied"
+    if "beyond" in reason:
+        return "hx_stays_beyond"
+    if "pile is empty" in reason:
+        return "hx_stays_pile_empty"
+    if "no card" in reason:
+        return "hx_stays_no_card"
+    return "hx_stays"
+
+
+def describe_hexen(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
+    """One line for one Hexen Rennen event (``companion/games/hexenrennen/README.md``), or None.
+
+    >>> names = {"blue": "Julia", "yellow": "Ben", "blue-1": "Julia's witch 1"}
+    >>> describe_hexen({"type": "moved", "witch": "blue-1", "from": 3, "to": 13, "by": "tile", "value": 10},
+    ...                lang="en", names=names)
+    "Julia's witch 1 follows its own 10: on to space 13"
+    >>> describe_hexen({"type": "asks", "phase": "foreign_magic", "player": "yellow", "witch": "blue-1",
+    ...                 "space": 20, "forced": True}, lang="en", names=names)
+    "Ben must play a card against Julia's witch 1"
+    """
+    kind = event.get("type")
+    colours = catalog(lang)["colours"]
+    witch = names.get(event.get("witch", ""), event.get("witch"))
+    player = names.get(event.get("player", ""), event.get("player"))
+    colour = colours.get(event.get("clan", ""), event.get("clan"))
+    if kind == "turn":
+        return _text(lang, "hx_turn", turn=event.get("turn"), player=player)
+    if kind == "rolled":
+        return _text(lang, "hx_rolled", player=player, die=event.get("die"))
+    if kind == "passed":
+        return _text(lang, "hx_passed", player=player, die=event.get("die"))
+    if kind == "moved":
+        by, value = event.get("by"), event.get("value")
+        to = hexen_place(event.get("to"), lang)
+        back = isinstance(event.get("to"), int) and isinstance(event.get("from"), int) and event["to"] < event["from"]
+        key = {"die": "hx_moved_die", "tile": "hx_moved_tile", "draw": "hx_moved_card_back"}.get(by)
+        if by in ("card", "magic"):
+            key = f"hx_moved_{by}_{'back' if back else 'forward'}"
+        if by == "magic" and back:
+            key = "hx_moved_magic_back"
+        return _text(lang, key or "hx_moved_die", witch=witch, value=value, to=to)
+    if kind == "revealed":
+        tile_colour = colours.get(event.get("clan", ""), event.get("clan"))
+        tile = (_text(lang, "hx_tile_magic", colour=tile_colour) if event.get("value") == "magic"
+                else _text(lang, "hx_tile_number", colour=tile_colour, value=event.get("value")))
+        return _text(lang, "hx_revealed", space=event.get("space"), tile=tile)
+    if kind == "asks":
+        phase = event.get("phase")
+        if phase == "draw":
+            pile = event.get("pile", "")
+            return _text(lang, "hx_asks_draw", player=player, witch=witch, colour=colours.get(pile, pile))
+        if phase == "foreign_magic" and event.get("forced"):
+            return _text(lang, "hx_asks_forced", player=player, witch=witch)
+        return _text(lang, "hx_asks_own_magic" if phase == "own_magic" else "hx_asks_foreign_magic",
+                     player=player, witch=witch)
+    if kind == "card_played":
+        key = ("hx_card_played_forced" if event.get("forced") else
+               "hx_card_played_forward" if event.get("direction") == "forward" else "hx_card_played_back")
+        return _text(lang, key, player=player, card=_hexen_card(event.get("card"), lang), witch=witch,
+                     n=event.get("cards_left"))
+    if kind == "drawn":
+        return _text(lang, "hx_drawn_ignored" if event.get("ignored") else "hx_drawn", colour=colour,
+                     card=_hexen_card(event.get("card"), lang), witch=witch)
+    if kind == "stays":
+        key = _stays_key(event)
+        if key is None:
+            return None
+        reason = str(event.get("reason", ""))
+        # "a blue number", "the green pile is empty", "yellow chose to let it stay": the clan is the reason's word
+        word = next((w for w in reason.split() if w in colours), "")
+        return _text(lang, key, witch=witch, place=hexen_place(event.get("space"), lang),
+                     colour=colours.get(word, word), player=names.get(word, word))
+    if kind == "finished":
+        return _text(lang, "hx_finished", witch=witch, points=event.get("points"))
+    if kind == "chain_end":
+        if int(event.get("steps") or 0) < 2:
+            return None  # a single move: its line said where the witch went
+        net = int(event.get("net") or 0)
+        return _text(lang, "hx_chain_end", witch=witch, net=f"{net:+d}", **{
+            "from": hexen_place(event.get("from"), lang), "to": hexen_place(event.get("to"), lang)})
+    if kind == "game_over":
+        winners = list(event.get("winners") or [])
+        points = (event.get("scores") or {}).get(winners[0], 0) if winners else 0
+        joined = _text(lang, "hx_and").join(names.get(w, w) for w in winners)
+        return _text(lang, "hx_game_over_shared" if len(winners) > 1 else "hx_game_over", winners=joined,
+                     points=points)
+    return None

@@ -212,7 +212,8 @@ def board_layout(data: dict[str, Any]) -> dict[str, Any]:
 
 @pages.get("/api/layout")
 def layout() -> Any:
-    """What never changes during a game: for Chariot Race the board drawing; the die faces for every game."""
+    """What never changes during a game: for Chariot Race the board drawing, for Hexen Rennen the box (clans, tile
+    numbers, stages, finish fields); the die faces for every game."""
     session = table()
     game = session.game
     if game is None:
@@ -231,6 +232,14 @@ def layout() -> Any:
             kind = load_chariot_board(name if name == "standard" or name.startswith("alt-") else f"alt-{name}")
             answer["chariot_boards"][name] = {"dice_by_speed": list(kind.dice_by_speed),
                                               "speed_cap": list(kind.speed_cap), "placeholder": kind.placeholder}
+    elif game.id == "hexenrennen":
+        from companion.games.hexenrennen.kit import load_kit
+
+        kit = load_kit()
+        answer["kit"] = {"clans": list(kit.clans), "witches_per_clan": kit.witches_per_clan,
+                         "tile_numbers": list(kit.tile_numbers), "card_numbers": list(kit.card_numbers),
+                         "card_magic": kit.card_magic, "stages": kit.stages, "stage_length": kit.stage_length,
+                         "finish_points": list(kit.finish_points)}
     return jsonify(answer)
 
 
@@ -251,10 +260,10 @@ def readable_log() -> Any:
     snapshot = session.snapshot()
     if snapshot["game"] is None:
         return jsonify(game=None, entries=[])
-    names = logtext.chariot_names(snapshot.get("view"), lang)
+    names = logtext.names_for(snapshot.get("view"), lang)
     # Entries need their predecessors (an undo names what it undid, "done" needs the phase): build from the start.
     stored = [event.to_json() for event in session.events()]
-    every = logtext.log_entries(stored, lang=lang, names=names)
+    every = logtext.log_entries(stored, lang=lang, names=names, game=snapshot["game"]["id"])
     entries = [e for e in every if e["seq"] > after]
     undone = [e["seq"] for e in every if e["undone"]]
     return jsonify(game=snapshot["game"]["number"], lang=lang, entries=entries, undone=undone)

@@ -1,10 +1,17 @@
 // New game: players and colours, board side, variants, start positions drawn or chosen. Posts to /api/game.
+// Hexen Rennen: 2-4 players in turn order, each with a clan colour; the track tiles lie face down ("hidden").
 "use strict";
 
-const COLOURS = ["green", "red", "blue", "yellow", "purple", "black"];
+const PALETTES = {
+  "chariot-race": ["green", "red", "blue", "yellow", "purple", "black"],
+  hexenrennen: ["orange", "blue", "yellow", "green"],
+};
+const MAX_PLAYERS = { "chariot-race": 6, hexenrennen: 4 };
 const setup = { players: [{ name: "", colour: "green" }, { name: "", colour: "red" }], order: [] };
 
 const chosenGame = () => document.querySelector("input[name=game]:checked").value;
+const palette = () => PALETTES[chosenGame()] || PALETTES["chariot-race"];
+const maxPlayers = () => MAX_PLAYERS[chosenGame()] || 6;
 const startMode = () => document.querySelector("input[name=start]:checked").value;
 
 function chariotIds() {
@@ -23,14 +30,14 @@ function renderPlayers() {
   box.replaceChildren(...setup.players.map((player, k) => el("div", { class: "player-row", "data-player": k },
     el("input", { type: "text", name: `player-${k}`, value: player.name, "aria-label": T("player_name"),
       placeholder: `${T("player_name")} ${k + 1}`, oninput: (e) => { player.name = e.target.value; renderOrder(); } }),
-    el("span", { class: "colour-pick" }, COLOURS.map((colour) => el("button", {
+    el("span", { class: "colour-pick" }, palette().map((colour) => el("button", {
       type: "button", class: `colour-${colour}${player.colour === colour ? " chosen" : ""}`, "data-colour": colour,
       title: colourName(colour), "aria-label": colourName(colour),
       disabled: setup.players.some((p, j) => j !== k && p.colour === colour),
       onclick: () => { player.colour = colour; setup.order = []; renderPlayers(); } }))),
     setup.players.length > 2 ? el("button", { type: "button", class: "quiet", onclick: () => {
       setup.players.splice(k, 1); setup.order = []; renderPlayers(); } }, T("remove")) : null)));
-  document.getElementById("add-player").disabled = setup.players.length >= 6;
+  document.getElementById("add-player").disabled = setup.players.length >= maxPlayers();
   renderOrder();
 }
 
@@ -53,11 +60,26 @@ function renderOrder() {
 
 function renderGame() {
   const chariot = chosenGame() === "chariot-race";
+  const hexen = chosenGame() === "hexenrennen";
   for (const node of document.querySelectorAll(".chariot-only")) node.hidden = !chariot;
+  for (const node of document.querySelectorAll(".hexen-only")) node.hidden = !hexen;
+  // Each game has its own colours: keep what fits, give the others a free colour of this game.
+  setup.players = setup.players.slice(0, maxPlayers());
+  for (const player of setup.players) {
+    const taken = (colour) => setup.players.some((p) => p !== player && p.colour === colour);
+    if (!palette().includes(player.colour) || taken(player.colour)) {
+      player.colour = palette().find((colour) => !taken(colour));
+    }
+  }
+  setup.order = [];
+  const start = document.getElementById("start-game");
+  start.dataset.i18n = hexen ? "hx_start_game" : "start_game";
+  start.textContent = T(start.dataset.i18n);
+  renderPlayers();
 }
 
 document.getElementById("add-player").addEventListener("click", () => {
-  const free = COLOURS.find((c) => !setup.players.some((p) => p.colour === c));
+  const free = palette().find((c) => !setup.players.some((p) => p.colour === c));
   setup.players.push({ name: "", colour: free });
   setup.order = [];
   renderPlayers();
@@ -82,6 +104,8 @@ document.getElementById("new-game").addEventListener("submit", async (submit) =>
       start: startMode() === "chosen" ? { order: setup.order } : "random",
     };
     body = { game: "chariot-race", options };
+  } else if (chosenGame() === "hexenrennen") {
+    body = { game: "hexenrennen", options: { players, tiles: "hidden" } };
   } else {
     body = { game: chosenGame(), options: { players: players.map((p) => ({ name: p.name })) } };
   }

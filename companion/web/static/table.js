@@ -1,6 +1,6 @@
 // The table screen: one EventSource with the full state in every message, so a missed message heals itself.
-// Chariot Race gets its track, chariot boards and a turn panel that offers only the rules' options; any other game
-// gets a plain table of its view and its options.
+// Chariot Race gets its track, chariot boards and a turn panel that offers only the rules' options; Hexen Rennen gets
+// its own track and turn panel from hexen.js; any other game gets a plain table of its view and its options.
 "use strict";
 
 const $ = (selector) => document.querySelector(selector);
@@ -16,6 +16,7 @@ const HITS = new Set(["rammed", "curve_damage", "caltrop_hit", "spear", "gallop_
 // ---- helpers ------------------------------------------------------------------------------------------------------
 
 const isChariot = () => S.state && S.state.game && S.state.game.id === "chariot-race";
+const isHexen = () => S.state && S.state.game && S.state.game.id === "hexenrennen";
 const view = () => (S.state && S.state.view) || {};
 const chariots = () => view().chariots || [];
 const chariotById = (id) => chariots().find((c) => c.id === id);
@@ -27,7 +28,7 @@ function chariotName(id) {
   if (same < 2) return car.player;
   return `${car.player} (${colourName(car.colour)}${car.id.endsWith("-2") ? " 2" : ""})`;
 }
-const actorName = (id) => (isChariot() ? chariotName(id) : id);
+const actorName = (id) => (isChariot() ? chariotName(id) : isHexen() ? Hexen.name(id) : id);
 
 function options() { return (S.state && S.state.prompt && S.state.prompt.options) || []; }
 function findOption(test) { return options().findIndex(test); }
@@ -57,6 +58,7 @@ function speedAfter(signs) {
 }
 
 function optionLabel(option) {
+  if (isHexen()) return Hexen.optionLabel(option);
   const phase = S.state.prompt.phase;
   switch (option.type) {
     case "repair": {
@@ -103,6 +105,8 @@ const confirmOption = (index) => send("/api/confirm", { option: index, actor: S.
 function drawBoard() {
   const track = $("#track");
   track.replaceChildren();
+  track.classList.remove("hexen-track");
+  if (isHexen() && S.layout && S.layout.kit) { track.hidden = false; Hexen.drawTrack(track); return; }
   const layout = S.layout && S.layout.board;
   track.hidden = !layout;
   if (!layout) return;
@@ -165,6 +169,7 @@ function caltropIcon(x, y, cls = "caltrop") {
 }
 
 function drawOverlay() {
+  if (isHexen()) { Hexen.drawOverlay(); return; }
   const overlay = document.getElementById("overlay");
   if (!overlay || !S.spaceById) return;
   overlay.replaceChildren();
@@ -304,6 +309,7 @@ function dolphin(active) {
 
 function renderBoards() {
   const container = $("#boards");
+  if (isHexen()) { container.hidden = false; container.replaceChildren(...Hexen.boards()); return; }
   if (!isChariot()) { container.replaceChildren(); container.hidden = true; return; }
   container.hidden = false;
   const v = view();
@@ -339,6 +345,7 @@ function renderBanner() {
   const banner = $("#turn-banner");
   const v = view();
   if (!S.state.game) { banner.replaceChildren(); return; }
+  if (isHexen()) { banner.replaceChildren(...Hexen.banner()); return; }
   if (S.state.game.over) {
     const winner = v.winner;
     banner.replaceChildren(el("span", { class: "winner" }, winner ? T("winner", { name: actorName(winner) })
@@ -355,6 +362,7 @@ function renderBanner() {
 function renderOrder() {
   const box = $("#order");
   const v = view();
+  if (isHexen()) { box.replaceChildren(...Hexen.order()); return; }
   if (!isChariot()) { box.replaceChildren(); return; }
   const at = v.order.indexOf(v.current);
   box.replaceChildren(el("span", { class: "order-label" }, T("turn_order")),
@@ -367,6 +375,7 @@ function renderOrder() {
 
 function renderPhases() {
   const list = $("#phases");
+  if (isHexen()) { list.replaceChildren(...Hexen.phases()); return; }
   if (!isChariot()) { list.replaceChildren(); return; }
   const at = STEP_OF[S.state.prompt.phase] ?? -1;
   list.replaceChildren(...STEPS.map((step, k) => el("li", {
@@ -557,6 +566,7 @@ function toggleDie(i) {
 
 function renderSetup() {
   const card = $("#setup-card");
+  if (isHexen()) { const setup = Hexen.setup(); card.replaceChildren(...(setup ? [setup] : [])); return; }
   if (!isChariot() || S.state.seq !== 0 || S.state.game.over) { card.replaceChildren(); return; }
   const cars = [...chariots()].sort((a, b) => a.start_position - b.start_position);
   card.replaceChildren(el("div", { class: "setup" }, el("h3", {}, T("setup_title")),
@@ -580,6 +590,9 @@ function renderTurn() {
     const phaseName = prompt.phase === "over" ? T("phase_over") : T(`phase_${prompt.phase}`);
     heading.textContent = prompt.actor ? `${chariotName(prompt.actor)}: ${phaseName}` : phaseName;
     turnBody.append(...body());
+  } else if (isHexen()) {
+    heading.textContent = Hexen.heading();
+    turnBody.append(...Hexen.body().filter(Boolean));
   } else {
     heading.textContent = S.state.game.over ? T("no_winner").split(":")[0] : T("turn_of", { name: prompt.actor });
     if (S.state.game.over) return;
@@ -595,7 +608,7 @@ function renderTurn() {
 function renderGenericView() {
   const box = $("#view");
   box.replaceChildren();
-  if (!S.state.game || isChariot()) return;
+  if (!S.state.game || isChariot() || isHexen()) return;
   const rows = view().players || [];
   if (!rows.length) return;
   const keys = Object.keys(rows[0]);
@@ -722,7 +735,9 @@ function render() {
     S.dest = null;
     S.alt = 0;
   }
+  if (isHexen()) Hexen.reset(key);
   document.body.classList.toggle("chariot-race", isChariot());
+  document.body.classList.toggle("hexenrennen", isHexen());
   document.getElementById("title").textContent = state.game
     ? state.game.title + (state.game.over ? " 🏁" : "") : T("title");
   renderBanner();
