@@ -323,11 +323,13 @@ def export_onnx(model, path: Path, size: int, labels: list[str], check: np.ndarr
 
 def train(dice_set: str, config: TrainConfig | None = None, out_dir: Path = MODELS_DIR, *, threads: int = 1,
           workers: int = 2, cache_dir: Path | None = DEFAULT_CACHE, real_root: Path = REAL_D6_TRAY,
-          log=print) -> Path:
-    """Train, export, measure and write `<out_dir>/<set>.onnx`, `<set>.json` and confusion PNGs.
+          name: str | None = None, purpose: str | None = None, command: str | None = None, log=print) -> Path:
+    """Train, export, measure and write `<out_dir>/<name>.onnx`, `<name>.json` and confusion PNGs.
 
-    Returns the card path.
+    name: file and card name (default: the dice set). purpose: a sentence for the card and models/README.md
+    (e.g. a reference model that the app does not use). Returns the card path.
     """
+    name = name or dice_set
     torch = _torch()
     torch.manual_seed((config or CONFIGS.get(dice_set, TrainConfig())).seed)
     torch.set_num_threads(threads)
@@ -372,25 +374,26 @@ def train(dice_set: str, config: TrainConfig | None = None, out_dir: Path = MODE
     log(f"{dice_set}: training a {params}-parameter net on {config.size}x{config.size} crops")
     result = fit(model, train_x, train_y, val_sets, config, real, log)
 
-    onnx_path = out_dir / f"{dice_set}.onnx"
+    onnx_path = out_dir / f"{name}.onnx"
     diff = export_onnx(model, onnx_path, config.size, labels, val_x[:64])
     log(f"  exported {onnx_path} ({onnx_path.stat().st_size / 1024:.0f} KiB), onnxruntime vs torch max diff "
         f"{diff:.1e}")
     card_data = {
-        "name": dice_set, "dice_set": dice_set, "format": CARD_FORMAT, "model": onnx_path.name, "labels": labels,
+        "name": name, "dice_set": dice_set, "format": CARD_FORMAT, "model": onnx_path.name, "labels": labels,
         "input": {"name": "input", "size": [config.size, config.size], "color": "BGR", "layout": "NCHW",
                   "scale": 1 / 255, "mean": list(MEAN), "std": list(STD)},
         "outputs": {"logits": "logits", "embedding": "embedding"},
-        "trained_on": {**trained_on, "command": f"python -m vision.train --dice {dice_set}",
+        "trained_on": {**({"purpose": purpose} if purpose else {}), **trained_on,
+                       "command": command or f"python -m vision.train --dice {dice_set}",
                        "torch": torch.__version__, "parameters": params,
                        "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(config).items()},
                        "training": {k: v for k, v in result.items() if k != "history"}},
         "accuracy": {},
     }
-    card = parse_card(card_data, out_dir / f"{dice_set}.json")
+    card = parse_card(card_data, out_dir / f"{name}.json")
     card = measure(card, test_x, test_y, real_root, log)
     save_card(card)
-    write_models_readme(out_dir)
+    write_readme(out_dir)
     log(f"  wrote {card.path}")
     return card.path
 
@@ -423,6 +426,28 @@ def measure(card, test_x: np.ndarray, test_y: np.ndarray, real_root: Path = REAL
     return replace(card, accuracy=accuracy)
 
 
+SYNTHETIC_ONLY_PURPOSE = (
+    "Reference model for the enrolment benchmark (bench/enrolment.py): the d6 net trained on synthetic crops only, "
+    "never on real photos, to measure teach-your-dice from a start that never saw real dice. Not used by the app.")
+
+
+def write_readme(models_dir: Path = MODELS_DIR) -> Path:
+    """models/README.md from the cards (vision.evaluate), plus each card's `trained_on.purpose` under its heading."""
+    path = write_models_readme(models_dir)
+    text = path.read_text(encoding="utf-8")
+    for card_path in sorted(Path(models_dir).glob("*.json")):
+        try:
+            card = load_card(card_path)
+        except ValueError:
+            continue
+        purpose = card.trained_on.get("purpose")
+        heading = f"## {card.name}\n\n"
+        if purpose and heading in text:
+            text = text.replace(heading, f"{heading}**{purpose}**\n\n", 1)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.splitlines()[0])
     parser.add_argument("--dice", required=True, help="dice set: " + ", ".join(sorted(CONFIGS)))
@@ -436,8 +461,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where rendered crops are cached")
     parser.add_argument("--no-cache", action="store_true", help="render crops afresh, keep nothing")
     parser.add_argument("--remeasure", action="store_true", help="only re-measure the shipped model for its card")
+    parser.add_argument("--no-real", action="store_true", help="synthetic data only, even for d6 (a reference model)")
+    parser.add_argument("--name", help="output name: <out>/<NAME>.onnx and .json (default: the dice set; "
+                        "with --no-real for d6: d6_synthetic_only)")
     args = parser.parse_args(argv)
     config = CONFIGS.get(args.dice, TrainConfig())
+    name = args.name or (f"{args.dice}_synthetic_only" if args.no_real and config.real else args.dice)
+    purpose = None
+    if args.no_real:
+        config = replace(config, real=False)
+        purpose = SYNTHETIC_ONLY_PURPOSE if args.dice == "d6" else "Trained on synthetic crops only."
     if args.epochs:
         config = replace(config, epochs=args.epochs)
     if args.per_class:
@@ -446,13 +479,15 @@ def main(argv: list[str] | None = None) -> int:
         config = replace(config, size=args.size)
     cache = None if args.no_cache else args.cache
     if args.remeasure:
-        card = load_card(args.out / f"{args.dice}.json")
+        card = load_card(args.out / f"{name}.json")
         x, y = synth_dataset(args.dice, config.synth_test_per_class, config.size, config.seed, "test", args.workers,
                              cache)
         save_card(measure(card, x, y))
-        write_models_readme(args.out)
+        write_readme(args.out)
         return 0
-    train(args.dice, config, args.out, threads=args.threads, workers=args.workers, cache_dir=cache)
+    command = "python -m vision.train " + " ".join(argv if argv is not None else sys.argv[1:])
+    train(args.dice, config, args.out, threads=args.threads, workers=args.workers, cache_dir=cache, name=name,
+          purpose=purpose, command=command)
     return 0
 
 

@@ -35,9 +35,10 @@ def run(config: Path, *skip: str) -> dict[str, doctor.Check]:
 
 def test_a_good_table_passes_every_check_with_the_shipped_models(tmp_path: Path) -> None:
     checks = run(write_config(tmp_path))
-    assert {name: c.status for name, c in checks.items()} == {
-        "config": "OK", "data": "OK", "store": "OK", "onnxruntime": "OK", "model chariot_race": "OK",
-        "model d6": "OK", "camera": "OK", "pins": "OK", "port": "OK"}
+    statuses = {name: c.status for name, c in checks.items()}
+    assert {"config", "data", "store", "onnxruntime", "model chariot_race", "model d6", "camera", "pins",
+            "port"} <= set(statuses)
+    assert set(statuses.values()) == {"OK"}, statuses
     assert "mock: confirm GPIO17" in checks["pins"].detail
 
 

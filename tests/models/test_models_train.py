@@ -48,3 +48,27 @@ def test_validation_photos_are_the_latest_ones():
     train_names, val_names = split_by_time(list(reversed(names)), 0.2)
     assert val_names == names[-2:]
     assert not set(train_names) & set(val_names)
+
+
+def test_a_named_run_writes_its_own_files_and_states_its_purpose(tmp_path):
+    path = train("chariot_race", TINY, tmp_path, threads=1, workers=1, cache_dir=None, name="reference",
+                 purpose="A reference model, not used by the app.", log=lambda *_: None)
+    card = load_card(path)
+    assert path == tmp_path / "reference.json" and card.model == "reference.onnx" and card.dice_set == "chariot_race"
+    assert not (tmp_path / "chariot_race.json").exists()
+    assert card.trained_on["purpose"] == "A reference model, not used by the app."
+    readme = (tmp_path / "README.md").read_text()
+    assert "## reference\n\n**A reference model, not used by the app.**" in readme
+
+
+def test_no_real_trains_d6_on_synthetic_data_only_under_its_own_name(tmp_path, monkeypatch):
+    import vision.train as train_module
+
+    calls = []
+    monkeypatch.setattr(train_module, "train", lambda *args, **kwargs: calls.append((args, kwargs)))
+    assert train_module.main(["--dice", "d6", "--no-real", "--epochs", "3", "--out", str(tmp_path)]) == 0
+    (dice_set, config, out), kwargs = calls[0]
+    assert dice_set == "d6" and config.real is False and config.epochs == 3 and out == tmp_path
+    assert kwargs["name"] == "d6_synthetic_only" and "not used by the app" in kwargs["purpose"].lower()
+    assert "--no-real" in kwargs["command"]
+    assert train_module.CONFIGS["d6"].real is True  # the shipped d6 still trains on real photos
