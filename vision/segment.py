@@ -166,7 +166,11 @@ class Segmenter:
         mask = self.foreground(small, background)
         self.last_mask = mask
         h, w = mask.shape
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        # every outer boundary, also those inside a hole of another blob: a tray's rim or a box edge seen as one
+        # ring would otherwise hide every die lying within it
+        contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+        if hierarchy is not None:
+            contours = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True) if parent < 0]
         min_side = cfg.min_side_fraction * min(h, w)
         shapes = []
         for c in contours:
@@ -199,7 +203,9 @@ class Segmenter:
             if max(rw, rh) / min(rw, rh) <= 1.25 and area / (rw * rh) >= 0.8:
                 lone.append(math.sqrt(rw * rh))
         if lone:
-            side = float(np.percentile(lone, 30))  # the sides of dice near the frame's edge make them look bigger
+            # the median: the 30th percentile let small white dice (pips only in the mask) set the size, so normal
+            # dice on real photos were taken for two and split
+            side = float(np.percentile(lone, 50))
             if self.die_px is not None:  # a cluster of 4 is square too: trust lone dice near the known size
                 near = [s for s in lone if 0.7 < s / (self.die_px * scale) < 1.4]
                 side = float(np.percentile(near, 30)) if near else self.die_px * scale

@@ -111,3 +111,21 @@ def test_an_empty_tray_has_no_dice():
 
 def test_full_frame_region_covers_the_frame():
     assert full_frame_roi(64, 48).tolist() == [[0, 0], [63, 0], [63, 47], [0, 47]]
+
+
+def test_dice_inside_a_dark_rim_are_found():
+    """A tray's dark rim seen from above is one ring-shaped blob around every die; the dice inside must count."""
+    sc = scene(2, background="paper", palette="red")
+    image = sc.image.copy()
+    h, w = image.shape[:2]
+    die = max(d.size for d in sc.dice)
+    xs = [d.center[0] for d in sc.dice]
+    ys = [d.center[1] for d in sc.dice]
+    x0, y0 = int(max(4, min(xs) - 1.5 * die)), int(max(4, min(ys) - 1.5 * die))
+    x1, y1 = int(min(w - 5, max(xs) + 1.5 * die)), int(min(h - 5, max(ys) + 1.5 * die))
+    t = max(3, int(0.3 * die))
+    image[y0:y0 + t, x0:x1] = image[y1 - t:y1, x0:x1] = 20  # the rim, clear of the frame's edge
+    image[y0:y1, x0:x0 + t] = image[y0:y1, x1 - t:x1] = 20
+    found, extra = matches(sc, Segmenter().find(image))
+    assert found == len(sc.dice)
+    assert extra == []
