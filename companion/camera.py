@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.config import Config
 from companion.session import TableSession
+from companion.teach import Teacher
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,8 @@ class TableCamera:
         self.pipeline = Pipeline.from_config(vision_config, on_reading=self._on_reading, on_status=self._on_status)
         self.readings = threading.Condition()
         self.reading_count = 0
+        self.teacher = Teacher(Path(config.data_dir), enrolment_path(config.data_dir, dice_set), self.pipeline)
+        session.correction_listeners.append(self.teacher.keep_correction)
 
     @property
     def source(self) -> Any:
@@ -76,7 +79,11 @@ class TableCamera:
         self.pipeline.stop()
 
     def _on_reading(self, reading: Any) -> None:
-        dice = [d.to_dict() for d in reading.dice]
+        # The dice lie still, so the newest frame shows them as the reading does; its crops let a correction teach.
+        latest = self.pipeline.latest_image(timeout=0.0)
+        refs = self.teacher.keep_reading(reading.frame_id, latest[1] if latest else None,
+                                         [d.box for d in reading.dice])
+        dice = [{**d.to_dict(), **({"ref": ref} if ref else {})} for d, ref in zip(reading.dice, refs, strict=True)]
         self.session.offer_dice(dice, source="camera", change=reading.change)
         with self.readings:
             self.reading_count += 1

@@ -14,7 +14,7 @@ import logging
 import queue
 import random
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +126,8 @@ class TableSession:
         self._pending: dict[str, Any] | None = None
         self._status: dict[str, Any] = {}
         self._cursor = 0
+        self.correction_listeners: list[Callable[[dict[str, Any]], None]] = []
+        """Called with each die a player corrects (the camera keeps its crop to teach the classifier)."""
 
     # -- games -----------------------------------------------------------------------------------------------------
 
@@ -255,9 +257,14 @@ class TableSession:
                                     legal=sorted(set(current.game.die_faces)))
             die = self._pending["dice"][index]
             was = die.get("was", die.get("label"))
-            self._pending["dice"][index] = {**die, "label": label, "low": False, "corrected": True, "was": was,
-                                            "corrected_by": actor}
+            corrected = {**die, "label": label, "low": False, "corrected": True, "was": was, "corrected_by": actor}
+            self._pending["dice"][index] = corrected
         self._publish({"kind": "pending"})
+        for listener in list(self.correction_listeners):
+            try:
+                listener(dict(corrected))
+            except Exception:  # teaching is a bonus: it must never cost the table a correction
+                log.exception("correction listener failed")
 
     def confirm(self, *, actor: str, source: str = "button", option: int | None = None) -> StoredEvent:
         """Confirm an option of the current prompt (the highlighted one by default), with the pending dice if it

@@ -58,7 +58,9 @@ class Client:
         payload = response.read()
         connection.close()
         kind = response.getheader("Content-Type", "")
-        return response.status, json.loads(payload) if kind.startswith("application/json") else payload.decode()
+        if kind.startswith("application/json"):
+            return response.status, json.loads(payload)
+        return response.status, payload if kind.startswith("image/") else payload.decode()
 
     def get(self, path: str, **kw: Any) -> tuple[int, Any]:
         return self.request("GET", path, **kw)

@@ -46,6 +46,20 @@ def box_crop(image: np.ndarray, box: tuple[float, float, float, float], out_size
     return rotated_crop(image, ((x0 + x1) / 2, (y0 + y1) / 2), side, 0.0, out_size, margin=margin)
 
 
+def corners_crop(image: np.ndarray, corners, out_size: int, margin: float = CROP_MARGIN) -> np.ndarray:
+    """Cut a die again from the 4 corners of its rotated box (a `DieReading.box`), by the crop convention.
+
+    The application keeps readings, not blobs; this lets it cut the very crop the classifier saw (teaching the
+    companion a die it misread) from a frame and the reading alone.
+    """
+    pts = np.asarray(corners, np.float64).reshape(4, 2)
+    edges = np.roll(pts, -1, axis=0) - pts
+    side = float(np.linalg.norm(edges, axis=1).mean())
+    angle = float(np.degrees(np.arctan2(edges[0, 1], edges[0, 0])))
+    centre = pts.mean(axis=0)
+    return rotated_crop(image, (float(centre[0]), float(centre[1])), side, angle, out_size, margin=margin)
+
+
 def yolo_boxes(label_text: str, width: int, height: int) -> list[tuple[int, tuple[float, float, float, float]]]:
     """Parse YOLO `cls xc yc w h` lines (normalised) into (cls, (x0, y0, x1, y1)) in pixels."""
     out = []

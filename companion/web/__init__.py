@@ -15,6 +15,7 @@ from companion.session import TableSession
 from companion.web.api import api
 from companion.web.auth import WrongPinLimiter
 from companion.web.pages import pages
+from companion.web.teach import teach
 
 
 def create_app(
@@ -44,6 +45,7 @@ def create_app(
     app.extensions["wrong_pins"] = WrongPinLimiter()
     app.register_blueprint(api)
     app.register_blueprint(pages)
+    app.register_blueprint(teach)
 
     @app.get("/healthz")
     def healthz() -> Any:

@@ -1,0 +1,98 @@
+"""The teach page (``/teach``) and its endpoints: teach the companion the table's own dice.
+
+* ``GET /api/teach`` taught examples per face, kept corrections, dice in the tray now.
+* ``GET /api/teach/crops/<id>.png`` the crop of a kept correction, as the classifier saw it.
+* ``POST /api/teach/face`` ``{"face": "5"}``: every die of the latest reading shows that face.
+* ``POST /api/teach/learn`` / ``/api/teach/discard`` ``{"ids": [...]}`` (all when absent): kept corrections.
+* ``POST /api/teach/forget`` ``{"face": "5"}`` or ``{}`` for every face: back to the shipped model.
+
+Changing what the companion has learnt needs control (the PIN); looking does not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, current_app, jsonify, request, send_file
+
+from companion.teach import Teacher, TeachError
+from companion.web.auth import requires_control
+from companion.web.pages import _page
+
+teach = Blueprint("teach", __name__)
+
+
+def _teacher() -> Teacher | None:
+    camera = current_app.extensions.get("camera")
+    return getattr(camera, "teacher", None)
+
+
+def _body() -> dict[str, Any]:
+    body = request.get_json(silent=True)
+    return body if isinstance(body, dict) else {}
+
+
+def _ids(body: dict[str, Any]) -> list[str] | None:
+    ids = body.get("ids")
+    if ids is None:
+        return None
+    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+        raise TeachError("'ids' must be a list of correction ids")
+    return ids
+
+
+def _do(action: Any) -> Any:
+    teacher = _teacher()
+    if teacher is None:
+        return jsonify(error="no camera on this table: there is nothing to teach"), 409
+    try:
+        done = action(teacher, _body())
+    except TeachError as exc:
+        return jsonify(error=str(exc)), 409
+    return jsonify(ok=True, done=done, **teacher.summary())
+
+
+@teach.get("/teach")
+def teach_page() -> str:
+    return _page("teach.html")
+
+
+@teach.get("/api/teach")
+def summary() -> Any:
+    teacher = _teacher()
+    if teacher is None:
+        return jsonify(present=False)
+    return jsonify(present=True, **teacher.summary())
+
+
+@teach.get("/api/teach/crops/<correction_id>.png")
+def correction_crop(correction_id: str) -> Any:
+    teacher = _teacher()
+    path = teacher.correction_png(correction_id) if teacher is not None else None
+    if path is None:
+        abort(404, description=f"no kept correction {correction_id!r}")
+    return send_file(path, mimetype="image/png", max_age=3600)
+
+
+@teach.post("/api/teach/face")
+@requires_control
+def teach_face() -> Any:
+    return _do(lambda teacher, body: teacher.teach_face(str(body.get("face", ""))))
+
+
+@teach.post("/api/teach/learn")
+@requires_control
+def learn() -> Any:
+    return _do(lambda teacher, body: teacher.learn(_ids(body)))
+
+
+@teach.post("/api/teach/discard")
+@requires_control
+def discard() -> Any:
+    return _do(lambda teacher, body: teacher.discard(_ids(body)))
+
+
+@teach.post("/api/teach/forget")
+@requires_control
+def forget() -> Any:
+    return _do(lambda teacher, body: teacher.forget(str(body["face"]) if body.get("face") else None))

@@ -1,0 +1,181 @@
+"""Teach-your-dice at the table: faces shown to the camera and corrections made in play become the enrolment
+that the live classifier uses, and everything taught can be thrown away again."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from companion.session import TableSession
+from companion.teach import MAX_CORRECTIONS, Teacher, TeachError
+from tests.conftest import PIN, Client, LiveServer
+from tests.vision.conftest import make_tiny_model
+from vision.classify import Classifier
+from vision.synth import render_scene
+
+
+@pytest.fixture
+def teacher(tmp_path: Path) -> Teacher:
+    card = make_tiny_model(tmp_path)
+    pipeline = SimpleNamespace(classifier=Classifier.load(card))
+    return Teacher(tmp_path / "data", tmp_path / "data" / "enrol-d6.npz", pipeline)
+
+
+def tray(teacher: Teacher, labels: list[str], seed: int = 1, reading_id: int = 1) -> tuple[np.ndarray, list[str]]:
+    """A settled synthetic tray whose dice the teacher keeps, as the camera does for every reading (the true
+    boxes stand in for the segmenter's: these tests are about teaching, not finding)."""
+    scene = render_scene(labels, "d6", np.random.default_rng(seed))
+    refs = teacher.keep_reading(reading_id, scene.image, [d.box for d in scene.dice])
+    return scene.image, refs
+
+
+def read(teacher: Teacher) -> list[str]:
+    return [p.label for p in teacher.pipeline.classifier.classify(teacher.latest_crops())]
+
+
+def test_teaching_a_face_makes_the_live_classifier_read_those_dice_as_it(teacher):
+    tray(teacher, ["3", "3", "3", "3"])
+    assert read(teacher) != ["3"] * 4  # the tiny model reads colours, not faces
+    assert teacher.teach_face("3") == 4
+    assert read(teacher) == ["3"] * 4
+    assert teacher.summary()["taught"]["3"] == 4
+    assert teacher.enrolment_path.is_file()
+
+
+def test_forgetting_returns_to_the_shipped_model(teacher):
+    tray(teacher, ["5", "5", "5"])
+    before = read(teacher)
+    teacher.teach_face("5")
+    teacher.forget()
+    assert not teacher.enrolment_path.exists()
+    assert read(teacher) == before
+    assert teacher.summary()["taught"] == {face: 0 for face in "123456"}
+
+
+def test_teaching_needs_a_face_of_these_dice_and_dice_in_the_tray(teacher):
+    with pytest.raises(TeachError, match="no dice read yet"):
+        teacher.teach_face("3")
+    tray(teacher, ["2", "2"])
+    with pytest.raises(TeachError, match="'drive' is not a face of these dice; faces are 1, 2, 3, 4, 5, 6"):
+        teacher.teach_face("drive")
+
+
+def test_a_correction_keeps_the_crop_the_classifier_saw_until_it_is_learnt(teacher):
+    _, refs = tray(teacher, ["6", "6", "6"])
+    ids = [teacher.keep_correction({"label": "6", "was": "1", "ref": ref, "corrected_by": "table"}) for ref in refs]
+    kept = teacher.corrections()
+    assert [c["id"] for c in kept] == ids and {c["was"] for c in kept} == {"1"}
+    assert all(teacher.correction_png(i) is not None for i in ids)
+    assert teacher.learn(ids[:2]) == 2
+    assert [c["id"] for c in teacher.corrections()] == ids[2:]
+    assert teacher.summary()["taught"]["6"] == 2
+    assert read(teacher) == ["6", "6", "6"]
+
+
+def test_dice_typed_in_by_hand_or_long_gone_keep_nothing(teacher):
+    tray(teacher, ["4"], reading_id=1)
+    assert teacher.keep_correction({"label": "4", "was": "1"}) is None  # typed in: no camera reference
+    for later in range(2, 40):
+        tray(teacher, ["4"], seed=later, reading_id=later)
+    assert teacher.keep_correction({"label": "4", "ref": "1:0"}) is None  # that reading's crops are gone
+    assert teacher.corrections() == []
+
+
+def test_discarded_corrections_teach_nothing(teacher):
+    _, refs = tray(teacher, ["1", "2"])
+    for ref in refs:
+        teacher.keep_correction({"label": "3", "ref": ref})
+    assert teacher.discard() == 2
+    assert teacher.corrections() == [] and teacher.summary()["taught"]["3"] == 0
+    with pytest.raises(TeachError, match="no kept correction"):
+        teacher.learn(["123-3"])
+
+
+def test_a_half_written_correction_after_a_power_cut_is_skipped(teacher):
+    _, refs = tray(teacher, ["2"])
+    kept = teacher.keep_correction({"label": "2", "ref": refs[0]})
+    (teacher.folder / "999-2.png").write_bytes(b"")  # the crop was written, its note was not
+    (teacher.folder / "998-2.json").write_text("{not json")
+    assert [c["id"] for c in teacher.corrections()] == [kept]
+
+
+def test_old_corrections_are_dropped_beyond_the_limit(teacher, monkeypatch):
+    monkeypatch.setattr("companion.teach.MAX_CORRECTIONS", 3)
+    _, refs = tray(teacher, ["1", "2", "3", "4", "5"])
+    ids = [teacher.keep_correction({"label": "6", "ref": ref}) for ref in refs]
+    assert [c["id"] for c in teacher.corrections()] == ids[-3:]
+    assert MAX_CORRECTIONS >= 100
+
+
+def test_the_session_tells_its_listeners_about_each_correction_and_survives_a_broken_one(session: TableSession):
+    session.new_game("dice-race", {"players": [{"name": "Ada"}, {"name": "Bo"}]}, seed=1)
+    heard = []
+    session.correction_listeners += [lambda die: 1 / 0, heard.append]
+    session.offer_dice([{"label": "2", "confidence": 0.5, "ref": "7:0"}])
+    session.correct_die(0, "5", actor="table")
+    assert heard == [{"label": "5", "confidence": 0.5, "ref": "7:0", "low": False, "corrected": True, "was": "2",
+                      "corrected_by": "table"}]
+    assert session.snapshot()["pending"]["dice"][0]["label"] == "5"
+
+
+def test_the_teach_endpoints_need_control_and_explain_refusals(session, tmp_path):
+    from companion.web import create_app
+    from companion.web.server import Server
+
+    card = make_tiny_model(tmp_path)
+    teacher = Teacher(tmp_path / "data", tmp_path / "data" / "enrol-d6.npz",
+                      SimpleNamespace(classifier=Classifier.load(card)))
+    app = create_app(session, control_pin=PIN)
+    app.extensions["camera"] = SimpleNamespace(teacher=teacher)
+    server = Server(app, host="127.0.0.1", port=0, threads=4).start()
+    try:
+        live = LiveServer(session, server)
+        spectator, player = live.client(), live.client()
+        csrf = {"headers": {"X-CSRF-Token": player.login()}}
+        assert spectator.post("/api/teach/face", {"face": "3"})[0] == 401
+        status, body = player.post("/api/teach/face", {"face": "3"}, **csrf)
+        assert status == 409 and "no dice read yet" in body["error"]
+        _, refs = tray(teacher, ["3", "3"])
+        status, body = player.post("/api/teach/face", {"face": "3"}, **csrf)
+        assert status == 200 and body["done"] == 2 and body["taught"]["3"] == 2
+        correction = teacher.keep_correction({"label": "1", "was": "3", "ref": refs[0]})
+        status, body = spectator.get("/api/teach")
+        assert status == 200 and [c["id"] for c in body["corrections"]] == [correction]
+        status, png = spectator.get(f"/api/teach/crops/{correction}.png")
+        assert status == 200 and png[:4] == b"\x89PNG"
+        assert spectator.get("/api/teach/crops/..%2Fsecret_key.png")[0] == 404
+        status, body = player.post("/api/teach/learn", {"ids": "all"}, **csrf)
+        assert status == 409 and "list of correction ids" in body["error"]
+        status, body = player.post("/api/teach/learn", {}, **csrf)
+        assert status == 200 and body["done"] == 1 and body["taught"]["1"] == 1 and body["corrections"] == []
+        status, body = player.post("/api/teach/forget", {}, **csrf)
+        assert status == 200 and body["taught"] == {face: 0 for face in "123456"}
+    finally:
+        session.broker.close()
+        server.stop()
+
+
+def test_without_a_camera_there_is_nothing_to_teach(session):
+    from companion.web import create_app
+    from companion.web.server import Server
+
+    server = Server(create_app(session, control_pin=PIN), host="127.0.0.1", port=0, threads=4).start()
+    try:
+        client = Client(server.port)
+        assert client.get("/api/teach") == (200, {"present": False})
+        status, body = client.post("/api/teach/face", {"face": "1"}, headers={"X-CSRF-Token": client.login()})
+        assert status == 409 and "no camera" in body["error"]
+    finally:
+        session.broker.close()
+        server.stop()
+
+
+def test_kept_corrections_are_plain_files_a_person_can_read(teacher):
+    _, refs = tray(teacher, ["5"])
+    kept = teacher.keep_correction({"label": "5", "was": "6", "ref": refs[0], "confidence": 0.41})
+    meta = json.loads((teacher.folder / f"{kept}.json").read_text())
+    assert meta["label"] == "5" and meta["was"] == "6" and meta["confidence"] == 0.41

@@ -1,0 +1,37 @@
+"""Held-out tray surfaces: the synthetic test stream can show a model surfaces it never trained on."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.synth.backgrounds import BACKGROUNDS, HELD_OUT_BACKGROUNDS, make_background
+
+
+def test_a_random_surface_is_always_a_training_one():
+    rng = np.random.default_rng(0)
+    means = {kind: make_background(kind, 24, 24, np.random.default_rng(1)).mean() for kind in HELD_OUT_BACKGROUNDS}
+    for _ in range(40):
+        img = make_background(None, 24, 24, rng)
+        assert img.shape == (24, 24, 3) and img.dtype == np.float32
+    assert set(BACKGROUNDS).isdisjoint(HELD_OUT_BACKGROUNDS)
+    assert len(set(np.round(list(means.values()), 3))) == len(HELD_OUT_BACKGROUNDS)
+
+
+@pytest.mark.parametrize("kind", HELD_OUT_BACKGROUNDS)
+def test_every_held_out_surface_renders_by_name(kind):
+    img = make_background(kind, 40, 50, np.random.default_rng(2))
+    assert img.shape == (40, 50, 3) and 0 <= img.min() and img.max() <= 255 and img.std() > 1
+
+
+def test_a_sequence_of_kinds_picks_among_them_only():
+    rng = np.random.default_rng(3)
+    for _ in range(10):
+        make_background(("slate", "cork"), 8, 8, rng)
+        with pytest.raises(ValueError, match="unknown background 'lava'"):
+            make_background(("lava",), 8, 8, rng)
+
+
+def test_an_unknown_surface_names_the_known_ones():
+    with pytest.raises(ValueError, match="unknown background 'lava'.*marble"):
+        make_background("lava", 8, 8, np.random.default_rng(0))

@@ -1,0 +1,63 @@
+"""The teach page in Chromium: show a face to the camera and tap it; learn or throw away corrected dice."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+from playwright.sync_api import expect
+
+from companion.teach import Teacher
+from companion.web import create_app
+from companion.web.server import Server
+from tests.conftest import PIN, LiveServer
+from tests.vision.conftest import make_tiny_model
+from tests.web.conftest import shoot
+from vision.classify import Classifier
+from vision.synth import render_scene
+
+
+@pytest.fixture
+def teaching_table(session, tmp_path) -> Iterator[Any]:
+    """A table whose camera has just read three dice showing 4, one of them corrected from a misread."""
+    teacher = Teacher(tmp_path / "data", tmp_path / "data" / "enrol-d6.npz",
+                      SimpleNamespace(classifier=Classifier.load(make_tiny_model(tmp_path))))
+    scene = render_scene(["4", "4", "4"], "d6", np.random.default_rng(5))
+    refs = teacher.keep_reading(1, scene.image, [d.box for d in scene.dice])
+    teacher.keep_correction({"label": "4", "was": "1", "ref": refs[0], "corrected_by": "table"})
+    app = create_app(session, control_pin=PIN)
+    app.extensions["camera"] = SimpleNamespace(teacher=teacher, status=lambda: {"state": "ok"})
+    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
+    yield SimpleNamespace(live=LiveServer(session, server), teacher=teacher)
+    session.broker.close()
+    server.stop()
+
+
+def test_tapping_a_face_teaches_the_dice_in_the_tray(teaching_table, open_page):
+    page = open_page(f"http://127.0.0.1:{teaching_table.live.port}/teach", control=True)
+    expect(page.locator("#teach-tray")).to_have_text("Dice in the tray now: 3")
+    expect(page.locator(".correction figcaption")).to_have_text("1 → 4")
+    page.wait_for_function("document.querySelector('.correction img').naturalWidth === 64")
+    shoot(page, "teach")
+    page.click(".face-button[data-face='4']")
+    expect(page.locator("#teach-result")).to_have_text("Learnt 3 dice showing 4.")
+    expect(page.locator(".taught-count[data-face='4']")).to_have_text("3 taught")
+    assert teaching_table.teacher.enrolment().counts()["4"] == 3
+
+
+def test_corrections_are_learnt_with_one_tap(teaching_table, open_page):
+    page = open_page(f"http://127.0.0.1:{teaching_table.live.port}/teach", control=True)
+    page.click("#learn-all")
+    expect(page.locator("#teach-result")).to_have_text("Learnt 1 corrected dice.")
+    expect(page.locator("#corrections")).to_have_text("No corrections kept.")
+    expect(page.locator(".taught-count[data-face='4']")).to_have_text("1 taught")
+
+
+def test_a_spectator_is_asked_for_the_pin(teaching_table, open_page):
+    page = open_page(f"http://127.0.0.1:{teaching_table.live.port}/teach")
+    page.click(".face-button[data-face='4']")
+    expect(page.locator("#login")).to_be_visible()
+    assert teaching_table.teacher.summary()["taught"]["4"] == 0
