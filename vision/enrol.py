@@ -230,6 +230,17 @@ class AdaptedClassifier:
         return [(self.card.labels[int(i)], float(p[k, i])) for k, i in enumerate(best)]
 
 
+def dice_in_photo(image: np.ndarray, size: tuple[int, int], tray_dir: Path | None = None) -> list[np.ndarray]:
+    """Every die the live pipeline would find in a tray photo, cut as it cuts them (calibrated if given)."""
+    from .segment import Segmenter, crops
+    from .tray import Tray
+
+    tray = Tray.load(tray_dir) if tray_dir is not None else None
+    if tray is not None and not tray.fits(image):
+        tray = None  # a photo from another camera: the automatic mode still finds dice on a plain surface
+    return crops(image, Segmenter(tray).find(image), size)
+
+
 def main(argv: list[str] | None = None) -> int:
     """`companion enrol`: add / remove / list / reset a table's own dice examples."""
     parser = argparse.ArgumentParser(prog="companion enrol", description=main.__doc__)
@@ -239,6 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     add = sub.add_parser("add", help="add crops (image files, one die each) for a label and refit")
     add.add_argument("label")
     add.add_argument("images", nargs="+", type=Path)
+    add.add_argument("--photos", action="store_true",
+                     help="the images are photos of the tray with several dice, all showing LABEL: every die "
+                          "found is an example (cut as the live camera cuts them)")
+    add.add_argument("--tray", type=Path, help="with --photos: the tray calibration folder (DATA/tray)")
     rm = sub.add_parser("remove", help="forget one label's examples and refit")
     rm.add_argument("label")
     sub.add_parser("list", help="how many examples each label has")
@@ -253,7 +268,14 @@ def main(argv: list[str] | None = None) -> int:
                 image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
                 if image is None:
                     raise EnrolmentError(f"cannot read image {image_path}")
-                crops.append(image)
+                if args.photos:
+                    found = dice_in_photo(image, card.input.size, args.tray)
+                    if not found:
+                        raise EnrolmentError(f"{image_path}: no dice found; is the tray in view and well lit?")
+                    print(f"{image_path}: {len(found)} dice")
+                    crops += found
+                else:
+                    crops.append(image)
             enrolment.add(args.label, crops)
             enrolment.fit()
             enrolment.save()

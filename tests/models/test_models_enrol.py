@@ -155,3 +155,22 @@ def test_the_live_classifier_uses_a_saved_enrolment_and_forgets_it_after_reset(t
     enrolment.reset()
     taught.use_enrolment(path)
     assert [p.label for p in taught.classify(solid(CYAN, 3, rng))] == ["green"] * 3
+
+
+def test_enrol_command_cuts_every_die_from_tray_photos(tmp_path, colour_card, capsys):
+    from vision.synth import render_scene
+    from vision.synth.backgrounds import make_background
+
+    photo = tmp_path / "tray.png"
+    scene = render_scene(["5", "5", "5", "5"], "d6", np.random.default_rng(4), background="felt", tilt=0.0)
+    cv2.imwrite(str(photo), scene.image)
+    data = str(tmp_path / "enrol.npz")
+    assert main(["--card", str(colour_card), "--data", data, "add", "blue", str(photo), "--photos"]) == 0
+    out = capsys.readouterr().out
+    assert f"{photo}: 4 dice" in out and "blue: 4 examples" in out
+
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), make_background("felt", 480, 640, np.random.default_rng(5)).astype(np.uint8))
+    assert main(["--card", str(colour_card), "--data", data, "add", "blue", str(empty), "--photos"]) == 2
+    assert f"error: {empty}: no dice found" in capsys.readouterr().out
+    assert Enrolment.load(data, load_card(colour_card)).counts()["blue"] == 4  # the failed add changed nothing
