@@ -339,9 +339,15 @@ class TableSession:
                     "info": prompt.info,
                     "cursor": self._cursor % len(prompt.options) if prompt.options else None,
                 },
-                "pending": self._pending,
+                "pending": self._pending_copy(),
                 "status": dict(self._status),
             }
+
+    def _pending_copy(self) -> dict[str, Any] | None:
+        """A snapshot is read outside the lock (serialised, sent over SSE): it must not share the live dice."""
+        if self._pending is None:
+            return None
+        return {**self._pending, "dice": [dict(d) for d in self._pending["dice"]]}
 
     def events(self, *, after: int = 0) -> list[StoredEvent]:
         record = self.record

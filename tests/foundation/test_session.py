@@ -126,3 +126,13 @@ def test_a_correction_must_be_a_face_of_the_game(session):
     session.offer_dice([{"label": "3", "confidence": 0.99}])
     with pytest.raises(IllegalAction, match="not a face"):
         session.correct_die(0, "drive", actor="Ada")
+
+
+def test_a_snapshot_keeps_the_dice_it_was_taken_with(session):
+    """Snapshots are serialised outside the session's lock: a later correction must not change one already taken."""
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "2", "confidence": 0.99}])
+    before = session.snapshot()
+    session.correct_die(0, "5", actor="table")
+    assert before["pending"]["dice"][0]["label"] == "2"
+    assert session.snapshot()["pending"]["dice"][0]["label"] == "5"

@@ -179,3 +179,24 @@ def test_kept_corrections_are_plain_files_a_person_can_read(teacher):
     kept = teacher.keep_correction({"label": "5", "was": "6", "ref": refs[0], "confidence": 0.41})
     meta = json.loads((teacher.folder / f"{kept}.json").read_text())
     assert meta["label"] == "5" and meta["was"] == "6" and meta["confidence"] == 0.41
+
+
+def test_the_camera_offers_dice_with_crops_a_correction_then_keeps(session, tmp_path):
+    """The whole path on a real pipeline: a settled roll becomes pending dice that refer to their crops, and a
+    player's tap on one of them leaves a teachable correction in the data dir."""
+    from companion.camera import TableCamera
+    from companion.config import demo_config
+    from vision.sources import Frame
+
+    session.new_game("hexenrennen", {"players": [{"name": "Ada"}, {"name": "Bo"}]},
+                     seed=1)
+    camera = TableCamera(session, demo_config(tmp_path / "data"), "d6")
+    scene = render_scene(["2", "6"], "d6", np.random.default_rng(8), background="felt", tilt=0.0)
+    for i in range(12):
+        camera.pipeline.process(Frame(scene.image, i, i * 0.1))
+    pending = session.snapshot()["pending"]["dice"]
+    assert len(pending) == 2 and all(":" in d["ref"] for d in pending)
+    session.correct_die(0, "4", actor="table")
+    kept = camera.teacher.corrections()
+    assert [(c["label"], c["was"]) for c in kept] == [("4", pending[0]["label"])]
+    assert camera.teacher.correction_png(kept[0]["id"]).parent == tmp_path / "data" / "teach"
