@@ -50,9 +50,17 @@ class SegmentConfig:
     noise_factor: float = 4.0
     shadow_ratio: tuple[float, float] = (0.45, 0.95)
     shadow_chroma: float = 0.12
+    shadow_tint: float = 0.35
     min_fill: float = 0.72
     max_aspect: float = 1.45
     size_range: tuple[float, float] = (0.55, 1.7)
+    part_size_range: tuple[float, float] = (0.7, 1.45)
+    part_fill: float = 0.6
+    part_aspect: float = 1.35
+    clump_dice: float = 2.5
+    band_dice: float = 6.0
+    opened_min_side: float = 0.6
+    band_width: float = 1.2
     max_dice_per_blob: int = 12
     hand_dice: float = 2.5
     min_side_fraction: float = 0.025
@@ -82,6 +90,44 @@ def _kmeans(points: np.ndarray, seeds: np.ndarray, iterations: int = 12) -> np.n
             break
         assign = new_assign
     return assign
+
+
+def _shapes(contours, min_side: float) -> list:
+    """(contour, area, rotated box) of each contour big enough to be a die; the area counts half of the concave
+    hull too, so a die whose mask is only its outline and pips is not taken for a sliver."""
+    shapes = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < min_side * min_side:
+            continue
+        hull = cv2.convexHull(c)
+        rect = cv2.minAreaRect(hull)
+        shapes.append((c, max(area, 0.5 * cv2.contourArea(hull) + 0.5 * area), rect))
+    return shapes
+
+
+def _bands(mask: np.ndarray, die: float, length: float, width: float) -> np.ndarray:
+    """The straight bands of a mask: at least `length` dice long and on average under `width` dice wide, in any of
+    24 directions (pieces of a morphological opening by a line; the fat ones are clumps of dice, kept). Dilated to
+    cover the band's ragged edge. Done at about 6 px to a die, where it is cheap."""
+    f = max(1.0, die / 6.0)
+    small = cv2.resize(mask, None, fx=1 / f, fy=1 / f, interpolation=cv2.INTER_AREA)
+    small = (small > 127).astype(np.uint8)
+    n = max(5, round(length * die / f) | 1)
+    c = (n - 1) / 2
+    band = np.zeros_like(small)
+    for angle in np.arange(0, 180, 7.5):
+        kernel = np.zeros((n, n), np.uint8)
+        dx, dy = math.cos(math.radians(angle)) * c, math.sin(math.radians(angle)) * c
+        cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1)
+        lines = cv2.morphologyEx(small, cv2.MORPH_OPEN, kernel)
+        pieces, _ = cv2.findContours(lines, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for piece in pieces:
+            (_, (pw, ph), _) = cv2.minAreaRect(piece)
+            if cv2.contourArea(piece) < width * die / f * max(pw, ph):
+                cv2.drawContours(band, [piece], -1, 1, -1)
+    band = cv2.dilate(band, np.ones((3, 3), np.uint8))
+    return cv2.resize(band, (mask.shape[1], mask.shape[0]), interpolation=cv2.INTER_NEAREST)
 
 
 def _seeds(mask: np.ndarray, k: int) -> np.ndarray:
@@ -129,6 +175,9 @@ class Segmenter:
     def foreground(self, small: np.ndarray, background: np.ndarray) -> np.ndarray:
         """Pixels that differ from the tray, less those that look like a shadow on it (uint8 0/255).
 
+        A shadow darkens the tray by about one factor in every channel, a little less in blue as it deepens (the
+        sky or a cool lamp fills it), so the allowed spread of the ratios grows with the darkening (`shadow_tint`).
+
         Hysteresis: a weak difference (a white die on a pale tray) counts where it touches a strong one (the die's
         edge, its pips), so faint dice are kept whole while faint noise is not. All steps are uint8 OpenCV calls.
         """
@@ -143,7 +192,8 @@ class Segmenter:
         r = cv2.split(cv2.divide(cv2.add(small, (8, 8, 8, 0)), cv2.add(background, (8, 8, 8, 0)), scale=128))
         rmax, rmin = cv2.max(cv2.max(r[0], r[1]), r[2]), cv2.min(cv2.min(r[0], r[1]), r[2])
         lo, hi = cfg.shadow_ratio
-        shadow = (rmax < hi * 128) & (rmin > lo * 128) & (cv2.subtract(rmax, rmin) < cfg.shadow_chroma * rmax)
+        tint = cv2.addWeighted(rmax, cfg.shadow_chroma, cv2.subtract(np.full_like(rmin, 128), rmin), cfg.shadow_tint, 0)
+        shadow = (rmax < hi * 128) & (rmin > lo * 128) & (cv2.subtract(rmax, rmin) < tint)
         weak = ((diff > low) & ~shadow).astype(np.uint8)
         strong = (diff > high) & ~shadow
         weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -172,16 +222,11 @@ class Segmenter:
         if hierarchy is not None:
             contours = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True) if parent < 0]
         min_side = cfg.min_side_fraction * min(h, w)
-        shapes = []
-        for c in contours:
-            area = cv2.contourArea(c)
-            if area < min_side * min_side:
-                continue
-            hull = cv2.convexHull(c)
-            rect = cv2.minAreaRect(hull)
-            shapes.append((c, max(area, 0.5 * cv2.contourArea(hull) + 0.5 * area), rect))
-        die = self._die_side(shapes, scale)
+        shapes = _shapes(contours, min_side)
         detail = _detail(small) if shapes else None
+        die = self._die_side(shapes, scale)
+        if die > 0:
+            shapes = self._without_bands(shapes, mask, die, min_side)
         blobs: list[Blob] = []
         for c, area, rect in shapes:
             for part in self._dice_in(c, area, rect, die, detail, (w, h), min_side):
@@ -190,6 +235,28 @@ class Segmenter:
                     blobs.append(blob)
         blobs.sort(key=lambda b: (round(b.center[1] / max(die / scale, 1.0)), b.center[0]))
         return blobs
+
+    def _without_bands(self, shapes: list, mask: np.ndarray, die: float, min_side: float) -> list:
+        """Blobs bigger than a few dice lose their long straight bands: a tray's rim, a box edge, a ruler. Those are
+        as thick as a die at times but much longer than any row of dice, and dice touching them would merge
+        into one blob with them."""
+        cfg = self.config
+        out = []
+        labels = None
+        for shape in shapes:
+            c, area, (_, (rw, rh), _) = shape
+            if area <= cfg.clump_dice * die * die or max(rw, rh) < cfg.band_dice * die:
+                out.append(shape)
+                continue
+            if labels is None:
+                labels = cv2.connectedComponents(mask, connectivity=8)[1]
+            x, y, bw, bh = cv2.boundingRect(c)
+            px, py = c[0][0]
+            own = (labels[y:y + bh, x:x + bw] == labels[py, px]).astype(np.uint8) * 255
+            own[_bands(own, die, cfg.band_dice, cfg.band_width) > 0] = 0
+            parts, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
+            out.extend(_shapes(parts, cfg.opened_min_side * die))  # scraps of the band along its edges
+        return out
 
     def _die_side(self, shapes: list, scale: float) -> float:
         """A die's side at work scale: configured, else the median of lone square blobs, else the last estimate."""
@@ -234,30 +301,45 @@ class Segmenter:
         if self._featureless(detail[y:y + bh, x:x + bw], local):
             return []
         if k == 1:
-            parts = [rect]
-        else:
-            ys, xs = np.nonzero(local)
-            pts = np.stack([xs, ys], axis=1).astype(np.float32)
-            step = max(1, len(pts) // 4000)
-            assign = _kmeans(pts[::step], _seeds(local, k))
-            parts = []
-            for j in range(k):
-                member = pts[::step][assign == j]
-                if len(member) >= 5:
-                    r = cv2.minAreaRect(member + np.float32([x, y]))
-                    parts.append(r)
+            return self._die_shaped([(rect, area)], die, min_side, whole=True)
+        # the count from the area is a guess that shadows and gaps inflate: if the blob does not split cleanly into
+        # that many dice, try one fewer, else keep the most die-shaped parts (trying one more invented dice)
+        ys, xs = np.nonzero(local)
+        step = max(1, len(xs) // 4000)
+        pts = np.stack([xs, ys], axis=1).astype(np.float32)[::step]
+        best: list = []
+        for n in dict.fromkeys((k, max(1, k - 1))):
+            if n == 1:  # one die after all, with its shadow, but not one the size of two
+                good = [p for p in self._die_shaped([(rect, area)], die, min_side, whole=True)
+                        if p[1] <= cfg.part_size_range[1] * die]
+            else:
+                assign = _kmeans(pts, _seeds(local, n))
+                parts = [(cv2.minAreaRect(pts[assign == j] + np.float32([x, y])), step * np.count_nonzero(assign == j))
+                         for j in range(n) if np.count_nonzero(assign == j) >= 5]
+                good = self._die_shaped(parts, die, min_side, whole=False)
+            if len(good) == n:
+                return good
+            if len(good) > len(best):
+                best = good
+        return best
+
+    def _die_shaped(self, parts, die, min_side, whole):
+        """The parts ((rect, pixel count)) that are square, fill their box and are of a die's size; a part cut
+        from a clump must be close to one die, a whole blob may be a die and its shadow."""
+        cfg = self.config
         out = []
-        for (cx, cy), (pw, ph), angle in parts:
+        low, high = cfg.size_range if whole else cfg.part_size_range
+        for ((cx, cy), (pw, ph), angle), area in parts:
             if pw <= 0 or ph <= 0:
                 continue
-            if max(pw, ph) / min(pw, ph) > cfg.max_aspect:
+            if max(pw, ph) / min(pw, ph) > (cfg.max_aspect if whole else cfg.part_aspect):
                 continue
             side = math.sqrt(pw * ph)
             if side < min_side:
                 continue
-            if die > 0 and not cfg.size_range[0] <= side / die <= cfg.size_range[1]:
+            if die > 0 and not low <= side / die <= high:
                 continue
-            if k == 1 and area / (pw * ph) < cfg.min_fill:
+            if area / (pw * ph) < (cfg.min_fill if whole else cfg.part_fill):
                 continue
             out.append(((cx, cy), side, angle))
         return out
