@@ -231,7 +231,23 @@ def check_models(config: Config) -> list[Check]:
         ))
     for model in files:
         checks.append(_check_model(model))
+    checks += [_check_taught(path, folder) for path in sorted(Path(config.data_dir).glob("enrol-*.npz"))]
     return checks
+
+
+def _check_taught(path: Path, folder: Path) -> Check:
+    """Dice taught at this table (the teach page): readable, and for which model."""
+    from vision.card import load_card
+    from vision.enrol import Enrolment
+
+    dice_set = path.stem.removeprefix("enrol-")
+    name = f"taught {dice_set}"
+    try:
+        counts = Enrolment.load(path, load_card(folder / f"{dice_set}.json")).counts()
+    except Exception as exc:
+        return fail(name, f"{path} is not usable: {exc}",
+                    f"forget the taught dice on the Teach page, or delete {path.name}, then teach them again")
+    return ok(name, f"{path}: " + ", ".join(f"{face} {n}" for face, n in counts.items()) + " examples")
 
 
 def _check_model(model: Path) -> Check:

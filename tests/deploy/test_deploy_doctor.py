@@ -158,3 +158,21 @@ def test_the_startup_report_names_camera_model_pins_and_data(tmp_path: Path) -> 
                         "led GPIO23")
     assert lines[4] == f"data dir: {tmp_path / 'data'}"
     assert lines[5].startswith("server: 127.0.0.1:")
+
+
+def test_taught_dice_are_reported_and_a_damaged_file_says_how_to_recover(tmp_path: Path) -> None:
+    import numpy as np
+
+    from vision.card import load_card
+    from vision.enrol import Enrolment
+
+    config = write_config(tmp_path)
+    (tmp_path / "data").mkdir()
+    enrolment = Enrolment.load(tmp_path / "data" / "enrol-d6.npz", load_card(doctor.models_dir() / "d6.json"))
+    enrolment.add("5", [np.full((32, 32, 3), 200, np.uint8)] * 3)
+    enrolment.fit()
+    enrolment.save()
+    (tmp_path / "data" / "enrol-chariot_race.npz").write_bytes(b"not a zip")
+    checks = run(config, "camera", "port")
+    assert checks["taught d6"].status == "OK" and "5 3" in checks["taught d6"].detail
+    assert checks["taught chariot_race"].failed and "Teach page" in checks["taught chariot_race"].fix
