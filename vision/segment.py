@@ -2,10 +2,13 @@
 
 Dice are what differs from the empty tray (a calibrated `Tray`, or `auto_background` on a plain surface). The
 difference is cleaned of shadows (darker, same colour ratio) and glare (washed-out, featureless), then each blob is
-judged by shape: a die is a filled square of a known size. A blob the size of several dice is split into that many
-squares (k-means on its pixels, seeded at the distance-transform peaks), which separates dice that touch even when
-they line up edge to edge and no watershed ridge exists between them. Hands and arms (large, from the frame's
-edge) and anything that does not split into dice-shaped parts are dropped.
+judged by shape: a die is a filled square of a known size. A white die on white paper differs only in speckles; a
+looser mask (a vote over the neighbourhood) adds such blobs where they are about a die's size. A blob the size of
+several dice is split into that many squares (k-means on its pixels' place and colour, seeded at the
+distance-transform peaks), which separates dice that touch even when they line up edge to edge and no watershed
+ridge exists between them. A blob that yields fewer dice than its area promises is opened by a disc of half a die
+and tried again, which cuts off soft-shadow tails and thin bridges. Hands and arms (large, from the frame's edge)
+and anything that does not split into dice-shaped parts are dropped.
 
 The work is done on a copy at most `work_width` pixels wide; boxes are scaled back and crops are cut from the
 full-resolution frame, following the crop convention shared with training: square, centred on the die, rotated so
@@ -62,9 +65,23 @@ class SegmentConfig:
     opened_min_side: float = 0.6
     band_width: float = 1.2
     max_dice_per_blob: int = 12
+    open_dice: float = 0.5
+    speckle_dice: float = 1.6
+    colour_weight: float = 1.0
+    pip_dice: float = 0.25
+    colour_blur: float = 0.1
+    part_gap: float = 0.8
+    place_only_dice: int = 3
     hand_dice: float = 2.5
     min_side_fraction: float = 0.025
     min_detail: float = 1.85
+
+
+def _p90(values: np.ndarray) -> float:
+    """The 90th percentile (nearest rank) by a partial sort: np.percentile costs more than the rest of a blob's test."""
+    flat = values.ravel()
+    k = min(flat.size - 1, int(0.9 * flat.size))
+    return float(np.partition(flat, k)[k])
 
 
 def _detail(image: np.ndarray) -> np.ndarray:
@@ -72,7 +89,34 @@ def _detail(image: np.ndarray) -> np.ndarray:
     surface and noise): under 1 on glare and shadows, above 2 on a die's outline and pips."""
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
     hp = cv2.absdiff(grey, cv2.GaussianBlur(grey, (0, 0), 2.0))
-    return hp / (float(np.percentile(hp[::4, ::4], 90)) + 1.0)
+    return hp / (_p90(hp[::4, ::4]) + 1.0)
+
+
+def _touching(weak: np.ndarray, strong: np.ndarray) -> np.ndarray:
+    """The parts of a 0/1 `weak` mask that hold a `strong` pixel, as 0/255 (a table lookup: this runs per frame)."""
+    count, labels = cv2.connectedComponents(weak, connectivity=8)
+    keep = np.zeros(max(count, 256), np.uint8)
+    keep[labels[strong]] = 255
+    keep[0] = 0
+    if count <= 256:
+        return cv2.LUT(labels.astype(np.uint8), keep[:256])
+    return np.take(keep, labels)
+
+
+def _smoothed(mask: np.ndarray) -> np.ndarray:
+    """Gaps closed and ragged edges from a textured tray (felt, grain) smoothed, which would spoil the shapes."""
+    return cv2.medianBlur(cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8)), 5)
+
+
+def _apart(parts: list, gap: float) -> list:
+    """The parts ((centre, side, angle)) whose centre is at least `gap` from every bigger part's: two dice lying
+    side by side are a die's side apart, two halves of one die that the split cut in two are not."""
+    order = sorted(parts, key=lambda p: -p[1])
+    kept: list = []
+    for p in order:
+        if all(math.dist(p[0], q[0]) >= gap for q in kept):
+            kept.append(p)
+    return kept
 
 
 def _kmeans(points: np.ndarray, seeds: np.ndarray, iterations: int = 12) -> np.ndarray:
@@ -104,6 +148,24 @@ def _shapes(contours, min_side: float) -> list:
         rect = cv2.minAreaRect(hull)
         shapes.append((c, max(area, 0.5 * cv2.contourArea(hull) + 0.5 * area), rect))
     return shapes
+
+
+def _lone_sides(shapes: list) -> list[float]:
+    """The sides of the blobs that look like one die lying alone: square and filling their box."""
+    lone = []
+    for _, area, (_, (rw, rh), _) in shapes:
+        if rw > 0 and rh > 0 and max(rw, rh) / min(rw, rh) <= 1.25 and area / (rw * rh) >= 0.8:
+            lone.append(math.sqrt(rw * rh))
+    return lone
+
+
+def _outer_contours(mask: np.ndarray) -> list:
+    """Every outer boundary, also those inside a hole of another blob: a tray's rim or a box edge seen as one ring
+    would otherwise hide every die lying within it."""
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is None:
+        return []
+    return [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True) if parent < 0]
 
 
 def _bands(mask: np.ndarray, die: float, length: float, width: float) -> np.ndarray:
@@ -154,6 +216,7 @@ class Segmenter:
         self.die_px: float | None = self.config.die_px or (tray.die_px if tray else None)
         self._bg_cache: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self.last_mask: np.ndarray | None = None
+        self._small = np.zeros((1, 1, 3), np.uint8)  # the frame at work size, while `find` runs
 
     # -- foreground ----------------------------------------------------------------------------------------
 
@@ -173,7 +236,11 @@ class Segmenter:
         return self._bg_cache[1], self._bg_cache[2]
 
     def foreground(self, small: np.ndarray, background: np.ndarray) -> np.ndarray:
-        """Pixels that differ from the tray, less those that look like a shadow on it (uint8 0/255).
+        """Pixels that differ from the tray, less those that look like a shadow on it (uint8 0/255)."""
+        return self._masks(small, background)[0]
+
+    def _masks(self, small: np.ndarray, background: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The foreground (see `foreground`) and, at half size, a looser one for pale dice on a pale tray (uint8 0/255).
 
         A shadow darkens the tray by about one factor in every channel, a little less in blue as it deepens (the
         sky or a cool lamp fills it), so the allowed spread of the ratios grows with the darkening (`shadow_tint`).
@@ -196,14 +263,16 @@ class Segmenter:
         shadow = (rmax < hi * 128) & (rmin > lo * 128) & (cv2.subtract(rmax, rmin) < tint)
         weak = ((diff > low) & ~shadow).astype(np.uint8)
         strong = (diff > high) & ~shadow
-        weak = cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        count, labels = cv2.connectedComponents(weak, connectivity=8)
-        keep = np.zeros(count, np.uint8)
-        keep[np.unique(labels[strong])] = 255
-        keep[0] = 0
-        mask = keep[labels]
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        return cv2.medianBlur(mask, 5)  # ragged edges from a textured tray (felt, grain) would spoil the shapes
+        mask = _smoothed(_touching(cv2.morphologyEx(weak, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), strong))
+        # a white die on a pale tray differs only in speckles (its face a shade brighter, its edges a shade darker):
+        # a vote (a third of the pixels around differ) keeps it whole where the opening shreds it (`find` takes only
+        # its die-sized parts); done at half size, over 2x2 pixels and then 3x3, for a quarter of the cost
+        half = (weak.shape[1] // 2, weak.shape[0] // 2)
+        vote = cv2.blur(cv2.resize(weak * 255, half, interpolation=cv2.INTER_AREA), (3, 3))
+        strong_half = cv2.resize(strong.view(np.uint8), half, interpolation=cv2.INTER_NEAREST) > 0
+        speckled = _touching((vote > 85).astype(np.uint8), strong_half)
+        speckled = cv2.max(speckled, cv2.resize(mask, half, interpolation=cv2.INTER_NEAREST))
+        return mask, cv2.medianBlur(cv2.morphologyEx(speckled, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)), 3)
 
     # -- dice ----------------------------------------------------------------------------------------------
 
@@ -213,23 +282,30 @@ class Segmenter:
         scale = self._scale(frame)
         small = frame if scale == 1.0 else cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         background, roi = self._background(small)
-        mask = self.foreground(small, background)
-        self.last_mask = mask
+        self._small = small
+        mask, speckled = self._masks(small, background)
         h, w = mask.shape
-        # every outer boundary, also those inside a hole of another blob: a tray's rim or a box edge seen as one
-        # ring would otherwise hide every die lying within it
-        contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        if hierarchy is not None:
-            contours = [c for c, (_, _, _, parent) in zip(contours, hierarchy[0], strict=True) if parent < 0]
         min_side = cfg.min_side_fraction * min(h, w)
-        shapes = _shapes(contours, min_side)
-        detail = _detail(small) if shapes else None
+        shapes = _shapes(_outer_contours(mask), min_side)
         die = self._die_side(shapes, scale)
+        # pale dice on a pale tray, from the looser mask; only parts about a die's size (lone dice in that mask
+        # tell), since over a large pale area (a tray's plastic strip, a sheet's fold) its vote joins noise into blobs
+        loose = _shapes([c * 2 for c in _outer_contours(speckled)], min_side)
+        sides = _lone_sides(loose)
+        if sides:
+            max_side = cfg.speckle_dice * max(die, float(np.median(sides)))
+            pale = [c for c, _, _ in loose if max(cv2.boundingRect(c)[2:]) <= max_side]
+            grown = cv2.drawContours(mask.copy(), pale, -1, 255, -1)
+            if cv2.countNonZero(cv2.subtract(grown, mask)):
+                mask = grown
+                shapes = _shapes(_outer_contours(mask), min_side)
+        self.last_mask = mask
+        detail = _detail(small) if shapes else None
         if die > 0:
             shapes = self._without_bands(shapes, mask, die, min_side)
         blobs: list[Blob] = []
         for c, area, rect in shapes:
-            for part in self._dice_in(c, area, rect, die, detail, (w, h), min_side):
+            for part in self._dice_or_opened(c, area, rect, die, detail, (w, h), min_side):
                 blob = self._to_frame(part, scale, roi, (w, h))
                 if blob is not None:
                     blobs.append(blob)
@@ -255,7 +331,11 @@ class Segmenter:
             own = (labels[y:y + bh, x:x + bw] == labels[py, px]).astype(np.uint8) * 255
             own[_bands(own, die, cfg.band_dice, cfg.band_width) > 0] = 0
             parts, _ = cv2.findContours(own, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
-            out.extend(_shapes(parts, cfg.opened_min_side * die))  # scraps of the band along its edges
+            pieces = _shapes(parts, cfg.opened_min_side * die)  # scraps of the band along its edges
+            if x <= 1 or y <= 1 or x + bw >= mask.shape[1] - 1 or y + bh >= mask.shape[0] - 1:
+                # an arm is a band too: what is left of a blob from the frame's edge is a hand unless die-sized
+                pieces = [p for p in pieces if p[1] <= cfg.hand_dice * die * die]
+            out.extend(pieces)
         return out
 
     def _die_side(self, shapes: list, scale: float) -> float:
@@ -263,12 +343,7 @@ class Segmenter:
         cfg = self.config
         if cfg.die_px:
             return cfg.die_px * scale
-        lone = []
-        for _, area, (_, (rw, rh), _) in shapes:
-            if rw <= 0 or rh <= 0:
-                continue
-            if max(rw, rh) / min(rw, rh) <= 1.25 and area / (rw * rh) >= 0.8:
-                lone.append(math.sqrt(rw * rh))
+        lone = _lone_sides(shapes)
         if lone:
             # the median: the 30th percentile let small white dice (pips only in the mask) set the size, so normal
             # dice on real photos were taken for two and split
@@ -282,8 +357,27 @@ class Segmenter:
             return self.die_px * scale
         return 0.0  # nothing learnt yet: each blob is judged on its own shape
 
+    def _dice_or_opened(self, contour, area, rect, die, detail, size, min_side):
+        """`_dice_in`, and when a blob yields fewer dice than its area promises, the same on the blob opened by a
+        disc of part of a die: that cuts the soft-shadow tails and thin shadow bridges that spoil a die's square."""
+        found = self._dice_in(contour, area, rect, die, detail, size, min_side)
+        if found is None:
+            return []  # a hand, a crowd or a smooth patch: its pieces are no dice either
+        if die <= 0 or len(found) >= max(1, round(area / (die * die))):
+            return found
+        x, y, bw, bh = cv2.boundingRect(contour)
+        local = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(local, [contour - (x, y)], -1, 255, -1)
+        d = max(3, round(self.config.open_dice * die) | 1)
+        opened = cv2.morphologyEx(local, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+        parts, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x, y))
+        pieces = _shapes(parts, min_side)
+        again = [p for c, a, r in pieces for p in self._dice_in(c, a, r, die, detail, size, min_side) or []]
+        return again if len(again) > len(found) else found
+
     def _dice_in(self, contour, area, rect, die, detail, size, min_side):
-        """The die-shaped parts of one blob: ((cx, cy), side, angle) at work scale."""
+        """The die-shaped parts of one blob: ((cx, cy), side, angle) at work scale; None when the blob as a whole is
+        no die nor dice (an arm from the frame's edge, more dice than any roll, a smooth patch)."""
         cfg = self.config
         die_area = die * die if die > 0 else area
         k = max(1, round(area / die_area))
@@ -293,13 +387,13 @@ class Segmenter:
         x, y, bw, bh = cv2.boundingRect(contour)
         touches_edge = x <= 1 or y <= 1 or x + bw >= size[0] - 1 or y + bh >= size[1] - 1
         if touches_edge and area > cfg.hand_dice * die_area:
-            return []  # an arm reaching in from the edge
+            return None  # an arm reaching in from the edge
         if k > cfg.max_dice_per_blob:
-            return []
+            return None
         local = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(local, [contour - (x, y)], -1, 255, -1)
         if self._featureless(detail[y:y + bh, x:x + bw], local):
-            return []
+            return None
         if k == 1:
             return self._die_shaped([(rect, area)], die, min_side, whole=True)
         # the count from the area is a guess that shadows and gaps inflate: if the blob does not split cleanly into
@@ -307,21 +401,42 @@ class Segmenter:
         ys, xs = np.nonzero(local)
         step = max(1, len(xs) // 4000)
         pts = np.stack([xs, ys], axis=1).astype(np.float32)[::step]
+        # touching dice mostly differ in colour: the split weighs each pixel's chroma (pips blurred away) beside
+        # its place, so a part does not reach across a border into a neighbour of another colour
+        chroma = self._chroma(x, y, bw, bh, die if die > 0 else math.sqrt(area / k))
+        feats = np.concatenate([pts, chroma[ys[::step], xs[::step]]], axis=1)
+        # by place and colour first; by place alone only when that fails for both counts (dice of one colour, or a
+        # shadow that differs in colour more than the dice do), and only in small clumps: in a crowd, parts split by
+        # place alone often reach across two dice
+        modes = (True, False) if k <= cfg.place_only_dice else (True,)
         best: list = []
-        for n in dict.fromkeys((k, max(1, k - 1))):
+        for by_colour, n in [(c, n) for c in modes for n in dict.fromkeys((k, max(1, k - 1)))]:
             if n == 1:  # one die after all, with its shadow, but not one the size of two
                 good = [p for p in self._die_shaped([(rect, area)], die, min_side, whole=True)
                         if p[1] <= cfg.part_size_range[1] * die]
             else:
-                assign = _kmeans(pts, _seeds(local, n))
+                seeds = _seeds(local, n)
+                if by_colour:
+                    seed_chroma = chroma[seeds[:, 1].astype(int), seeds[:, 0].astype(int)]
+                    assign = _kmeans(feats, np.concatenate([seeds, seed_chroma], axis=1))
+                else:
+                    assign = _kmeans(pts, seeds)
                 parts = [(cv2.minAreaRect(pts[assign == j] + np.float32([x, y])), step * np.count_nonzero(assign == j))
                          for j in range(n) if np.count_nonzero(assign == j) >= 5]
-                good = self._die_shaped(parts, die, min_side, whole=False)
+                good = _apart(self._die_shaped(parts, die, min_side, whole=False), cfg.part_gap * die)
             if len(good) == n:
                 return good
             if len(good) > len(best):
                 best = good
         return best
+
+    def _chroma(self, x: int, y: int, w: int, h: int, die: float) -> np.ndarray:
+        """Lab a and b of the work image in a box, scaled by `colour_weight`: median-blurred to wipe the pips, then
+        smoothed a little so a marbled die's swirls do not split it."""
+        cfg = self.config
+        patch = cv2.medianBlur(self._small[y:y + h, x:x + w], max(3, round(cfg.pip_dice * die) | 1))
+        patch = cv2.GaussianBlur(patch, (0, 0), max(0.5, cfg.colour_blur * die))
+        return cv2.cvtColor(patch, cv2.COLOR_BGR2LAB)[:, :, 1:].astype(np.float32) * cfg.colour_weight
 
     def _die_shaped(self, parts, die, min_side, whole):
         """The parts ((rect, pixel count)) that are square, fill their box and are of a die's size; a part cut
@@ -351,7 +466,7 @@ class Segmenter:
         holds for clean and noisy cameras alike.
         """
         values = detail[mask > 0]
-        return values.size == 0 or float(np.percentile(values, 90)) < self.config.min_detail
+        return values.size == 0 or _p90(values) < self.config.min_detail
 
     def _to_frame(self, part, scale: float, roi: np.ndarray | None, size: tuple[int, int]) -> Blob | None:
         """Scale a part back to the full frame; drop it if its centre is outside the region, flag it if a corner is."""
