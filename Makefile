@@ -41,7 +41,7 @@ models: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[train]'
 	$(PY) -m vision.train --dice chariot_race
 	$(PY) -m vision.train --dice d6
-	$(PY) -m vision.train --dice d6 --no-real --epochs 20 --threads 2   # reference for bench/enrolment.py
+	$(PY) -m vision.train --dice d6 --no-real --epochs 20 --threads 1   # reference for bench/enrolment.py
 
 clean:
 	rm -rf $(VENV) .demo-data .pytest_cache build *.egg-info

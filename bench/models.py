@@ -3,7 +3,8 @@
 Run: `python bench/models.py`. Prints and returns
 - d6 accuracy on the real-d6-tray TEST split (308 dice; goal >= 99%), overall and per face,
 - chariot_race accuracy per class on a synthetic test set (seeded apart from training),
-- classification time per die (onnxruntime, 1 thread, batches of dice), model sizes, and the machine.
+- classification time per die (onnxruntime, 1 thread, batches of dice, with the card's test-time views),
+  model sizes, and the machine.
 The real photos are read from ../shared/datasets/real-d6-tray (or $REAL_D6_TRAY); when they are missing the
 benchmark says so and reports the rest.
 """
@@ -41,7 +42,8 @@ BATCHES = (1, 8, 32)
 
 
 def time_per_die(card, batch: int, repeats: int = 30) -> float:
-    """Median ms per die for classification alone (preprocessed input, onnxruntime, one thread)."""
+    """Median ms per die for classification alone (preprocessed input, onnxruntime, one thread), including the
+    card's test-time views (`input.tta`: several views per die in the same call)."""
     model = card.open(threads=1)
     h, w = card.input.size
     x = np.random.default_rng(0).standard_normal((batch, 3, h, w)).astype(np.float32)
@@ -73,8 +75,9 @@ def run() -> dict:
             continue
         card = load_card(card_path)
         entry: dict = {"size_kib": round(card.model_path.stat().st_size / 1024, 1),
-                       "input": list(card.input.size)}
-        print(f"\n== {name}: {card.model} {entry['size_kib']} KiB, input {card.input.size[0]}x{card.input.size[1]}")
+                       "input": list(card.input.size), "tta": card.input.tta}
+        print(f"\n== {name}: {card.model} {entry['size_kib']} KiB, input {card.input.size[0]}x{card.input.size[1]}, "
+              f"test-time views {card.input.tta}")
         entry["ms_per_die"] = {str(b): round(time_per_die(card, b), 4) for b in BATCHES}
         entry["preprocess_ms_per_die"] = round(time_preprocess(card), 4)
         print("classification ms/die (1 thread): " + ", ".join(f"batch {b}: {v:.3f}"

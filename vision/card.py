@@ -49,6 +49,15 @@ class CardInput:
     scale: float
     mean: tuple[float, float, float]
     std: tuple[float, float, float]
+    tta: str = "none"  # test-time views averaged per die: see TTA_VIEWS
+
+
+# Test-time augmentation a card may declare as `input.tta`: every crop is also classified turned (and mirrored),
+# all views in the same inference call, and the softmax is averaged. A die face reads the same under these turns,
+# so the views disagree only where the model is unsure; averaging them removed errors on validation photos.
+# "quarter_turns": the 4 quarter turns (any symbol); "dihedral": those plus their mirror images (8 views; only
+# for mirror-symmetric faces such as pips).
+TTA_VIEWS = {"none": 1, "quarter_turns": 4, "dihedral": 8}
 
 
 @dataclass(frozen=True)
@@ -100,6 +109,7 @@ class Card:
                 "scale": self.input.scale,
                 "mean": list(self.input.mean),
                 "std": list(self.input.std),
+                **({"tta": self.input.tta} if self.input.tta != "none" else {}),
             },
             "outputs": dict(self.outputs),
             "trained_on": self.trained_on,
@@ -124,6 +134,32 @@ def preprocess(crops: list[np.ndarray], spec: CardInput) -> np.ndarray:
     std = np.asarray(spec.std, dtype=np.float32)
     batch = (batch * np.float32(spec.scale) - mean) / std
     return np.ascontiguousarray(batch.transpose(0, 3, 1, 2))
+
+
+def tta_views(batch: np.ndarray, tta: str) -> np.ndarray:
+    """[N, C, H, W] -> [V * N, C, H, W]: view v of crop i is row v * N + i (see TTA_VIEWS)."""
+    if tta == "none":
+        return batch
+    views = [np.rot90(batch, q, axes=(2, 3)) for q in range(4)]
+    if tta == "dihedral":
+        views += [v[..., ::-1] for v in views]
+    return np.ascontiguousarray(np.concatenate(views))
+
+
+def merge_views(logits: np.ndarray, embedding: np.ndarray | None, n_views: int
+                ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Undo `tta_views`: logits become log(mean softmax over the views) (so softmax of them is the averaged
+    probability), embeddings (if any) the mean embedding."""
+    if n_views == 1:
+        return logits, embedding
+    n = len(logits) // n_views
+    z = logits.reshape(n_views, n, -1).astype(np.float64)
+    p = np.exp(z - z.max(axis=2, keepdims=True))
+    p /= p.sum(axis=2, keepdims=True)
+    merged = np.log(p.mean(axis=0) + 1e-12).astype(np.float32)
+    if embedding is not None:
+        embedding = embedding.reshape(n_views, n, -1).mean(axis=0).astype(np.float32)
+    return merged, embedding
 
 
 def _require(data: dict[str, Any], key: str, kind: type | tuple[type, ...], path: Path, prefix: str = "") -> Any:
@@ -181,6 +217,9 @@ def parse_card(data: Any, path: str | Path = "<card>") -> Card:
     scale = _require(inp, "scale", (int, float), path, "input.")
     if not (math.isfinite(scale) and scale > 0):
         raise CardError(path, "input.scale", f"must be a positive number, got {scale!r}")
+    tta = inp.get("tta", "none")
+    if tta not in TTA_VIEWS:
+        raise CardError(path, "input.tta", f"expected one of {sorted(TTA_VIEWS)}, got {tta!r}")
     card_input = CardInput(
         name=_require(inp, "name", str, path, "input."),
         size=(size[0], size[1]),
@@ -189,6 +228,7 @@ def parse_card(data: Any, path: str | Path = "<card>") -> Card:
         scale=float(scale),
         mean=_triple(inp, "mean", path, positive=False),
         std=_triple(inp, "std", path, positive=True),
+        tta=tta,
     )
 
     outputs = _require(data, "outputs", dict, path)
@@ -256,8 +296,11 @@ class CardModel:
         self._outputs = [card.outputs["logits"], card.outputs["embedding"]]
 
     def run_batch(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Already preprocessed float32 [N, 3, H, W] -> (logits, embedding)."""
-        logits, embedding = self.session.run(self._outputs, {self.card.input.name: batch})
+        """Already preprocessed float32 [N, 3, H, W] -> (logits, embedding), with the card's test-time views
+        (`input.tta`) in the same call and merged per crop."""
+        tta = self.card.input.tta
+        logits, embedding = self.session.run(self._outputs, {self.card.input.name: tta_views(batch, tta)})
+        logits, embedding = merge_views(logits, embedding, TTA_VIEWS[tta])
         return logits, embedding
 
     def run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

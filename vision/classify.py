@@ -3,6 +3,7 @@
 Everything about the model (labels, input size, colour order, normalisation, output names) comes from its card
 (`vision.card`), so a retrained or enrolled model is a new file pair, not new code. All crops of a frame go
 through one `session.run`: per-call overhead dominates for small models, and a frame has up to a dozen dice.
+A card's test-time views (`input.tta`, e.g. the 4 quarter turns of every crop) go into that same call.
 
 >>> clf = Classifier.load("models/d6.json", threads=1)        # doctest: +SKIP
 >>> clf.classify([crop])[0].label                              # doctest: +SKIP
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.card import Card, CardError, load_card
+from vision.card import TTA_VIEWS, Card, CardError, load_card, merge_views, tta_views
 
 
 class ModelError(ValueError):
@@ -108,10 +109,11 @@ class Classifier:
         return self.card.input_size
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Softmax over the labels, [N, C]; one inference call for all crops."""
+        """Softmax over the labels, [N, C]; one inference call for all crops (and all their test-time views)."""
         if not crops:
             return np.zeros((0, len(self.labels)), np.float32)
-        batch = self.card.preprocess(crops)
+        tta = self.card.input.tta
+        batch = tta_views(self.card.preprocess(crops), tta)
         names = [self.logits_name] if self.head is None else [self.logits_name, self.card.outputs["embedding"]]
         if self.fixed_batch == 1:  # a model exported without a dynamic batch axis: one call per crop
             runs = [self.session.run(names, {self.input_name: batch[i:i + 1]}) for i in range(len(batch))]
@@ -119,8 +121,10 @@ class Classifier:
         else:
             outputs = self.session.run(names, {self.input_name: batch})
         logits = np.asarray(outputs[0], np.float32)
+        embedding = np.asarray(outputs[1], np.float32) if self.head is not None else None
+        logits, embedding = merge_views(logits, embedding, TTA_VIEWS[tta])
         if self.head is not None:
-            logits = np.asarray(self.head(logits, np.asarray(outputs[1], np.float32)), np.float32)
+            logits = np.asarray(self.head(logits, embedding), np.float32)
         return _softmax(logits)
 
     def classify(self, crops: list[np.ndarray]) -> list[Prediction]:

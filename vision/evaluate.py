@@ -173,6 +173,9 @@ retrains both, `python bench/models.py` re-measures accuracy and speed.
 Input: a square BGR crop of one die (see `vision/crops.py`: centred, die edges axis-aligned, side 1.2 x die),
 resized to the card's size; `x = (crop * scale - mean) / std`, NCHW, any batch size. Outputs: `logits` [N, C] and
 `embedding` [N, D] (penultimate features, used by teach-your-dice in `vision/enrol.py`).
+A card's `input.tta` names test-time views (`quarter_turns`: each crop is also classified turned by 90, 180 and 270
+degrees in the same inference call, and the softmax averaged; `vision.card.TTA_VIEWS`). The app, `companion eval`
+and every figure below classify that way.
 """
 
 
@@ -190,7 +193,8 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
         parts.append(f"## {card.name}\n")
         parts.append(f"- labels: {', '.join(card.labels)}")
         parts.append(f"- model: `{card.model}`, {size / 1024:.0f} KiB, {trained.get('parameters', '?')} parameters, "
-                     f"input {card.input.size[0]}x{card.input.size[1]}")
+                     f"input {card.input.size[0]}x{card.input.size[1]}"
+                     + (f", test-time views: {card.input.tta}" if card.input.tta != "none" else ""))
         synth = trained.get("synthetic", {})
         if synth:
             parts.append(f"- trained on: {synth.get('train_per_class')} synthetic crops per class "

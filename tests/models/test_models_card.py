@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.card import CardError, load_card
+from vision.card import CardError, load_card, parse_card, save_card
 
 
 def write(tmp_path: Path, card: dict, name: str = "card.json") -> Path:
@@ -46,6 +46,7 @@ def test_a_good_card_loads_with_its_labels_and_input(tmp_path):
     (lambda c: c["input"].pop("scale"), "input.scale"),
     (lambda c: c["outputs"].pop("embedding"), "outputs.embedding"),
     (lambda c: c.update(accuracy=[]), "accuracy"),
+    (lambda c: c["input"].update(tta="sideways"), "input.tta"),
 ])
 def test_a_bad_card_names_the_file_and_the_field(tmp_path, mutate, field):
     data = good_card()
@@ -94,3 +95,54 @@ def test_shipped_cards_are_valid():
         card = load_card(path)
         assert card.model_path.is_file(), f"{path}: model file {card.model} missing"
         assert card.model_path.stat().st_size < 5 * 1024 * 1024
+
+
+def make_linear_model(directory: Path, size: int = 8, tta: str = "none", name: str = "linear") -> Path:
+    """A random linear ONNX 'classifier' of the raw pixels: unlike a real die model it is not symmetric at all,
+    so every turned or mirrored view of a crop gives other logits. Returns its card path."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    weights = np.random.default_rng(3).normal(0, 0.05, (3 * size * size, 4)).astype(np.float32)
+    nodes = [helper.make_node("Flatten", ["input"], ["flat"]),
+             helper.make_node("MatMul", ["flat", "w"], ["logits"]),
+             helper.make_node("Relu", ["logits"], ["embedding"])]
+    graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("input", TensorProto.FLOAT,
+                                                                          ["N", 3, size, size])],
+                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", 4]),
+                               helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["N", 4])],
+                              initializer=[numpy_helper.from_array(weights, "w")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(directory / f"{name}.onnx"))
+    data = good_card()
+    data.update(name=name, model=f"{name}.onnx", labels=["a", "b", "c", "d"])
+    data["input"].update(size=[size, size], tta=tta)
+    return write(directory, data, f"{name}.json")
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+@pytest.mark.parametrize("tta, n_views", [("quarter_turns", 4), ("dihedral", 8)])
+def test_test_time_views_average_the_softmax_of_the_turned_crops(tmp_path, tta, n_views):
+    plain = load_card(make_linear_model(tmp_path, name="plain")).open()
+    card = load_card(make_linear_model(tmp_path, tta=tta))
+    crops = list(np.random.default_rng(4).integers(0, 256, (3, 8, 8, 3), np.uint8))
+    views = [[np.rot90(c, q) for c in crops] for q in range(4)]
+    if n_views == 8:
+        views += [[np.fliplr(c) for c in v] for v in views]
+    expected = np.mean([softmax(plain.run(v)[0]) for v in views], axis=0)
+    expected_embedding = np.mean([plain.run(v)[1] for v in views], axis=0)
+    logits, embedding = card.open().run(crops)
+    np.testing.assert_allclose(softmax(logits), expected, atol=1e-5)
+    np.testing.assert_allclose(embedding, expected_embedding, atol=1e-5)
+    assert not np.allclose(softmax(plain.run(crops)[0]), expected, atol=1e-3)  # the views do differ
+
+
+def test_test_time_views_survive_saving_the_card(tmp_path):
+    card = load_card(make_linear_model(tmp_path, tta="dihedral"))
+    assert load_card(save_card(card, tmp_path / "copy.json")).input.tta == "dihedral"
+    assert "tta" not in parse_card(good_card()).to_dict()["input"]  # cards without views stay as they were

@@ -5,6 +5,7 @@ Full training is `make models`; these tests only check the machinery, in seconds
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,7 @@ import pytest
 
 pytest.importorskip("torch", reason="training tests need torch (the optional `train` extra: torch==2.13.0)")
 
-from vision.card import load_card  # noqa: E402
+from vision.card import TTA_VIEWS, load_card  # noqa: E402
 from vision.synth.dataset import synth_dataset  # noqa: E402
 from vision.train import TrainConfig, split_by_time, train  # noqa: E402
 
@@ -72,3 +73,15 @@ def test_no_real_trains_d6_on_synthetic_data_only_under_its_own_name(tmp_path, m
     assert kwargs["name"] == "d6_synthetic_only" and "not used by the app" in kwargs["purpose"].lower()
     assert "--no-real" in kwargs["command"]
     assert train_module.CONFIGS["d6"].real is True  # the shipped d6 still trains on real photos
+
+
+def test_test_time_views_are_declared_on_the_card_and_used_for_its_figures(tmp_path, monkeypatch):
+    import vision.train as train_module
+
+    used = []
+    predict = train_module.predict
+    monkeypatch.setattr(train_module, "predict", lambda card, x: used.append(card.input.tta) or predict(card, x))
+    card = load_card(train("chariot_race", replace(TINY, tta="quarter_turns"), tmp_path, threads=1, workers=1,
+                           cache_dir=None, log=lambda *_: None))
+    assert card.input.tta == "quarter_turns" and used == ["quarter_turns"]
+    assert train_module.CONFIGS["d6"].tta in TTA_VIEWS and train_module.CONFIGS["d6"].tta != "none"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 from vision.classify import Classifier
@@ -20,6 +22,23 @@ def test_all_crops_of_a_frame_go_through_one_inference_call(tiny_card):
     assert len(preds) == 4
     for p in preds:
         assert p.label in clf.labels and p.runner_up[0] != p.label and p.confidence >= p.runner_up[1]
+
+
+def test_a_cards_test_time_views_go_into_the_same_single_call(tiny_card, tmp_path):
+    data = json.loads(tiny_card.read_text())
+    data["input"]["tta"] = "quarter_turns"
+    data["model"] = str(tiny_card.with_suffix(".onnx"))
+    card = tmp_path / "tta.json"
+    card.write_text(json.dumps(data))
+    clf = Classifier.load(card, threads=1)
+    calls = []
+    run = clf.session.run
+    clf.session.run = lambda *a, **k: calls.append(a[1]["input"].shape) or run(*a, **k)
+    crops = [np.random.default_rng(i).integers(0, 256, (40, 40, 3), np.uint8) for i in range(3)]
+    probs = clf.probabilities(crops)
+    assert calls == [(12, 3, 32, 32)]
+    assert probs.shape == (3, len(clf.labels))
+    np.testing.assert_allclose(probs.sum(1), 1, atol=1e-5)
 
 
 def test_the_onnx_file_beside_its_card_loads_too(tiny_card):

@@ -17,7 +17,7 @@ import numpy as np
 from .dice_sets import get_dice_set
 from .die_crop import render_die
 
-RENDER_VERSION = 4  # bump when the renderer's look changes, so caches are rebuilt
+RENDER_VERSION = 5  # bump when the renderer's look changes, so caches are rebuilt (5: d6 palettes of real dice)
 CHUNK = 250
 PURPOSES = {"train": 1, "val": 2, "test": 3, "enrol": 4}
 
