@@ -416,7 +416,8 @@ def measure(card, test_x: np.ndarray, test_y: np.ndarray, real_root: Path = REAL
     summary = accuracy_summary(confusion_matrix(test_y, pred, len(labels)), labels)
     png = confusion_png(np.asarray(summary["confusion"]), labels, card.path.parent / f"{card.name}_synthetic.png",
                         f"{card.name}: synthetic test ({summary['accuracy'] * 100:.1f}%)")
-    accuracy["synthetic_test"] = {"data": "vision.synth test stream (seeded apart from train/val)",
+    accuracy["synthetic_test"] = {"data": "vision.synth test stream (seeded apart from train/val; surfaces never "
+                                          "trained on: slate, check cloth, cork, marble)",
                                   **summary, "png": png.name}
     log(format_report(summary, labels, f"{card.name}: synthetic test"))
     if card.dice_set == "d6":

@@ -35,3 +35,21 @@ def test_a_sequence_of_kinds_picks_among_them_only():
 def test_an_unknown_surface_names_the_known_ones():
     with pytest.raises(ValueError, match="unknown background 'lava'.*marble"):
         make_background("lava", 8, 8, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize(("purpose", "held_out"), [("test", True), ("train", False), ("val", False)])
+def test_only_the_test_stream_lies_on_held_out_surfaces(monkeypatch, purpose, held_out):
+    import vision.synth.die_crop as die_crop
+    from vision.synth.dataset import synth_dataset
+
+    asked = []
+    real = die_crop.make_background
+
+    def recording(kind, h, w, rng):
+        asked.append(kind)
+        return real(kind, h, w, rng)
+
+    monkeypatch.setattr(die_crop, "make_background", recording)
+    synth_dataset("d6", 2, 16, seed=1, purpose=purpose, workers=1, cache_dir=None)
+    assert len(asked) == 12
+    assert all(kind == (HELD_OUT_BACKGROUNDS if held_out else None) for kind in asked)
