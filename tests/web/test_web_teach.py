@@ -61,3 +61,22 @@ def test_a_spectator_is_asked_for_the_pin(teaching_table, open_page):
     page.click(".face-button[data-face='4']")
     expect(page.locator("#login")).to_be_visible()
     assert teaching_table.teacher.summary()["taught"]["4"] == 0
+
+
+def test_the_table_says_a_corrected_camera_die_is_kept_for_teaching(session, open_page):
+    from tests.web.conftest import start_race
+
+    start_race(session)
+    server = Server(create_app(session, control_pin=PIN), host="127.0.0.1", port=0, threads=8).start()
+    try:
+        session.offer_dice([{"label": "drive", "confidence": 0.97, "ref": "3:0"},
+                            {"label": "fortune", "confidence": 0.5, "ref": "3:1"}])
+        session.correct_die(1, "steer", actor="table")
+        page = open_page(f"http://127.0.0.1:{server.port}/", control=True)
+        expect(page.locator("#pending .die.corrected .tag")).to_have_text("set by hand · kept for Teach")
+        session.offer_dice([{"label": "fortune", "confidence": 0.5}])  # no crop to keep
+        session.correct_die(0, "steer", actor="table")
+        expect(page.locator("#pending .die.corrected .tag")).to_have_text("set by hand")
+    finally:
+        session.broker.close()
+        server.stop()

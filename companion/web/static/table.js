@@ -389,7 +389,7 @@ function dieButton(face, { index, selected = false, pending = null, onclick = nu
   if (pending && pending.corrected) classes.push("corrected");
   const caption = [];
   if (pending) {
-    if (pending.corrected) caption.push(el("small", { class: "tag" }, T("corrected")));
+    if (pending.corrected) caption.push(el("small", { class: "tag" }, T(pending.ref ? "corrected_kept" : "corrected")));
     else caption.push(el("small", { class: "conf" }, T("confidence", { p: Math.round(100 * pending.confidence) })));
   }
   return el("button", { type: "button", class: classes.join(" "), "data-index": index, "data-face": face,
