@@ -66,7 +66,8 @@ def _language() -> str:
     return logtext.pick_language(request.cookies.get("lang"), accept, current_app.config.get("LANGUAGE", "en"))
 
 
-def _page(template: str, **extra: Any) -> str:
+def render_page(template: str, **extra: Any) -> str:
+    """A page with what every template needs (language, texts, control, kiosk PIN); the teach page uses it too."""
     lang = _language()
     kiosk = _kiosk()
     show_pin = kiosk and _is_loopback()
@@ -89,17 +90,17 @@ def _page(template: str, **extra: Any) -> str:
 
 @pages.get("/")
 def index() -> str:
-    return _page("table.html")
+    return render_page("table.html")
 
 
 @pages.get("/new")
 def new_game() -> str:
-    return _page("new.html")
+    return render_page("new.html")
 
 
 @pages.get("/camera")
 def camera_page() -> str:
-    return _page("camera.html")
+    return render_page("camera.html")
 
 
 @pages.get("/i18n/<lang>.json")

@@ -17,7 +17,7 @@ from flask import Blueprint, abort, current_app, jsonify, request, send_file
 
 from companion.teach import Teacher, TeachError
 from companion.web.auth import requires_control
-from companion.web.pages import _page
+from companion.web.pages import render_page
 
 teach = Blueprint("teach", __name__)
 
@@ -54,7 +54,7 @@ def _do(action: Any) -> Any:
 
 @teach.get("/teach")
 def teach_page() -> str:
-    return _page("teach.html")
+    return render_page("teach.html")
 
 
 @teach.get("/api/teach")
