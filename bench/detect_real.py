@@ -18,20 +18,17 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from machine import describe  # noqa: E402
+from machine import open_benchmark  # noqa: E402
 
 from vision.classify import Classifier  # noqa: E402
 from vision.crops import yolo_boxes  # noqa: E402
-from vision.evaluate import MODELS_DIR, REAL_D6_TRAY, real_d6_missing_reason  # noqa: E402
+from vision.evaluate import MODELS_DIR, REAL_D6_TRAY  # noqa: E402
 from vision.pipeline import Pipeline  # noqa: E402
 
 
 def run() -> dict:
-    machine = describe()
-    print(f"machine: {machine['cpu']} ({machine['cores']} cores), Python {machine['python']}")
-    missing = real_d6_missing_reason()
+    machine, missing = open_benchmark("real-photo detection")
     if missing:
-        print(f"real-photo detection skipped: {missing}")
         return {"skipped": missing}
     classifier = Classifier.load(MODELS_DIR / "d6.json", threads=1)
     images = sorted((REAL_D6_TRAY / "test" / "images").glob("*.jpg"))

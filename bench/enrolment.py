@@ -27,11 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from machine import describe  # noqa: E402
+from machine import open_benchmark  # noqa: E402
 
 from vision.card import load_card  # noqa: E402
 from vision.enrol import AdaptedClassifier, Enrolment  # noqa: E402
-from vision.evaluate import MODELS_DIR, REAL_D6_TRAY, load_yolo_crops, real_d6_missing_reason  # noqa: E402
+from vision.evaluate import MODELS_DIR, REAL_D6_TRAY, load_yolo_crops  # noqa: E402
 from vision.train import split_by_time  # noqa: E402
 
 PER_FACE = 10
@@ -89,11 +89,8 @@ def spread_of(draws: list[dict], split: str, when: str) -> tuple[float, float, f
 
 
 def run() -> dict:
-    machine = describe()
-    print(f"machine: {machine['cpu']} ({machine['cores']} cores), Python {machine['python']}")
-    missing = real_d6_missing_reason()
+    machine, missing = open_benchmark("enrolment benchmark")
     if missing:
-        print(f"enrolment benchmark skipped: {missing}")
         return {"skipped": missing}
     results: dict = {"per_face_examples": PER_FACE, "draws": DRAWS, "seed": SEED, "machine": machine, "models": {}}
     data: dict = {}

@@ -163,10 +163,15 @@ class Teacher:
     # -- the enrolment ------------------------------------------------------------------------------------------
 
     def enrolment(self) -> Any:
+        """The enrolment, computing embeddings with the live classifier's model: the same onnxruntime session
+        (its `run` is thread-safe), not a second copy of the model in the Pi's memory. Reloaded when the
+        pipeline's classifier was replaced."""
         from vision.enrol import Enrolment
 
-        if self._enrolment is None or self._enrolment.card is not self.card:
-            self._enrolment = Enrolment.load(self.enrolment_path, self.card)
+        classifier = self.pipeline.classifier
+        if (self._enrolment is None or self._enrolment.card is not classifier.card
+                or self._enrolment.model is not classifier.model):
+            self._enrolment = Enrolment.load(self.enrolment_path, classifier.card, classifier.model)
         return self._enrolment
 
     def _refit(self) -> None:

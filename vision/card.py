@@ -2,6 +2,7 @@
 
 A card is the one contract between training (`vision.train`), classification (`vision.classify`) and
 teach-your-dice (`vision.enrol`): labels, input size, colour order and normalisation live here, never in code.
+`CardModel` (``card.open()``) is the one way to run a card's model, so every user feeds it the same way.
 
 Example card (``models/d6.json``)::
 
@@ -90,8 +91,9 @@ class Card:
         """
         return preprocess(crops, self.input)
 
-    def open(self, threads: int = 1) -> CardModel:
-        """The model in onnxruntime (`threads` intra-op threads)."""
+    def open(self, threads: int | None = 1) -> CardModel:
+        """The model in onnxruntime (`threads` intra-op threads, None: onnxruntime chooses); raises `ModelError`
+        when the model file is missing or unusable."""
         return CardModel(self, threads)
 
     def to_dict(self) -> dict[str, Any]:
@@ -275,36 +277,75 @@ def save_card(card: Card, path: str | Path | None = None) -> Path:
     return target
 
 
+class ModelError(ValueError):
+    """A model file is missing, corrupt or does not match its card; the message names the file."""
+
+
 class CardModel:
     """The card's ONNX model in onnxruntime: crops in, (logits [N, C], embedding [N, D]) out.
+
+    The one place a card's model is opened and run (`vision.classify`, `vision.enrol`, `vision.evaluate` and the
+    benchmarks all come here), so they all feed it the same way: the card's test-time views (`input.tta`) go into
+    the same call and are merged per crop, and a model exported with a fixed batch of 1 gets one call per row.
+    `threads=1` keeps it on one core (the Pi shares cores with the camera, the web server and the capture
+    thread); None lets onnxruntime choose. `InferenceSession.run` is thread-safe, so one CardModel can serve the
+    camera thread and the teach page at once.
 
     >>> model = load_card("models/d6.json").open(threads=1)     # doctest: +SKIP
     >>> logits, embedding = model.run([crop])                    # doctest: +SKIP
     """
 
-    def __init__(self, card: Card, threads: int = 1) -> None:
-        import onnxruntime as ort
+    def __init__(self, card: Card, threads: int | None = 1) -> None:
+        import onnxruntime as ort  # imported here so `vision` imports without it (e.g. for calibration)
 
         self.card = card
+        path = Path(card.model_path)
+        if not path.is_file():
+            raise ModelError(f"{path}: model file named by card {card.path} is missing")
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
+        if threads is not None:
+            options.intra_op_num_threads = int(threads)
+            options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        if not card.model_path.is_file():
-            raise CardError(card.path, "model", f"model file not found: {card.model_path}")
-        self.session = ort.InferenceSession(str(card.model_path), options, providers=["CPUExecutionProvider"])
-        self._outputs = [card.outputs["logits"], card.outputs["embedding"]]
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own Fail/InvalidGraph types; all mean "unusable file"
+            raise ModelError(f"{path}: not a usable ONNX model ({str(exc).splitlines()[0][:200]})") from None
+        inputs = self.session.get_inputs()
+        # A model exported by hand may name its input differently from the card; it has only one anyway.
+        self.input_name = card.input.name if card.input.name in {i.name for i in inputs} else inputs[0].name
+        outputs = {o.name for o in self.session.get_outputs()}
+        self.logits_name = card.outputs["logits"]
+        if self.logits_name not in outputs:
+            raise ModelError(f"{path}: has no output {self.logits_name!r} (card {card.path}, field outputs.logits); "
+                             f"outputs are {sorted(outputs)}")
+        self.embedding_name = card.outputs["embedding"]
+        batch_dim = inputs[0].shape[0] if inputs[0].shape else None
+        self.fixed_batch = batch_dim if isinstance(batch_dim, int) and batch_dim > 0 else None
 
-    def run_batch(self, batch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def run_batch(self, batch: np.ndarray, embedding: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
         """Already preprocessed float32 [N, 3, H, W] -> (logits, embedding), with the card's test-time views
-        (`input.tta`) in the same call and merged per crop."""
-        tta = self.card.input.tta
-        logits, embedding = self.session.run(self._outputs, {self.card.input.name: tta_views(batch, tta)})
-        logits, embedding = merge_views(logits, embedding, TTA_VIEWS[tta])
-        return logits, embedding
+        (`input.tta`) in the same call and merged per crop.
 
-    def run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        `embedding=False` fetches the logits alone (embedding None): the live classifier without an enrolment
+        has no use for the embedding and need not pay for copying it out.
+        """
+        tta = self.card.input.tta
+        views = tta_views(batch, tta)
+        names = [self.logits_name, self.embedding_name] if embedding else [self.logits_name]
+        if self.fixed_batch == 1:  # a model exported without a dynamic batch axis: one call per row
+            runs = [self.session.run(names, {self.input_name: views[i:i + 1]}) for i in range(len(views))]
+            outputs = [np.concatenate([run[k] for run in runs]) for k in range(len(names))]
+        else:
+            outputs = self.session.run(names, {self.input_name: views})
+        logits = np.asarray(outputs[0], np.float32)
+        features = np.asarray(outputs[1], np.float32) if embedding else None
+        return merge_views(logits, features, TTA_VIEWS[tta])
+
+    def run(self, crops: list[np.ndarray], embedding: bool = True) -> tuple[np.ndarray, np.ndarray | None]:
+        """BGR crops -> (logits [N, C], embedding [N, D] or None when not asked for); see `run_batch`."""
         if not crops:
             n = len(self.card.labels)
-            return np.zeros((0, n), np.float32), np.zeros((0, 0), np.float32)
-        return self.run_batch(self.card.preprocess(crops))
+            return np.zeros((0, n), np.float32), (np.zeros((0, 0), np.float32) if embedding else None)
+        return self.run_batch(self.card.preprocess(crops), embedding)

@@ -17,11 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.card import TTA_VIEWS, Card, CardError, load_card, merge_views, tta_views
-
-
-class ModelError(ValueError):
-    """A model file is missing, corrupt or does not match its card; the message names the file."""
+# ModelError lives beside CardModel, which raises it; companion code and tests import it from here.
+from vision.card import Card, CardError, CardModel, ModelError, load_card
 
 
 @dataclass(frozen=True)
@@ -38,35 +35,18 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class Classifier:
-    """An onnxruntime session plus its card. `threads=1` keeps it on one core (the Pi shares cores with the
-    camera, the web server and the capture thread); None lets onnxruntime choose."""
+    """A card's model (`vision.card.CardModel`) plus the table's enrolment, if any. `threads=1` keeps it on one
+    core (the Pi shares cores with the camera, the web server and the capture thread); None lets onnxruntime
+    choose. Raises `ModelError` when the model file is missing, unusable or lacks the card's logits output.
+
+    `model` is public so teach-your-dice (`companion.teach`) runs the same session rather than opening a second
+    copy of the model on a Pi with little memory to spare.
+    """
 
     def __init__(self, card: Card, *, threads: int | None = 1, enrolment: str | Path | None = None) -> None:
-        import onnxruntime as ort  # imported here so `vision` imports without it (e.g. for calibration)
-
         self.card = card
-        path = Path(card.model_path)
-        if not path.is_file():
-            raise ModelError(f"{path}: model file named by card {card.path} is missing")
-        options = ort.SessionOptions()
-        if threads is not None:
-            options.intra_op_num_threads = int(threads)
-            options.inter_op_num_threads = 1
-        options.log_severity_level = 3
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own Fail/InvalidGraph types; all mean "unusable file"
-            raise ModelError(f"{path}: not a usable ONNX model ({str(exc).splitlines()[0][:200]})") from None
-        inputs = self.session.get_inputs()
-        self.input_name = card.input.name if card.input.name in {i.name for i in inputs} else inputs[0].name
-        outputs = {o.name for o in self.session.get_outputs()}
-        self.logits_name = card.outputs["logits"]
-        if self.logits_name not in outputs:
-            raise ModelError(f"{path}: has no output {self.logits_name!r} (card {card.path}, field outputs.logits); "
-                             f"outputs are {sorted(outputs)}")
+        self.model = CardModel(card, threads)
         self.labels = card.labels
-        batch_dim = inputs[0].shape[0] if inputs[0].shape else None
-        self.fixed_batch = batch_dim if isinstance(batch_dim, int) and batch_dim > 0 else None
         self.head = None
         if enrolment is not None and Path(enrolment).is_file():
             self.use_enrolment(enrolment)
@@ -83,11 +63,9 @@ class Classifier:
             self.head = None
             return
         try:
-            self.head = Enrolment.load(path, self.card).head
+            self.head = Enrolment.load(path, self.card, self.model).head
         except (EnrolmentError, ValueError) as exc:
             raise ModelError(f"{path}: enrolment not usable with {self.card.path}: {exc}") from None
-        if self.head is not None and "embedding" not in self.card.outputs:
-            raise ModelError(f"{self.card.path}: an enrolment needs the model's outputs.embedding")
 
     @classmethod
     def load(cls, path: str | Path, *, threads: int | None = 1, enrolment: str | Path | None = None) -> Classifier:
@@ -109,22 +87,16 @@ class Classifier:
         return self.card.input_size
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Softmax over the labels, [N, C]; one inference call for all crops (and all their test-time views)."""
+        """Softmax over the labels, [N, C]; one inference call for all crops (and all their test-time views).
+
+        The embedding is fetched only when an enrolment head needs it.
+        """
         if not crops:
             return np.zeros((0, len(self.labels)), np.float32)
-        tta = self.card.input.tta
-        batch = tta_views(self.card.preprocess(crops), tta)
-        names = [self.logits_name] if self.head is None else [self.logits_name, self.card.outputs["embedding"]]
-        if self.fixed_batch == 1:  # a model exported without a dynamic batch axis: one call per crop
-            runs = [self.session.run(names, {self.input_name: batch[i:i + 1]}) for i in range(len(batch))]
-            outputs = [np.concatenate([run[k] for run in runs]) for k in range(len(names))]
-        else:
-            outputs = self.session.run(names, {self.input_name: batch})
-        logits = np.asarray(outputs[0], np.float32)
-        embedding = np.asarray(outputs[1], np.float32) if self.head is not None else None
-        logits, embedding = merge_views(logits, embedding, TTA_VIEWS[tta])
-        if self.head is not None:
-            logits = np.asarray(self.head(logits, embedding), np.float32)
+        head = self.head
+        logits, embedding = self.model.run(crops, embedding=head is not None)
+        if head is not None:
+            logits = np.asarray(head(logits, embedding), np.float32)
         return _softmax(logits)
 
     def classify(self, crops: list[np.ndarray]) -> list[Prediction]:

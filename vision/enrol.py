@@ -86,7 +86,11 @@ def fit_head(base_logits: np.ndarray, embedding: np.ndarray, labels: np.ndarray,
 
 
 class Enrolment:
-    """A table's own examples for one model: labelled crops, their embeddings and the fitted head."""
+    """A table's own examples for one model: labelled crops, their embeddings and the fitted head.
+
+    `model` is the card's running model when the caller already has one (the live classifier's, see
+    `companion.teach`): one session of the model rather than two. Without it the model is opened on first use.
+    """
 
     def __init__(self, path: str | Path, card: Card, model: CardModel | None = None) -> None:
         self.path = Path(path)
@@ -153,6 +157,7 @@ class Enrolment:
     # ------------------------------------------------------------------ examples
     @property
     def model(self) -> CardModel:
+        """The model that computes the examples' embeddings: the one passed in, else opened now (one thread)."""
         if self._model is None:
             self._model = self.card.open(threads=1)
         return self._model

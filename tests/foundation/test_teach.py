@@ -46,6 +46,14 @@ def test_teaching_a_face_makes_the_live_classifier_read_those_dice_as_it(teacher
     assert teacher.enrolment_path.is_file()
 
 
+def test_teaching_runs_the_live_classifiers_model_rather_than_a_second_copy(teacher):
+    tray(teacher, ["2", "2"])
+    teacher.teach_face("2")
+    assert teacher.enrolment().model is teacher.pipeline.classifier.model
+    teacher.pipeline.classifier = Classifier.load(teacher.card.path)  # e.g. a new model installed
+    assert teacher.enrolment().model is teacher.pipeline.classifier.model
+
+
 def test_forgetting_returns_to_the_shipped_model(teacher):
     tray(teacher, ["5", "5", "5"])
     before = read(teacher)

@@ -97,9 +97,11 @@ def test_shipped_cards_are_valid():
         assert card.model_path.stat().st_size < 5 * 1024 * 1024
 
 
-def make_linear_model(directory: Path, size: int = 8, tta: str = "none", name: str = "linear") -> Path:
+def make_linear_model(directory: Path, size: int = 8, tta: str = "none", name: str = "linear",
+                      batch: int | str = "N") -> Path:
     """A random linear ONNX 'classifier' of the raw pixels: unlike a real die model it is not symmetric at all,
-    so every turned or mirrored view of a crop gives other logits. Returns its card path."""
+    so every turned or mirrored view of a crop gives other logits. `batch=1` exports it with a fixed batch of 1.
+    Returns its card path."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -108,9 +110,9 @@ def make_linear_model(directory: Path, size: int = 8, tta: str = "none", name: s
              helper.make_node("MatMul", ["flat", "w"], ["logits"]),
              helper.make_node("Relu", ["logits"], ["embedding"])]
     graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info("input", TensorProto.FLOAT,
-                                                                          ["N", 3, size, size])],
-                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["N", 4]),
-                               helper.make_tensor_value_info("embedding", TensorProto.FLOAT, ["N", 4])],
+                                                                          [batch, 3, size, size])],
+                              [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [batch, 4]),
+                               helper.make_tensor_value_info("embedding", TensorProto.FLOAT, [batch, 4])],
                               initializer=[numpy_helper.from_array(weights, "w")])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8
@@ -146,3 +148,50 @@ def test_test_time_views_survive_saving_the_card(tmp_path):
     card = load_card(make_linear_model(tmp_path, tta="dihedral"))
     assert load_card(save_card(card, tmp_path / "copy.json")).input.tta == "dihedral"
     assert "tta" not in parse_card(good_card()).to_dict()["input"]  # cards without views stay as they were
+
+
+def test_a_model_with_a_fixed_batch_of_one_runs_one_call_per_view(tmp_path):
+    dynamic = load_card(make_linear_model(tmp_path, tta="quarter_turns")).open()
+    fixed = load_card(make_linear_model(tmp_path, tta="quarter_turns", name="fixed", batch=1)).open()
+    assert fixed.fixed_batch == 1 and dynamic.fixed_batch is None
+    calls = []
+    run = fixed.session.run
+    fixed.session.run = lambda names, feed, *a: calls.append(feed["input"].shape) or run(names, feed, *a)
+    crops = list(np.random.default_rng(5).integers(0, 256, (3, 8, 8, 3), np.uint8))
+    logits, embedding = fixed.run(crops)
+    assert calls == [(1, 3, 8, 8)] * 12  # 3 crops x 4 views
+    expected_logits, expected_embedding = dynamic.run(crops)
+    np.testing.assert_allclose(logits, expected_logits, atol=1e-5)
+    np.testing.assert_allclose(embedding, expected_embedding, atol=1e-5)
+
+
+def test_logits_alone_when_no_embedding_is_needed(tmp_path):
+    model = load_card(make_linear_model(tmp_path, tta="dihedral")).open()
+    crops = list(np.random.default_rng(6).integers(0, 256, (2, 8, 8, 3), np.uint8))
+    logits, embedding = model.run(crops, embedding=False)
+    assert embedding is None
+    np.testing.assert_allclose(logits, model.run(crops)[0], atol=1e-6)
+    assert model.run([], embedding=False)[1] is None and model.run([], embedding=False)[0].shape == (0, 4)
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("absent", r"linear\.onnx: model file named by card .*card\.json is missing"),
+    ("garbage", r"linear\.onnx: not a usable ONNX model"),
+    ("no_logits", r"linear\.onnx: has no output 'scores' \(card .*card\.json, field outputs\.logits\)"),
+])
+def test_an_unusable_model_is_a_model_error_naming_the_file(tmp_path, damage, message):
+    from vision.card import ModelError
+    from vision.classify import ModelError as ClassifyModelError
+
+    card_path = make_linear_model(tmp_path)
+    data = json.loads(card_path.read_text())
+    if damage == "absent":
+        (tmp_path / "linear.onnx").unlink()
+    elif damage == "garbage":
+        (tmp_path / "linear.onnx").write_bytes(b"garbage")
+    else:
+        data["outputs"]["logits"] = "scores"
+    card = parse_card(data, tmp_path / "card.json")
+    with pytest.raises(ModelError, match=message):
+        card.open()
+    assert ClassifyModelError is ModelError

@@ -14,8 +14,8 @@ from vision.reading import DiceReading, DieReading
 def test_all_crops_of_a_frame_go_through_one_inference_call(tiny_card):
     clf = Classifier.load(tiny_card, threads=1)
     calls = []
-    run = clf.session.run
-    clf.session.run = lambda *a, **k: calls.append(a[1]["input"].shape) or run(*a, **k)
+    run = clf.model.session.run
+    clf.model.session.run = lambda *a, **k: calls.append(a[1]["input"].shape) or run(*a, **k)
     crops = [np.full((40, 40, 3), v, np.uint8) for v in (10, 80, 160, 240)]
     preds = clf.classify(crops)
     assert calls == [(4, 3, 32, 32)]
@@ -32,13 +32,36 @@ def test_a_cards_test_time_views_go_into_the_same_single_call(tiny_card, tmp_pat
     card.write_text(json.dumps(data))
     clf = Classifier.load(card, threads=1)
     calls = []
-    run = clf.session.run
-    clf.session.run = lambda *a, **k: calls.append(a[1]["input"].shape) or run(*a, **k)
+    run = clf.model.session.run
+    clf.model.session.run = lambda *a, **k: calls.append(a[1]["input"].shape) or run(*a, **k)
     crops = [np.random.default_rng(i).integers(0, 256, (40, 40, 3), np.uint8) for i in range(3)]
     probs = clf.probabilities(crops)
     assert calls == [(12, 3, 32, 32)]
     assert probs.shape == (3, len(clf.labels))
     np.testing.assert_allclose(probs.sum(1), 1, atol=1e-5)
+
+
+def test_without_an_enrolment_only_the_logits_are_fetched(tiny_card, tmp_path):
+    from vision.enrol import Enrolment
+
+    clf = Classifier.load(tiny_card, threads=1)
+    asked = []
+    run = clf.model.session.run
+    clf.model.session.run = lambda names, *a, **k: asked.append(list(names)) or run(names, *a, **k)
+    crops = [np.full((40, 40, 3), v, np.uint8) for v in (10, 200)]
+    plain = clf.probabilities(crops)
+    enrolment = Enrolment(tmp_path / "enrol.npz", clf.card, clf.model)
+    enrolment.add("1", crops)
+    enrolment.fit()
+    enrolment.save()
+    clf.use_enrolment(enrolment.path)
+    asked.clear()
+    clf.probabilities(crops)
+    assert asked == [["logits", "embedding"]]  # an enrolment's head needs the embedding too
+    clf.use_enrolment(tmp_path / "gone.npz")
+    asked.clear()
+    np.testing.assert_allclose(clf.probabilities(crops), plain)
+    assert asked == [["logits"]]
 
 
 def test_the_onnx_file_beside_its_card_loads_too(tiny_card):
