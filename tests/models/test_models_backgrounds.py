@@ -1,11 +1,17 @@
-"""Held-out tray surfaces: the synthetic test stream can show a model surfaces it never trained on."""
+"""Held-out tray surfaces: validation and test each show a model surfaces it never trained on, and not the same ones."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from vision.synth.backgrounds import BACKGROUNDS, HELD_OUT_BACKGROUNDS, make_background
+from vision.synth.backgrounds import (
+    BACKGROUNDS,
+    HELD_OUT_BACKGROUNDS,
+    TRAINING_BACKGROUNDS,
+    VALIDATION_BACKGROUNDS,
+    make_background,
+)
 
 
 def test_a_random_surface_is_always_a_training_one():
@@ -14,11 +20,16 @@ def test_a_random_surface_is_always_a_training_one():
     for _ in range(40):
         img = make_background(None, 24, 24, rng)
         assert img.shape == (24, 24, 3) and img.dtype == np.float32
-    assert set(BACKGROUNDS).isdisjoint(HELD_OUT_BACKGROUNDS)
     assert len(set(np.round(list(means.values()), 3))) == len(HELD_OUT_BACKGROUNDS)
 
 
-@pytest.mark.parametrize("kind", HELD_OUT_BACKGROUNDS)
+def test_training_validation_and_test_surfaces_are_three_separate_families():
+    families = [set(TRAINING_BACKGROUNDS), set(VALIDATION_BACKGROUNDS), set(HELD_OUT_BACKGROUNDS)]
+    assert set(BACKGROUNDS) < set(TRAINING_BACKGROUNDS)
+    assert sum(len(f) for f in families) == len(set().union(*families))
+
+
+@pytest.mark.parametrize("kind", HELD_OUT_BACKGROUNDS + VALIDATION_BACKGROUNDS + ("printed",))
 def test_every_held_out_surface_renders_by_name(kind):
     img = make_background(kind, 40, 50, np.random.default_rng(2))
     assert img.shape == (40, 50, 3) and 0 <= img.min() and img.max() <= 255 and img.std() > 1
@@ -37,8 +48,10 @@ def test_an_unknown_surface_names_the_known_ones():
         make_background("lava", 8, 8, np.random.default_rng(0))
 
 
-@pytest.mark.parametrize(("purpose", "held_out"), [("test", True), ("train", False), ("val", False)])
-def test_only_the_test_stream_lies_on_held_out_surfaces(monkeypatch, purpose, held_out):
+@pytest.mark.parametrize(("purpose", "surfaces"),
+                         [("test", HELD_OUT_BACKGROUNDS), ("val", VALIDATION_BACKGROUNDS),
+                          ("train", TRAINING_BACKGROUNDS), ("enrol", None)])
+def test_validation_and_test_streams_lie_on_their_own_surfaces(monkeypatch, purpose, surfaces):
     import vision.synth.die_crop as die_crop
     from vision.synth.dataset import synth_dataset
 
@@ -52,4 +65,4 @@ def test_only_the_test_stream_lies_on_held_out_surfaces(monkeypatch, purpose, he
     monkeypatch.setattr(die_crop, "make_background", recording)
     synth_dataset("d6", 2, 16, seed=1, purpose=purpose, workers=1, cache_dir=None)
     assert len(asked) == 12
-    assert all(kind == (HELD_OUT_BACKGROUNDS if held_out else None) for kind in asked)
+    assert all(kind == surfaces for kind in asked)

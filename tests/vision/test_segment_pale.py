@@ -36,7 +36,7 @@ def test_white_dice_on_white_paper_are_found_whole(seed, calibrated):
     assert found_and_extra(sc, segmenter.find(sc.image)) == (len(sc.dice), 0)
 
 
-@pytest.mark.parametrize("seed", [13, 18, 25, 31, 33, 35])
+@pytest.mark.parametrize("seed", [13, 18, 29, 31, 33, 35])
 def test_touching_dice_of_any_colours_are_each_found(seed):
     rng = np.random.default_rng(seed)
     sc = render_scene([str(i + 1) for i in rng.integers(0, 6, 6)], "d6", rng, touching=True,

@@ -1,10 +1,16 @@
 """Tray surfaces, procedurally textured (float32 BGR, 0..255).
 
-Two families, kept apart on purpose:
-- `BACKGROUNDS` (felt, wood, paper, tray plastic) are what training and the demo camera draw from.
-- `HELD_OUT_BACKGROUNDS` (slate, check tablecloth, cork, marble) are never drawn at random: only the synthetic
-  TEST stream asks for them, so a model's test figure says how it does on a surface it has never seen, as a
-  table at a game night will be.
+Three families, kept apart on purpose:
+- `BACKGROUNDS` (felt, wood, paper, tray plastic) are what the demo camera draws from; training draws from
+  `TRAINING_BACKGROUNDS`, which adds "printed": random stripes, grids, dots and blotches in random colours, so
+  a model learns that whatever lies around a die is not part of its face (a table's cloth, mat or board is
+  never one we rendered).
+- `VALIDATION_BACKGROUNDS` (denim, terrazzo, linoleum, tiles) are only drawn by the synthetic VALIDATION stream,
+  so early stopping and recipe choices reward a model that copes with a surface it was not trained on -- on the
+  training surfaces a good model is at 100% and validation cannot tell two models apart.
+- `HELD_OUT_BACKGROUNDS` (slate, check tablecloth, cork, marble) are only drawn by the synthetic TEST stream, so a
+  model's test figure says how it does on a surface it has never seen, as a table at a game night will be, and
+  nothing was chosen by looking at them.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ import cv2
 import numpy as np
 
 BACKGROUNDS = ("felt", "wood", "paper", "plastic")
+TRAINING_BACKGROUNDS = BACKGROUNDS + ("printed",)
+VALIDATION_BACKGROUNDS = ("denim", "terrazzo", "linoleum", "tiles")
 HELD_OUT_BACKGROUNDS = ("slate", "cloth", "cork", "marble")
 
 _FELT = [(40, 110, 30), (110, 60, 20), (30, 30, 120), (50, 50, 50), (90, 40, 70), (60, 90, 40)]
@@ -26,6 +34,12 @@ _CLOTH = [((40, 40, 190), (225, 225, 225)), ((150, 80, 30), (230, 230, 230)), ((
           ((60, 60, 60), (200, 200, 200))]
 _CORK = [(80, 130, 175), (70, 115, 160), (95, 145, 190)]
 _MARBLE = [(225, 228, 230), (200, 205, 210), (60, 60, 64)]
+_DENIM = [(120, 75, 40), (150, 105, 70), (90, 60, 45), (170, 140, 115)]
+_TERRAZZO = [(210, 215, 220), (180, 190, 200), (95, 95, 100)]
+_CHIPS = [(40, 40, 40), (70, 90, 160), (150, 150, 150), (60, 110, 60), (230, 230, 230), (50, 60, 120)]
+_LINO = [(110, 140, 120), (150, 180, 200), (60, 70, 140), (130, 130, 125)]
+_TILES = [((235, 235, 235), (150, 150, 150)), ((90, 140, 190), (60, 60, 60)), ((160, 110, 60), (220, 220, 220)),
+          ((70, 70, 75), (200, 200, 200))]
 
 
 def _smooth_noise(h: int, w: int, cells: int, rng: np.random.Generator) -> np.ndarray:
@@ -93,6 +107,58 @@ def make_background(kind: str | Sequence[str] | None, height: int, width: int,
         veins = np.exp(-np.abs(np.sin((u + warp) * rng.uniform(0.03, 0.08))) * 12)
         tone = -70 if base.mean() > 128 else 90
         img = base + veins[..., None] * tone * rng.uniform(0.4, 1.0) + _smooth_noise(h, w, 5, rng)[..., None] * 4
+    elif kind == "denim":  # blue twill: fine diagonal ribs, faded patches
+        base = np.asarray(_pick(_DENIM, rng), np.float32) * rng.uniform(0.85, 1.15)
+        theta = rng.uniform(0, np.pi)
+        u = xx * np.cos(theta) + yy * np.sin(theta)
+        ribs = np.sin(u * rng.uniform(1.2, 2.0)) * 9
+        fade = 1 + 0.12 * _smooth_noise(h, w, 4, rng)
+        img = (base * fade[..., None] + ribs[..., None] + _fine(h, w, 0.6, rng)[..., None] * 6)
+    elif kind == "terrazzo":  # cast stone: a pale or dark ground scattered with angular chips of other stones
+        img = np.broadcast_to(np.asarray(_pick(_TERRAZZO, rng), np.float32), (h, w, 3)).copy()
+        img += _fine(h, w, 0.8, rng)[..., None] * 4
+        for _ in range(int(h * w * rng.uniform(0.002, 0.006))):
+            centre = rng.uniform(0, 1, 2) * (w, h)
+            radius = rng.uniform(1.0, 5.0)
+            angles = np.sort(rng.uniform(0, 2 * np.pi, int(rng.integers(3, 7))))
+            points = centre + np.stack([np.cos(angles), np.sin(angles)], 1) * radius * rng.uniform(0.6, 1.0)
+            colour = np.asarray(_pick(_CHIPS, rng), np.float32) * rng.uniform(0.85, 1.15)
+            cv2.fillPoly(img, [np.round(points * 4).astype(np.int32)], colour.tolist(), cv2.LINE_AA, shift=2)
+    elif kind == "linoleum":  # smooth floor sheet: soft marbled blotches of two shades
+        base = np.asarray(_pick(_LINO, rng), np.float32)
+        blotch = np.tanh(_smooth_noise(h, w, 7, rng) * 2)
+        img = base * (1 + 0.1 * blotch[..., None]) + _smooth_noise(h, w, 20, rng)[..., None] * 3
+    elif kind == "tiles":  # glazed square tiles, each a shade apart, in a grid of grout lines
+        face, grout = (np.asarray(c, np.float32) for c in _pick(_TILES, rng))
+        period, width = rng.uniform(12, 32), rng.uniform(1.0, 2.5)
+        theta = rng.uniform(0, np.pi / 2)
+        u = (xx * np.cos(theta) + yy * np.sin(theta)) / period + rng.random()
+        v = (-xx * np.sin(theta) + yy * np.cos(theta)) / period + rng.random()
+        shade = rng.uniform(0.92, 1.08, (64, 64)).astype(np.float32)[np.floor(u).astype(int) % 64,
+                                                                       np.floor(v).astype(int) % 64]
+        edge = np.minimum(np.minimum(u % 1, 1 - u % 1), np.minimum(v % 1, 1 - v % 1)) * period
+        line = np.clip(width - edge, 0, 1)[..., None]
+        img = face * shade[..., None] * (1 - line) + grout * line + _fine(h, w, 0.7, rng)[..., None] * 3
+    elif kind == "printed":  # training only: a random print, so no particular surface is learnt as "not a face"
+        a, b = (rng.uniform(0, 255, 3).astype(np.float32) for _ in range(2))
+        style = int(rng.integers(4))
+        theta = rng.uniform(0, np.pi)
+        u = xx * np.cos(theta) + yy * np.sin(theta)
+        v = -xx * np.sin(theta) + yy * np.cos(theta)
+        period = rng.uniform(4, 30)
+        if style == 0:  # stripes
+            mix = (np.sin(u * 2 * np.pi / period) > rng.uniform(-0.6, 0.6)).astype(np.float32)
+        elif style == 1:  # grid lines
+            mix = ((u % period < period * 0.15) | (v % period < period * 0.15)).astype(np.float32)
+        elif style == 2:  # dots
+            mix = np.zeros((h, w), np.float32)
+            for _ in range(int(h * w / period ** 2)):
+                cv2.circle(mix, (int(rng.integers(w)), int(rng.integers(h))), int(rng.integers(1, 5)), 1.0, -1)
+        else:  # blotches
+            mix = (_smooth_noise(h, w, int(rng.integers(3, 12)), rng) > 0).astype(np.float32)
+        mix = cv2.GaussianBlur(mix, (0, 0), rng.uniform(0.4, 1.2))
+        img = a + (b - a) * mix[..., None] + _fine(h, w, 0.7, rng)[..., None] * rng.uniform(2, 8)
     else:
-        raise ValueError(f"unknown background {kind!r}; choose one of {BACKGROUNDS + HELD_OUT_BACKGROUNDS}")
+        known = TRAINING_BACKGROUNDS + VALIDATION_BACKGROUNDS + HELD_OUT_BACKGROUNDS
+        raise ValueError(f"unknown background {kind!r}; choose one of {known}")
     return np.clip(img, 0, 255).astype(np.float32)

@@ -2,9 +2,9 @@
 
 Every chunk of crops has its own seed derived from (seed, purpose, class, chunk), so the same call gives the
 same pixels whatever the number of worker processes, and the "train", "val" and "test" purposes never share a
-random stream: no model is tested on crops it was trained on. The "test" purpose also lies on other surfaces:
-`HELD_OUT_BACKGROUNDS` (slate, check cloth, cork, marble), which training never draws, so a synthetic test
-figure says how a model does on a table it has never seen.
+random stream: no model is tested on crops it was trained on. "val" and "test" also lie on surfaces training never
+draws, each its own (`VALIDATION_BACKGROUNDS`, `HELD_OUT_BACKGROUNDS`): validation then rewards a model that copes
+with a new table, and the test figure says how it does on one that nothing was chosen by.
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .backgrounds import HELD_OUT_BACKGROUNDS
+from .backgrounds import HELD_OUT_BACKGROUNDS, TRAINING_BACKGROUNDS, VALIDATION_BACKGROUNDS
 from .dice_sets import get_dice_set
 from .die_crop import render_die
 
-RENDER_VERSION = 5  # bump when the renderer's look changes, so caches are rebuilt (5: d6 palettes of real dice)
+# bump when the renderer's look changes, so caches are rebuilt (5: d6 palettes of real dice; 6: printed surfaces in
+# training, validation on its own surfaces)
+RENDER_VERSION = 6
 CHUNK = 250
 PURPOSES = {"train": 1, "val": 2, "test": 3, "enrol": 4}
 
@@ -39,7 +41,8 @@ def synth_dataset(dice_set: str, per_class: int, size: int, seed: int, purpose: 
     if purpose not in PURPOSES:
         raise ValueError(f"purpose must be one of {sorted(PURPOSES)}, got {purpose!r}")
     ds = get_dice_set(dice_set)
-    backgrounds = HELD_OUT_BACKGROUNDS if purpose == "test" else None
+    surfaces = {"train": TRAINING_BACKGROUNDS, "val": VALIDATION_BACKGROUNDS, "test": HELD_OUT_BACKGROUNDS}
+    backgrounds = surfaces.get(purpose)
     cache = None
     if cache_dir is not None:
         key = f"{dice_set}-{per_class}-{size}-{seed}-{purpose}-v{RENDER_VERSION}-{backgrounds}"

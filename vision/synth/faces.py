@@ -153,11 +153,22 @@ def draw_symbol(symbol: str, size: int, look: FaceLook, rng: np.random.Generator
     return mask
 
 
-def _marble(size: int, rng: np.random.Generator) -> np.ndarray:
+def _marble(size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """(mix of the two resin colours, thin pale streaks): swirled dice show bands of two colours and, where the
+    resin folded, hair-thin light lines that a classifier must not take for pips or strokes.
+
+    The streaks are made from the same random grid as the bands (no further draws), so giving dice streaks did
+    not reshuffle the random stream of every scene rendered after a marbled die."""
     grid = rng.random((5, 5)).astype(np.float32)
     field = cv2.resize(grid, (size, size), interpolation=cv2.INTER_CUBIC)
-    freq = rng.uniform(6, 14)
-    return (0.5 + 0.5 * np.sin(field * freq)).astype(np.float32) ** 2
+    freq = 6 + 8 * float(grid[4, 4])
+    mix = (0.5 + 0.5 * np.sin(field * freq)).astype(np.float32) ** 2
+    streaks = np.zeros((size, size), np.float32)
+    if grid[0, 0] < 0.5:
+        fold = cv2.resize(grid[::-1, ::-1].T.copy(), (size, size), interpolation=cv2.INTER_CUBIC)
+        sharp, strength = 8 + 12 * float(grid[1, 3]), 0.2 + 0.4 * float(grid[3, 1])
+        streaks = np.exp(-np.abs(np.sin(fold * (8 + 12 * float(grid[2, 2])))) * sharp) * strength
+    return mix, streaks.astype(np.float32)
 
 
 def face_texture(symbol: str, look: FaceLook, rng: np.random.Generator, size: int = 96) -> np.ndarray:
@@ -165,8 +176,9 @@ def face_texture(symbol: str, look: FaceLook, rng: np.random.Generator, size: in
     body = np.empty((size, size, 3), np.float32)
     body[:] = look.body
     if look.marble is not None:
-        m = _marble(size, rng)[..., None]
-        body = body * (1 - m) + np.asarray(look.marble, np.float32) * m
+        mix, streaks = _marble(size, rng)
+        body = body * (1 - mix[..., None]) + np.asarray(look.marble, np.float32) * mix[..., None]
+        body += (235 - body) * streaks[..., None]
     shape = np.zeros((size, size), np.uint8)
     rad = max(1, int(look.corner * size))
     cv2.rectangle(shape, (rad, 0), (size - 1 - rad, size - 1), 255, -1)
