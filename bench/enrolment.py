@@ -9,8 +9,8 @@ teach page fit it. Measured before and after on
   the enrolment examples) -- the figure to tune enrolment by, and
 - the real-d6-tray TEST split (308 dice; reported only, never used for fitting or choosing anything).
 It does this for two start models:
-- `models/d6.onnx`, the shipped model (caveat: it already trained on the train split's earlier 80%, so the
-  enrolment examples are photos it has seen), and
+- `models/d6.onnx`, the shipped model (caveat: it trained on the whole train split, the examples and the
+  validation photos too, so only its test figure is an honest one), and
 - `models/d6_synthetic_only.onnx`, a reference model trained on synthetic crops only (never on a real photo),
   the honest measure of teaching the companion dice it has never seen. The app does not use it.
 """
@@ -129,7 +129,8 @@ def run() -> dict:
                   f"taught {after[0]:.2%} ({after[1]:.2%}-{after[2]:.2%}){goal}")
         print(f"  test per face taught (mean): {per_face}")
         if name == "d6":
-            print("  caveat: the shipped d6 model already trained on the train split, including these examples")
+            print("  caveat: the shipped d6 model trained on the whole train split: these examples and the validation "
+                  "photos too")
         results["models"][name] = {
             "validation_dice": n_val, "test_dice": n_test,
             **{f"{split}_{when}": round(spread_of(draws, split, when)[0], 4)

@@ -205,7 +205,15 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
                          f"{real['photos_train']} photos; validation: {real['validation']} "
                          f"({real['dice_val']} dice)")
         training = trained.get("training", {})
-        if training:
+        validated = training.get("validated_run")
+        if validated:
+            refit = real.get("refit", {}) if real else {}
+            parts.append(f"- validated run: best epoch {validated.get('best_epoch')} of {validated.get('epochs_run')}"
+                         f", {validated.get('seconds')} s, validation {validated.get('validation')}")
+            parts.append(f"- shipped weights: refit on all {refit.get('dice_train')} train dice from "
+                         f"{refit.get('photos_train')} photos for {refit.get('epochs')} epochs, "
+                         f"{training.get('seconds')} s (synthetic validation {training.get('validation')})")
+        elif training:
             parts.append(f"- training: best epoch {training.get('best_epoch')} of {training.get('epochs_run')}, "
                          f"{training.get('seconds')} s, validation {training.get('validation')}")
         parts.append("")

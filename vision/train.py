@@ -59,6 +59,9 @@ class TrainConfig:
     real: bool = False  # also train on real-d6-tray's train split
     real_repeat: int = 6  # real crops per epoch = repeat x real train crops (each freshly augmented)
     real_val_fraction: float = 0.2  # the latest photos of the train split become the validation split
+    # then train afresh on every train photo (the held-out latest ones too) for the epochs validation chose, and
+    # ship that: validation has done its job (recipe, epoch count) and the latest photos are data the model needs
+    refit_all: bool = False
     flips: bool = False  # mirror images are valid faces (pips yes; asymmetric icons no)
     tta: str = "none"  # test-time views the card declares (vision.card.TTA_VIEWS); validation uses them too
     epochs: int = 30
@@ -79,7 +82,8 @@ CONFIGS = {
     # crops per class, 4 views), 8 augmented copies of each real crop per epoch instead of 4 halved the errors;
     # on the two folds tried 16 instead of 8 cut them from 31 to 19 of 905 dice and 32 to 11; 64 gave 9 on the
     # first fold against 7 with 32
-    "d6": TrainConfig(synth_per_class=1000, real=True, real_repeat=32, flips=True, epochs=20, tta="quarter_turns"),
+    "d6": TrainConfig(synth_per_class=1000, real=True, real_repeat=32, flips=True, epochs=20, tta="quarter_turns",
+                      refit_all=True),
 }
 
 
@@ -134,8 +138,11 @@ class RealSplit:
 
 
 def split_by_time(names: list[str], val_fraction: float) -> tuple[list[str], list[str]]:
-    """Oldest photos train, the latest `val_fraction` validate (file names carry the capture time)."""
+    """Oldest photos train, the latest `val_fraction` validate (file names carry the capture time); a fraction of
+    0 keeps every photo for training."""
     ordered = sorted(names)
+    if val_fraction <= 0:
+        return ordered, []
     n_val = max(1, int(round(len(ordered) * val_fraction)))
     return ordered[:-n_val], ordered[-n_val:]
 
@@ -147,7 +154,9 @@ def load_real_train(size: int, val_fraction: float, root: Path = REAL_D6_TRAY) -
     ctx = int(round(size * CONTEXT / 1.15))
     train = load_yolo_crops(images, labels, ctx, CONTEXT, names=train_names)
     val = load_yolo_crops(images, labels, size, 1.15, names=val_names)
-    return RealSplit(np.stack(train.crops), train.labels, np.stack(val.crops), val.labels, train_names, val_names)
+    val_crops = np.stack(val.crops) if val.crops else np.zeros((0, size, size, 3), np.uint8)
+    return RealSplit(np.stack(train.crops), train.labels, val_crops, np.asarray(val.labels, np.int64), train_names,
+                     val_names)
 
 
 def augment_real(context: np.ndarray, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -232,8 +241,13 @@ def _progress(epoch: int, epochs: int, done: int, total: int, loss: float, start
 
 
 def fit(model, train_x: np.ndarray, train_y: np.ndarray, val_sets: dict[str, tuple[np.ndarray, np.ndarray]],
-        config: TrainConfig, real: RealSplit | None = None, log=print) -> dict:
-    """Train with AdamW + cosine schedule; keep the weights of the best validation epoch (early stopping)."""
+        config: TrainConfig, real: RealSplit | None = None, log=print, run_epochs: int | None = None) -> dict:
+    """Train with AdamW + cosine schedule; keep the weights of the best validation epoch (early stopping).
+
+    With `run_epochs` (a refit on all data, see `TrainConfig.refit_all`): the first `run_epochs` epochs of the very
+    same schedule and the weights they end with, as the validated run reached its best epoch; `val_sets` are then
+    only reported.
+    """
     torch = _torch()
     rng = np.random.default_rng(config.seed)
     optimiser = torch.optim.AdamW(model.parameters(), lr=config.lr, weight_decay=config.weight_decay)
@@ -247,7 +261,7 @@ def fit(model, train_x: np.ndarray, train_y: np.ndarray, val_sets: dict[str, tup
     best = {"score": (-1.0, 0.0), "epoch": 0, "state": None, "val": {}}
     history = []
     step, started = 0, time.time()
-    for epoch in range(1, config.epochs + 1):
+    for epoch in range(1, (run_epochs or config.epochs) + 1):
         x, y = train_x, train_y
         if real is not None:
             reps = [augment_real(real.context, config.size, rng) for _ in range(config.real_repeat)]
@@ -279,7 +293,10 @@ def fit(model, train_x: np.ndarray, train_y: np.ndarray, val_sets: dict[str, tup
         history.append({"epoch": epoch, "train_loss": round(running, 4),
                         **{f"{k}_acc": round(a, 4) for k, (_, a) in val.items()}})
         log("  " + "  ".join(f"{k}: acc {a * 100:.2f}% loss {v:.3f}" for k, (v, a) in val.items()))
-        if (acc, -loss) > best["score"]:
+        if run_epochs is not None:
+            best = {"score": (acc, -loss), "epoch": epoch, "state": None,
+                    "val": {k: round(a, 4) for k, (_, a) in val.items()}}
+        elif (acc, -loss) > best["score"]:
             best = {"score": (acc, -loss), "epoch": epoch,
                     "state": {k: v.detach().clone() for k, v in model.state_dict().items()},
                     "val": {k: round(a, 4) for k, (_, a) in val.items()}}
@@ -389,6 +406,22 @@ def train(dice_set: str, config: TrainConfig | None = None, out_dir: Path = MODE
     params = sum(p.numel() for p in model.parameters())
     log(f"{dice_set}: training a {params}-parameter net on {config.size}x{config.size} crops")
     result = fit(model, train_x, train_y, val_sets, config, real, log)
+    if config.refit_all and real is not None:
+        everything = load_real_train(config.size, 0.0, real_root)
+        epochs = result["best_epoch"]
+        log(f"{dice_set}: refit on all {len(everything.photos_train)} train photos ({len(everything.labels)} dice) "
+            f"for the {epochs} epochs validation chose")
+        torch.manual_seed(config.seed)
+        model = build_model(len(labels), config.widths)
+        validated = {k: v for k, v in result.items() if k != "history"}
+        result = {**fit(model, train_x, train_y, {"synthetic_val": (val_x, val_y)}, config, everything, log,
+                        run_epochs=epochs), "validated_run": validated}
+        trained_on["real"]["refit"] = {
+            "photos_train": len(everything.photos_train), "dice_train": int(len(everything.labels)),
+            "epochs": epochs,
+            "how": "the shipped weights: trained afresh on every train photo, the held-out latest ones too, for "
+                   "the first `epochs` epochs of the same schedule (the validated run's best epoch)",
+        }
 
     onnx_path = out_dir / f"{name}.onnx"
     diff = export_onnx(model, onnx_path, config.size, labels, val_x[:64])

@@ -85,3 +85,43 @@ def test_test_time_views_are_declared_on_the_card_and_used_for_its_figures(tmp_p
                            cache_dir=None, log=lambda *_: None))
     assert card.input.tta == "quarter_turns" and used == ["quarter_turns"]
     assert train_module.CONFIGS["d6"].tta in TTA_VIEWS and train_module.CONFIGS["d6"].tta != "none"
+
+
+def tiny_real_d6_tray(root: Path, train_photos: int = 5) -> Path:
+    """A real-d6-tray look-alike: synthetic tray photos named by capture time, with YOLO labels (class = face - 1)."""
+    import cv2
+
+    from vision.synth import render_scene
+
+    rng = np.random.default_rng(8)
+    for split, count in (("train", train_photos), ("test", 1)):
+        (root / split / "images").mkdir(parents=True)
+        (root / split / "labels").mkdir()
+        for k in range(count):
+            scene = render_scene([str(f) for f in rng.integers(1, 7, 3)], "d6", rng, width=320, height=240,
+                                 tilt=0.0)
+            name = f"IMG_2019120{8 + (split == 'test')}_1000{k:02d}"
+            cv2.imwrite(str(root / split / "images" / f"{name}.jpg"), scene.image)
+            lines = [f"{int(d.label) - 1} {d.center[0] / 320:.6f} {d.center[1] / 240:.6f} {d.size * 1.1 / 320:.6f} "
+                     f"{d.size * 1.1 / 240:.6f}" for d in scene.dice]
+            (root / split / "labels" / f"{name}.txt").write_text("\n".join(lines) + "\n")
+    return root
+
+
+def test_a_refit_ships_weights_trained_on_every_train_photo_for_the_validated_epochs(tmp_path):
+    real = tiny_real_d6_tray(tmp_path / "real")
+    config = replace(TINY, real=True, real_repeat=1, epochs=2, max_steps=None, synth_per_class=4, refit_all=True)
+    card = load_card(train("d6", config, tmp_path / "out", threads=1, workers=1, cache_dir=None, real_root=real,
+                           log=lambda *_: None))
+    used = card.trained_on["real"]
+    assert (used["photos_train"], used["photos_val"]) == (4, 1)  # the validated run held the latest photo out
+    assert used["refit"]["photos_train"] == 5 and used["refit"]["dice_train"] == 15
+    validated = card.trained_on["training"]["validated_run"]
+    assert used["refit"]["epochs"] == validated["best_epoch"] == card.trained_on["training"]["epochs_run"]
+    assert "real_val" in validated["validation"] and "real_val" not in card.trained_on["training"]["validation"]
+    assert "shipped weights: refit on all 15 train dice from 5 photos" in (tmp_path / "out" / "README.md").read_text()
+
+
+def test_a_fraction_of_zero_keeps_every_photo_for_training():
+    names = [f"IMG_20191208_1112{i:02d}.jpg" for i in range(4)]
+    assert split_by_time(names, 0.0) == (names, [])
