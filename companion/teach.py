@@ -178,7 +178,7 @@ class Teacher:
         enrolment = self.enrolment()
         enrolment.fit()
         enrolment.save()
-        self.pipeline.classifier.use_enrolment(self.enrolment_path)
+        self.pipeline.classifier.use_enrolment(enrolment)
 
     def teach_face(self, label: str) -> int:
         """Every die of the latest reading shows `label`: learn them all. Returns how many were added."""
@@ -214,7 +214,7 @@ class Teacher:
             enrolment = self.enrolment()
             if label is None:
                 enrolment.reset()
-                self.pipeline.classifier.use_enrolment(self.enrolment_path)
+                self.pipeline.classifier.use_enrolment(enrolment)
                 return
             if label not in self.labels:
                 raise TeachError(f"{label!r} is not a face of these dice; faces are {', '.join(self.labels)}")

@@ -14,11 +14,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 # ModelError lives beside CardModel, which raises it; companion code and tests import it from here.
 from vision.card import Card, CardError, CardModel, ModelError, load_card
+
+if TYPE_CHECKING:
+    from vision.enrol import Enrolment
 
 
 @dataclass(frozen=True)
@@ -51,14 +55,18 @@ class Classifier:
         if enrolment is not None and Path(enrolment).is_file():
             self.use_enrolment(enrolment)
 
-    def use_enrolment(self, path: str | Path) -> None:
+    def use_enrolment(self, path: str | Path | Enrolment) -> None:
         """Add a table's taught dice (``vision.enrol``) on top of the shipped model, from now on.
 
         The head needs the model's embedding too, so enrolled classification asks for both outputs in the one
-        inference call. A missing or reset enrolment file means the shipped model alone.
+        inference call. A missing or reset enrolment file means the shipped model alone. An `Enrolment` already
+        in memory (the teach page's, just refitted) is used as it is, not read back from its file.
         """
         from vision.enrol import Enrolment, EnrolmentError
 
+        if isinstance(path, Enrolment):
+            self.head = path.head
+            return
         if not Path(path).is_file():
             self.head = None
             return

@@ -293,13 +293,12 @@ def fit(model, train_x: np.ndarray, train_y: np.ndarray, val_sets: dict[str, tup
         history.append({"epoch": epoch, "train_loss": round(running, 4),
                         **{f"{k}_acc": round(a, 4) for k, (_, a) in val.items()}})
         log("  " + "  ".join(f"{k}: acc {a * 100:.2f}% loss {v:.3f}" for k, (v, a) in val.items()))
-        if run_epochs is not None:
-            best = {"score": (acc, -loss), "epoch": epoch, "state": None,
-                    "val": {k: round(a, 4) for k, (_, a) in val.items()}}
+        rounded = {k: round(a, 4) for k, (_, a) in val.items()}
+        if run_epochs is not None:  # a refit keeps the weights it ends with
+            best = {"score": (acc, -loss), "epoch": epoch, "state": None, "val": rounded}
         elif (acc, -loss) > best["score"]:
             best = {"score": (acc, -loss), "epoch": epoch,
-                    "state": {k: v.detach().clone() for k, v in model.state_dict().items()},
-                    "val": {k: round(a, 4) for k, (_, a) in val.items()}}
+                    "state": {k: v.detach().clone() for k, v in model.state_dict().items()}, "val": rounded}
         elif epoch - best["epoch"] >= config.patience:
             log(f"  early stop: no better validation since epoch {best['epoch']}")
             break

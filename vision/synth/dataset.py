@@ -25,6 +25,8 @@ from .die_crop import render_die
 RENDER_VERSION = 6
 CHUNK = 250
 PURPOSES = {"train": 1, "val": 2, "test": 3, "enrol": 4}
+# the surfaces each purpose draws from; any other purpose draws the demo camera's (backgrounds.BACKGROUNDS)
+SURFACES = {"train": TRAINING_BACKGROUNDS, "val": VALIDATION_BACKGROUNDS, "test": HELD_OUT_BACKGROUNDS}
 
 
 def _chunk(args: tuple[str, str, int, int, int, int, int, tuple[str, ...] | None]) -> tuple[np.ndarray, int]:
@@ -41,8 +43,7 @@ def synth_dataset(dice_set: str, per_class: int, size: int, seed: int, purpose: 
     if purpose not in PURPOSES:
         raise ValueError(f"purpose must be one of {sorted(PURPOSES)}, got {purpose!r}")
     ds = get_dice_set(dice_set)
-    surfaces = {"train": TRAINING_BACKGROUNDS, "val": VALIDATION_BACKGROUNDS, "test": HELD_OUT_BACKGROUNDS}
-    backgrounds = surfaces.get(purpose)
+    backgrounds = SURFACES.get(purpose)
     cache = None
     if cache_dir is not None:
         key = f"{dice_set}-{per_class}-{size}-{seed}-{purpose}-v{RENDER_VERSION}-{backgrounds}"
