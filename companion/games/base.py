@@ -18,7 +18,7 @@ a tap on the tablet, a bot) adds ``"dice": [n faces]`` before applying it. That 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -44,6 +44,26 @@ class IllegalAction(ValueError):
         if legal is not None:
             text += f" (legal: {legal})"
         super().__init__(text)
+
+
+Handler = Callable[[Any, Mapping[str, Any], list[Event]], Any]
+"""``handler(state, action, events) -> next state``: one phase's rules, appending the events they produce."""
+
+
+def apply_in_phase(state: Any, action: Mapping[str, Any], phase: str, actor: str, handlers: Mapping[str, Handler],
+                   phase_actions: Mapping[str, tuple[str, ...]],
+                   phase_rule: Mapping[str, str]) -> tuple[Any, list[Event]]:
+    """The ``apply`` of a game whose turn is a sequence of phases, each taking a few action types.
+
+    Checking the action type against the phase first means every handler can trust what it gets, and a press on the
+    wrong button (a "move" during the roll) names the rule of the phase the table is in, not a KeyError.
+    """
+    kind = action.get("type") if isinstance(action, Mapping) else None
+    if kind not in phase_actions[phase]:
+        raise IllegalAction(phase_rule[phase], f"{actor} is in the {phase} phase, {kind!r} is not possible now",
+                            legal=list(phase_actions[phase]))
+    events: list[Event] = []
+    return handlers[phase](state, action, events), events
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from companion.games.base import Action, Event, IllegalAction, Prompt
+from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase
 from companion.games.chariot_race.board import NO_SPACE, STEPS, Board, load_board
 from companion.games.chariot_race.components import (
     ALTERNATIVES,
@@ -392,16 +392,10 @@ class ChariotRace:
         return Prompt(actor=car.id, phase=state.phase, options=_options(state, i), info=_info(state, i))
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        phase = state.phase
-        kind = action.get("type") if isinstance(action, Mapping) else None
-        if phase == "over":
+        if state.phase == "over":
             raise IllegalAction("CR-24", f"the game is over (winner: {state.winner})")
-        if kind not in PHASE_ACTIONS[phase]:
-            car = state.cars[state.current].id
-            raise IllegalAction(PHASE_RULE[phase], f"{car} is in the {phase} phase, {kind!r} is not possible now",
-                                legal=list(PHASE_ACTIONS[phase]))
-        events: list[Event] = []
-        return _HANDLERS[phase](state, action, events), events
+        return apply_in_phase(state, action, state.phase, state.cars[state.current].id, _HANDLERS, PHASE_ACTIONS,
+                              PHASE_RULE)
 
     def view(self, state: State) -> dict[str, Any]:
         return view(state)

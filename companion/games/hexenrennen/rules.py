@@ -26,7 +26,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from companion.games.base import Action, Event, IllegalAction, Prompt
+from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase
 from companion.games.hexenrennen.kit import MAGIC, Kit, load_kit
 
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -682,15 +682,9 @@ class HexenRennen:
         return Prompt(actor=decider(state), phase=state.phase, options=options(state), info=info(state))
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        phase = state.phase
-        kind = action.get("type") if isinstance(action, Mapping) else None
-        if phase == "over":
+        if state.phase == "over":
             raise IllegalAction("HR-18", f"the game is over (winners: {', '.join(state.winners)})")
-        if kind not in PHASE_ACTIONS[phase]:
-            raise IllegalAction(PHASE_RULE[phase], f"{decider(state)} is in the {phase} phase, {kind!r} is not "
-                                "possible now", legal=list(PHASE_ACTIONS[phase]))
-        events: list[Event] = []
-        return _HANDLERS[phase](state, action, events), events
+        return apply_in_phase(state, action, state.phase, decider(state), _HANDLERS, PHASE_ACTIONS, PHASE_RULE)
 
     def view(self, state: State) -> dict[str, Any]:
         return view(state)
