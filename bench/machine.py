@@ -29,22 +29,24 @@ def describe() -> dict[str, object]:
     }
 
 
-def open_benchmark(skipped: str | None = None, *, every_field: bool = False) -> tuple[dict[str, object], str | None]:
+def machine_line(machine: dict[str, object]) -> str:
+    """The one line every benchmark prints first, so figures from two machines are never compared unawares."""
+    return (f"machine: {machine['cpu']} ({machine['cores']} cores, {machine['machine']}), Python {machine['python']}, "
+            f"{machine['system']}")
+
+
+def open_benchmark(skipped: str | None = None) -> tuple[dict[str, object], str | None]:
     """Open a benchmark: print the machine it runs on and check for the real-d6-tray photos.
 
     Returns (describe(), why the real photos are missing or None). With `skipped` (what goes without the photos,
     e.g. "enrolment benchmark") a missing dataset is also printed as "<skipped> skipped: <why>", and the caller
-    returns ``{"skipped": why}``; without it the caller decides what to leave out. The machine line is the short
-    summary, or every field of describe() with `every_field`.
+    returns ``{"skipped": why}``; without it the caller decides what to leave out.
     """
     # Imported here: bench/ has its own vision.py, and only the scripts put the repository first on sys.path.
     from vision.evaluate import real_d6_missing_reason
 
     machine = describe()
-    if every_field:
-        print("machine:", ", ".join(f"{k} {v}" for k, v in machine.items()))
-    else:
-        print(f"machine: {machine['cpu']} ({machine['cores']} cores), Python {machine['python']}")
+    print(machine_line(machine))
     missing = real_d6_missing_reason()
     if missing and skipped is not None:
         print(f"{skipped} skipped: {missing}")

@@ -65,7 +65,7 @@ def time_preprocess(card, batch: int = 8) -> float:
 
 
 def run() -> dict:
-    machine, real_missing = open_benchmark(every_field=True)  # without the real photos the rest is still measured
+    machine, real_missing = open_benchmark()  # without the real photos the rest is still measured
     results: dict = {"machine": machine, "models": {}}
     for name in ("d6", "chariot_race"):
         card_path = MODELS_DIR / f"{name}.json"

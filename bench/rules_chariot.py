@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import time
 
-from machine import describe
+from machine import describe, machine_line
 
 from companion.games.bots import GreedyBot, RandomBot, play_game
 from companion.games.chariot_race import GAME
@@ -41,7 +41,7 @@ def run() -> dict[str, object]:
     figures = {"machine": describe(), "goal_games_per_s": GOAL_GAMES_PER_SECOND,
                "random": measure(RandomBot(), 300), "greedy": measure(GreedyBot(), 10)}
     machine = figures["machine"]
-    print(f"machine: {machine['cpu']} ({machine['cores']} cores, {machine['machine']}), Python {machine['python']}")
+    print(machine_line(machine))
     for name in ("random", "greedy"):
         f = figures[name]
         print(f"{name:>6} bots: {f['games_per_s']:7.1f} games/s CPU ({f['games_per_s_wall']:.1f} wall) over "

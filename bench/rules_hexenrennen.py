@@ -17,7 +17,7 @@ import json
 import random
 import time
 
-from machine import describe
+from machine import describe, machine_line
 
 from companion.games.bots import GreedyBot, RandomBot, play_game
 from companion.games.hexenrennen import GAME
@@ -50,7 +50,7 @@ def run() -> dict[str, object]:
                "random_hidden": measure(RandomBot(), {**FOUR, "tiles": "hidden"}, 100),
                "greedy": measure(GreedyBot(), FOUR, 20)}
     machine = figures["machine"]
-    print(f"machine: {machine['cpu']} ({machine['cores']} cores, {machine['machine']}), Python {machine['python']}")
+    print(machine_line(machine))
     for name in ("random", "random_2p", "random_hidden", "greedy"):
         f = figures[name]
         print(f"{name:>13} bots: {f['games_per_s']:7.1f} games/s CPU ({f['games_per_s_wall']:.1f} wall) over "

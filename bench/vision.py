@@ -29,7 +29,7 @@ if str(HERE) not in sys.path:
 if "vision" in sys.modules and not hasattr(sys.modules["vision"], "__path__"):
     del sys.modules["vision"]
 
-from machine import describe  # noqa: E402
+from machine import describe, machine_line  # noqa: E402
 
 GOAL_FPS, GOAL_MS_PER_DIE = 60.0, 1.0
 
@@ -102,7 +102,8 @@ def run() -> dict:
             card = _tiny_model(Path(tmp.name))
         classifier = Classifier.load(card, threads=1)
         model = "models/d6.onnx" if card.parent == REPO / "models" else "tiny generated stand-in"
-        print(f"cpu: {machine['cpu']} (pinned to core 0, 1 onnxruntime thread); model: {model}")
+        print(machine_line(machine))
+        print(f"pinned to core 0, 1 onnxruntime thread; model: {model}")
         results: dict = {"cpu": machine["cpu"], "model": model, "fps": {}, "accuracy": {}}
         for width, height in ((640, 480), (1280, 720)):
             for count in (1, 6, 12):
