@@ -125,3 +125,20 @@ def test_a_refit_ships_weights_trained_on_every_train_photo_for_the_validated_ep
 def test_a_fraction_of_zero_keeps_every_photo_for_training():
     names = [f"IMG_20191208_1112{i:02d}.jpg" for i in range(4)]
     assert split_by_time(names, 0.0) == (names, [])
+
+
+def test_a_full_resolution_stem_keeps_the_model_shape_and_its_card_says_so(tmp_path):
+    config = replace(TINY, widths=(8, 8, 16, 16), stem_stride=1)
+    card = load_card(train("chariot_race", config, tmp_path, threads=1, workers=1, cache_dir=None,
+                           log=lambda *_: None))
+    assert card.trained_on["config"]["stem_stride"] == 1
+    x, _ = synth_dataset("chariot_race", 1, card.input.size[0], 99, "test")
+    logits, embedding = card.open().run(list(x))
+    assert logits.shape == (len(x), 5) and embedding.shape == (len(x), 16)
+
+
+def test_a_stem_stride_other_than_1_or_2_is_refused():
+    from vision.train import build_model
+
+    with pytest.raises(ValueError, match="stem_stride"):
+        build_model(6, stem_stride=4)
