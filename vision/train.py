@@ -102,9 +102,9 @@ def build_model(n_classes: int, widths: tuple[int, int, int, int] = (24, 32, 64,
     """Conv-BN-ReLU stages at 16, 8 and 4 px, global average pool = embedding, linear = logits.
 
     The stem brings the 32 px crop to 16 px: with `stem_stride` 2 one strided conv (~4 M multiply-adds per die);
-    with 1 two convs at full resolution and a max-pool (~6 M with widths 16-96). Pips on real photos are 3-5 px
-    across at 32 px, and a strided first conv sees each of them at only a few positions; on real d6 crops the
-    full-resolution stem made about a third fewer errors (CONFIGS). ~0.13 M parameters either way.
+    with 1 two convs at full resolution and a max-pool (~6 M with widths 16-96). Pips on real photos are only 3-5 px
+    across at 32 px; on folds of the real d6 train crops the full-resolution stem made about a third fewer errors
+    (CONFIGS). ~0.13 M parameters either way.
     """
     torch = _torch()
     nn = torch.nn
