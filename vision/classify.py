@@ -52,10 +52,10 @@ class Classifier:
         self.model = CardModel(card, threads)
         self.labels = card.labels
         self.head = None
-        if enrolment is not None and Path(enrolment).is_file():
+        if enrolment is not None:
             self.use_enrolment(enrolment)
 
-    def use_enrolment(self, path: str | Path | Enrolment) -> None:
+    def use_enrolment(self, enrolment: str | Path | Enrolment) -> None:
         """Add a table's taught dice (``vision.enrol``) on top of the shipped model, from now on.
 
         The head needs the model's embedding too, so enrolled classification asks for both outputs in the one
@@ -64,16 +64,16 @@ class Classifier:
         """
         from vision.enrol import Enrolment, EnrolmentError
 
-        if isinstance(path, Enrolment):
-            self.head = path.head
+        if isinstance(enrolment, Enrolment):
+            self.head = enrolment.head
             return
-        if not Path(path).is_file():
+        if not Path(enrolment).is_file():
             self.head = None
             return
         try:
-            self.head = Enrolment.load(path, self.card, self.model).head
+            self.head = Enrolment.load(enrolment, self.card, self.model).head
         except (EnrolmentError, ValueError) as exc:
-            raise ModelError(f"{path}: enrolment not usable with {self.card.path}: {exc}") from None
+            raise ModelError(f"{enrolment}: enrolment not usable with {self.card.path}: {exc}") from None
 
     @classmethod
     def load(cls, path: str | Path, *, threads: int | None = 1, enrolment: str | Path | None = None) -> Classifier:
