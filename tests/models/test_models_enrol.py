@@ -174,3 +174,61 @@ def test_enrol_command_cuts_every_die_from_tray_photos(tmp_path, colour_card, ca
     assert main(["--card", str(colour_card), "--data", data, "add", "blue", str(empty), "--photos"]) == 2
     assert f"error: {empty}: no dice found" in capsys.readouterr().out
     assert Enrolment.load(data, load_card(colour_card)).counts()["blue"] == 4  # the failed add changed nothing
+
+
+def test_teaching_one_face_does_not_make_the_other_faces_read_as_it(tmp_path):
+    """The teach page is used one face at a time, and corrections kept from play are whichever dice were misread:
+    ten examples of one face must not turn every die into that face (before anchors and without a bias term,
+    they did)."""
+    from vision.synth import render_die
+
+    card = load_card(shipped_card("d6"))
+    size = card.input.size[0]
+    rng = np.random.default_rng(11)
+    others = {label: [render_die(label, "d6", rng, size=size) for _ in range(15)] for label in card.labels}
+    crops = [c for label in card.labels for c in others[label]]
+    truth = [label for label in card.labels for _ in others[label]]
+    enrolment = Enrolment.load(tmp_path / "e.npz", card)
+    before = [p for p, _ in AdaptedClassifier(card, enrolment).predict(crops)]
+    for taught in ("2", "6"):
+        enrolment.reset()
+        enrolment.add(taught, [render_die(taught, "d6", rng, size=size, palette="blue_black_marble")
+                               for _ in range(10)])
+        enrolment.fit()
+        after = [p for p, _ in AdaptedClassifier(card, enrolment).predict(crops)]
+        read_as_taught = np.mean([p == taught for p, t in zip(after, truth, strict=True) if t != taught])
+        assert read_as_taught <= 0.05, f"taught only {taught}: {read_as_taught:.0%} of the other faces read as it"
+        assert np.mean(np.equal(after, truth)) >= np.mean(np.equal(before, truth)) - 0.05
+
+
+def test_anchors_are_kept_in_the_file_and_not_rendered_again_on_load(tmp_path, monkeypatch):
+    import vision.enrol as enrol
+
+    card = load_card(shipped_card("d6"))
+    enrolment = Enrolment.load(tmp_path / "e.npz", card)
+    enrolment.add("4", [np.full((32, 32, 3), 200, np.uint8)] * 3)
+    enrolment.fit()
+    enrolment.save()
+    assert len(enrolment.anchors.labels) == enrol.ANCHORS_PER_LABEL * len(card.labels)
+    monkeypatch.setattr(enrol, "render_anchors", lambda *a: pytest.fail("anchors rendered again on load"))
+    again = Enrolment.load(tmp_path / "e.npz", card)
+    np.testing.assert_array_equal(again.anchors.embedding, enrolment.anchors.embedding)
+    np.testing.assert_array_equal(again.head.weight, enrolment.head.weight)
+
+
+def test_an_enrolment_saved_with_a_bias_by_an_older_version_is_refitted_without_it(tmp_path, colour_card, rng):
+    card = load_card(colour_card)
+    crops = np.stack(solid(CYAN, 4, rng))
+    path = tmp_path / "old.npz"
+    meta = {"format": 1, "model": card.model, "model_sha256": "whatever it was", "labels": list(card.labels)}
+    np.savez_compressed(path, meta=np.array(json.dumps(meta)), crops=crops, labels=np.zeros(4, np.int64),
+                        embeddings=np.zeros((4, 3), np.float32), base_logits=np.zeros((4, 3), np.float32),
+                        weight=np.ones((3, 3), np.float32), bias=np.array([9.0, 0.0, 0.0], np.float32))
+    enrolment = Enrolment.load(path, card)
+    assert enrolment.counts() == {"blue": 4, "green": 0, "red": 0}
+    assert not np.allclose(enrolment.head.weight, 1.0)  # refitted from the crops, the stored head dropped
+    assert AdaptedClassifier(card, enrolment).predict(solid(CYAN, 1, rng))[0][0] == "blue"
+    assert AdaptedClassifier(card, enrolment).predict(solid((30, 30, 220), 1, rng))[0][0] == "red"
+    enrolment.save()
+    with np.load(path) as data:
+        assert json.loads(str(data["meta"]))["format"] == 2 and "bias" not in data.files

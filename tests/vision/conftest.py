@@ -15,7 +15,8 @@ import pytest
 D6 = ["1", "2", "3", "4", "5", "6"]
 
 
-def make_tiny_model(directory: Path, labels: list[str] = D6, size: int = 32, name: str = "tiny") -> Path:
+def make_tiny_model(directory: Path, labels: list[str] = D6, size: int = 32, name: str = "tiny",
+                    dice_set: str = "d6") -> Path:
     """Write <name>.onnx and its card <name>.json into `directory`; returns the card path."""
     import onnx
     from onnx import TensorProto, helper
@@ -36,7 +37,7 @@ def make_tiny_model(directory: Path, labels: list[str] = D6, size: int = 32, nam
     model.ir_version = 8
     onnx.save(model, str(directory / f"{name}.onnx"))
     card = {
-        "name": name, "dice_set": "d6", "format": 1, "model": f"{name}.onnx", "labels": labels,
+        "name": name, "dice_set": dice_set, "format": 1, "model": f"{name}.onnx", "labels": labels,
         "input": {"name": "input", "size": [size, size], "color": "BGR", "layout": "NCHW",
                   "scale": 1 / 255, "mean": [0.5, 0.5, 0.5], "std": [0.25, 0.25, 0.25]},
         "outputs": {"logits": "logits", "embedding": "embedding"},
