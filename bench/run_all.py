@@ -20,6 +20,8 @@ sys.path.insert(0, str(HERE))
 
 from machine import describe  # noqa: E402
 
+HELPERS = {"run_all.py", "machine.py", "label_errors.py"}  # modules the benchmarks import, not benchmarks
+
 # Runs one script's run() and writes its figures as JSON to the file named by argv[2].
 CHILD = (
     "import json, runpy, sys; sys.path.insert(0, sys.argv[3]); "
@@ -32,7 +34,7 @@ def main() -> int:
     results: dict[str, object] = {"machine": describe(), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     failed = []
     for script in sorted(HERE.glob("*.py")):
-        if script.name in ("run_all.py", "machine.py"):
+        if script.name in HELPERS:
             continue
         print(f"== {script.name}", flush=True)
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
