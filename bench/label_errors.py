@@ -29,24 +29,23 @@ def listed(split: str) -> list[dict]:
     return [e for e in json.loads(LIST.read_text(encoding="utf-8"))["errors"] if e["split"] == split]
 
 
-def box_numbers(sources: list[str]) -> list[int]:
-    """The label-file line of each crop: crops come in file order, boxes in line order within a file."""
+def where(data: LabelledCrops) -> dict[tuple[str, int], int]:
+    """(photo, label-file line) -> crop index: crops come in file order, boxes in line order within a file."""
     seen: dict[str, int] = {}
-    numbers = []
-    for name in sources:
-        numbers.append(seen.get(name, 0))
-        seen[name] = numbers[-1] + 1
-    return numbers
+    index = {}
+    for k, name in enumerate(data.sources):
+        index[(name, seen.get(name, 0))] = k
+        seen[name] = seen.get(name, 0) + 1
+    return index
 
 
 def corrected(data: LabelledCrops, split: str) -> tuple[np.ndarray, int]:
     """(class indices with the listed errors corrected, how many were corrected)."""
-    where = {(name, box): k for k, (name, box) in enumerate(zip(data.sources, box_numbers(data.sources),
-                                                                 strict=True))}
+    found = where(data)
     labels = data.labels.copy()
     changed = 0
     for error in listed(split):
-        k = where.get((error["image"], error["box"]))
+        k = found.get((error["image"], error["box"]))
         if k is None:
             continue  # that photo is not in this part of the split
         if FACES[labels[k]] != error["label"]:
@@ -61,11 +60,9 @@ def draw(path: Path) -> Path:
     tiles = []
     for split in ("train", "test"):
         data = load_yolo_crops(REAL_D6_TRAY / split / "images", REAL_D6_TRAY / split / "labels", 192, margin=1.6)
-        numbers = box_numbers(data.sources)
+        found = where(data)
         for error in listed(split):
-            k = next(i for i, (name, box) in enumerate(zip(data.sources, numbers, strict=True))
-                     if (name, box) == (error["image"], error["box"]))
-            tile = data.crops[k].copy()
+            tile = data.crops[found[(error["image"], error["box"])]].copy()
             for text, y in ((f"{split} {error['image']} #{error['box']}", 14),
                             (f"label {error['label']}, shows {error['shows']}", 184)):
                 cv2.putText(tile, text, (3, y), cv2.FONT_HERSHEY_SIMPLEX, 0.38, (0, 0, 0), 3, cv2.LINE_AA)
