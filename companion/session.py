@@ -128,6 +128,8 @@ class TableSession:
         self._cursor = 0
         self.correction_listeners: list[Callable[[dict[str, Any]], None]] = []
         """Called with each die a player corrects (the camera keeps its crop to teach the classifier)."""
+        self.game_listeners: list[Callable[[Game], None]] = []
+        """Called with the game whenever one starts or resumes: the camera switches to its dice set at once."""
 
     # -- games -----------------------------------------------------------------------------------------------------
 
@@ -143,6 +145,7 @@ class TableSession:
             self._current = _Current(record, game, state, actions, events[-1].seq if events else 0)
             self._pending = None
         log.info("resumed game %d (%s) at event %d", record.id, record.game, self._current.last_seq)
+        self._game_changed(game)
         self._publish({"kind": "resumed"})
         return True
 
@@ -152,14 +155,21 @@ class TableSession:
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         state = game.setup(options, random.Random(seed))  # raises IllegalAction before anything is stored
         with self._lock:
-            if self._current is not None:
-                self.store.finish_game(self._current.record.id)
-            record = self.store.new_game(game_id, dict(options), seed=seed)
+            replacing = self._current.record.id if self._current is not None else None
+            record = self.store.new_game(game_id, dict(options), seed=seed, replacing=replacing)
             self._current = _Current(record, game, state, [], 0)
             self._pending = None
             self._cursor = 0
+        self._game_changed(game)
         self._publish({"kind": "new_game"})
         return record
+
+    def _game_changed(self, game: Game) -> None:
+        for listener in list(self.game_listeners):
+            try:
+                listener(game)
+            except Exception:  # a camera that cannot switch must not cost the table its new game
+                log.exception("game listener failed")
 
     @property
     def game(self) -> Game | None:

@@ -137,9 +137,14 @@ class EventStore:
 
     # -- games -----------------------------------------------------------------------------------------------------
 
-    def new_game(self, game: str, options: dict[str, Any], *, seed: int) -> GameRecord:
+    def new_game(self, game: str, options: dict[str, Any], *, seed: int, replacing: int | None = None) -> GameRecord:
+        """Record a new game; ``replacing`` (the game it follows) is finished in the same transaction, so a power
+        cut leaves either the old game unfinished or the new one started, never neither."""
         created = time.time()
         with self._lock, self._transaction():
+            if replacing is not None:
+                self._db.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL",
+                                 (created, replacing))
             cursor = self._db.execute(
                 "INSERT INTO games (game, options, seed, created) VALUES (?, ?, ?, ?)",
                 (game, json.dumps(options, sort_keys=True), seed, created),
