@@ -10,15 +10,20 @@ Those are published live but are not facts about the game until a player confirm
 
 from __future__ import annotations
 
+import json
 import logging
+import math
+import os
 import queue
 import random
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from companion.games import Game, IllegalAction, Prompt, get_game
+from companion.games.base import check_fields, is_listed
 from companion.store import EventStore, GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -28,6 +33,23 @@ UNDO = "undo"
 
 class NoGame(RuntimeError):
     """An action arrived while no game is being played."""
+
+
+class Stale(RuntimeError):
+    """A choice made on a state the table has since left (a late tap, a second tablet, a double tap).
+
+    Applying it would do something nobody chose on the table as it is now, so it is refused and nothing changes.
+    """
+
+    def __init__(self, what: str, chosen_on: int, now: int) -> None:
+        super().__init__(f"the table moved on: this was chosen on {what} {chosen_on}, the table is at {now}")
+        self.what = what
+        self.chosen_on = chosen_on
+        self.now = now
+
+
+MAX_SEED = 2**63 - 1
+"""Seeds are stored as SQLite integers (signed 64 bit)."""
 
 
 class Broker:
@@ -117,13 +139,21 @@ class TableSession:
     {'name': 'Ada', 'position': 5}
     """
 
-    def __init__(self, store: EventStore, *, broker: Broker | None = None, min_confidence: float = 0.8) -> None:
+    def __init__(self, store: EventStore, *, broker: Broker | None = None, min_confidence: float = 0.8,
+                 pending_path: Path | None = None) -> None:
         self.store = store
         self.min_confidence = min_confidence
         self.broker = broker or Broker()
+        self.pending_path = Path(pending_path) if pending_path is not None else None
+        """Where the roll lying in the tray is kept across a restart (``None``: memory only)."""
         self._lock = threading.RLock()
         self._current: _Current | None = None
         self._pending: dict[str, Any] | None = None
+        self._readings = 0
+        """Numbers the readings offered (``pending["reading"]``), so a confirm can name the one it saw."""
+        self._consumed: dict[str, Any] | None = None
+        """The reading the last action used and the event that stored it: offered again if that event is undone
+        before the camera reads anything new, since the dice still lie in the tray."""
         self._status: dict[str, Any] = {}
         self._cursor = 0
         self.correction_listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -144,6 +174,7 @@ class TableSession:
         with self._lock:
             self._current = _Current(record, game, state, actions, events[-1].seq if events else 0)
             self._pending = None
+            self._restore_tray()
         log.info("resumed game %d (%s) at event %d", record.id, record.game, self._current.last_seq)
         self._game_changed(game)
         self._publish({"kind": "resumed"})
@@ -153,13 +184,17 @@ class TableSession:
         """Start a game; an unfinished one before it is closed (its log stays and can be exported)."""
         game = get_game(game_id)
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise IllegalAction("SETUP", f"seed must be a whole number from 0 to {MAX_SEED}")
         state = game.setup(options, random.Random(seed))  # raises IllegalAction before anything is stored
         with self._lock:
             replacing = self._current.record.id if self._current is not None else None
             record = self.store.new_game(game_id, dict(options), seed=seed, replacing=replacing)
             self._current = _Current(record, game, state, [], 0)
             self._pending = None
+            self._consumed = None
             self._cursor = 0
+            self._save_tray()
         self._game_changed(game)
         self._publish({"kind": "new_game"})
         return record
@@ -190,19 +225,30 @@ class TableSession:
     # -- changes ---------------------------------------------------------------------------------------------------
 
     def act(
-        self, action: Mapping[str, Any], *, actor: str, source: str = "dashboard", reading: dict | None = None
+        self, action: Mapping[str, Any], *, actor: str, source: str = "dashboard", reading: dict | None = None,
+        seq: int | None = None,
     ) -> StoredEvent:
         """Apply one action: the rules check it, the store makes it durable, then the screens hear of it.
 
-        Raises :class:`IllegalAction` (naming the rule) without storing anything if the rules refuse.
+        ``seq`` is the state the choice was made on (``snapshot()["seq"]``); if the table has moved on since,
+        :class:`Stale` is raised and nothing changes. Raises :class:`IllegalAction` (naming the rule) without
+        storing anything if the rules refuse, or if the action is not one of the prompt's listed options.
         """
         if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
             raise IllegalAction("ACTION", f"an action is an object with a string 'type', got {action!r}")
         if action["type"] == UNDO:
-            return self.undo(actor=actor, source=source)
+            if set(action) - {"type"}:
+                raise IllegalAction("UNDO", f"an undo has no fields, got {sorted(set(action) - {'type'})}")
+            return self.undo(actor=actor, source=source, seq=seq)
         with self._lock:
             current = self._require_game()
+            self._check_seq(current, seq)
+            prompt = current.game.prompt(current.state)
+            check_fields(prompt, action)
             state, events = current.game.apply(current.state, action)
+            if not is_listed(prompt, action):
+                raise IllegalAction("ACTION", f"{action['type']!r} is not one of the choices offered now",
+                                    legal=prompt.options)
             payload = {"action": dict(action), "events": events, "source": source}
             if reading is not None:
                 payload["reading"] = reading
@@ -210,17 +256,23 @@ class TableSession:
             current.state = state
             current.actions.append((stored.seq, dict(action)))
             current.last_seq = stored.seq
+            self._consumed = {"seq": stored.seq, "reading": reading} if reading is not None else None
             self._pending = None
             self._cursor = 0
             if current.game.is_over(state):
                 self.store.finish_game(current.record.id)
+            self._save_tray()
         self._publish({"kind": "event", "event": stored.to_json()})
         return stored
 
-    def undo(self, *, actor: str, source: str = "dashboard") -> StoredEvent:
-        """Take back the last action in effect. The log keeps both: the action and the undo that cancelled it."""
+    def undo(self, *, actor: str, source: str = "dashboard", seq: int | None = None) -> StoredEvent:
+        """Take back the last action in effect. The log keeps both: the action and the undo that cancelled it.
+
+        A roll taken back is offered again when the camera has read nothing since: its dice still lie in the tray.
+        """
         with self._lock:
             current = self._require_game()
+            self._check_seq(current, seq)
             if not current.actions:
                 raise IllegalAction("UNDO", "nothing to undo in this game")
             undone_seq, undone = current.actions[-1]
@@ -232,8 +284,12 @@ class TableSession:
             )
             state, actions = replay(current.game, current.record, self.store.events(current.record.id))
             current.state, current.actions, current.last_seq = state, actions, stored.seq
+            consumed, self._consumed = self._consumed, None
             self._pending = None
+            if consumed is not None and consumed["seq"] == undone_seq:
+                self._pending = {**consumed["reading"], "dice": [dict(d) for d in consumed["reading"]["dice"]]}
             self._cursor = 0
+            self._save_tray()
         self._publish({"kind": "event", "event": stored.to_json()})
         return stored
 
@@ -241,6 +297,17 @@ class TableSession:
         if self._current is None:
             raise NoGame("no game is being played; start one first")
         return self._current
+
+    @staticmethod
+    def _check_seq(current: _Current, seq: int | None) -> None:
+        """``None``: a script that does not say what it saw (documented); otherwise it must be the state now."""
+        if seq is not None and seq != current.last_seq:
+            raise Stale("state", seq, current.last_seq)
+
+    def _check_reading(self, reading: int | None) -> None:
+        now = self._pending["reading"] if self._pending else 0
+        if reading is not None and reading != now:
+            raise Stale("reading", reading, now)
 
     # -- what the table sees but has not confirmed ------------------------------------------------------------------
 
@@ -250,15 +317,25 @@ class TableSession:
         Each die is ``{"label", "confidence", ...}``; dice under ``min_confidence`` are marked ``low`` and block
         the confirmation until someone taps them: a doubtful die is shown, never guessed.
         """
-        marked = [{**d, "low": float(d.get("confidence", 1.0)) < self.min_confidence} for d in dice]
+        marked = [{**d, "confidence": _confidence(d.get("confidence", 1.0))} for d in dice]
+        marked = [{**d, "low": d["confidence"] < self.min_confidence} for d in marked]
         with self._lock:
-            self._pending = {"dice": marked, "source": source, "change": change}
+            self._readings += 1
+            self._pending = {"dice": marked, "source": source, "change": change, "reading": self._readings}
+            self._consumed = None
+            self._save_tray()
         self._publish({"kind": "pending"})
 
-    def correct_die(self, index: int, label: str, *, actor: str) -> None:
-        """Set one pending die by hand; the correction travels with the roll into the log when it is confirmed."""
+    def correct_die(self, index: int, label: str, *, actor: str, seq: int | None = None,
+                    reading: int | None = None) -> None:
+        """Set one pending die by hand; the correction travels with the roll into the log when it is confirmed.
+
+        ``reading`` is the number of the reading the player tapped a die of: a newer one has other dice.
+        """
         with self._lock:
             current = self._require_game()
+            self._check_seq(current, seq)
+            self._check_reading(reading)
             if not self._pending or not 0 <= index < len(self._pending["dice"]):
                 count = len(self._pending["dice"]) if self._pending else 0
                 raise IllegalAction("CORRECT", f"no pending die {index + 1}; {count} dice are waiting")
@@ -269,6 +346,7 @@ class TableSession:
             was = die.get("was", die.get("label"))
             corrected = {**die, "label": label, "low": False, "corrected": True, "was": was, "corrected_by": actor}
             self._pending["dice"][index] = corrected
+            self._save_tray()
         self._publish({"kind": "pending"})
         for listener in list(self.correction_listeners):
             try:
@@ -276,11 +354,15 @@ class TableSession:
             except Exception:  # teaching is a bonus: it must never cost the table a correction
                 log.exception("correction listener failed")
 
-    def confirm(self, *, actor: str, source: str = "button", option: int | None = None) -> StoredEvent:
+    def confirm(self, *, actor: str, source: str = "button", option: int | None = None, seq: int | None = None,
+                reading: int | None = None) -> StoredEvent:
         """Confirm an option of the current prompt (the highlighted one by default), with the pending dice if it
-        needs a roll. The reading (confidences, corrections) is stored with the action, for disputes."""
+        needs a roll. The reading (confidences, corrections) is stored with the action, for disputes.
+
+        ``seq`` and ``reading`` say what the player saw (see :meth:`act`, :meth:`correct_die`)."""
         with self._lock:
             current = self._require_game()
+            self._check_seq(current, seq)
             prompt = current.game.prompt(current.state)
             if not prompt.options:
                 raise IllegalAction("CONFIRM", f"nothing to confirm in phase {prompt.phase!r}")
@@ -301,26 +383,77 @@ class TableSession:
                 doubtful = [i + 1 for i, d in enumerate(dice) if d.get("low")]
                 if doubtful:
                     raise IllegalAction("CONFIRM", f"dice {doubtful} were read with low confidence: tap to set them")
+                self._check_reading(reading)
                 chosen["dice"] = [d["label"] for d in dice]
-                reading = pending
-            return self.act(chosen, actor=actor, source=source, reading=reading)
+                return self.act(chosen, actor=actor, source=source, reading=pending)
+            return self.act(chosen, actor=actor, source=source)
 
-    def next_option(self) -> dict[str, Any] | None:
+    def next_option(self, *, seq: int | None = None) -> dict[str, Any] | None:
         """Move the highlight to the next legal option (the 'next' button)."""
         with self._lock:
-            prompt = self.prompt()
-            if not prompt or not prompt.options:
+            current = self._require_game()
+            self._check_seq(current, seq)
+            prompt = current.game.prompt(current.state)
+            if not prompt.options:
                 return None
             self._cursor = (self._cursor + 1) % len(prompt.options)
             option = prompt.options[self._cursor]
         self._publish({"kind": "cursor"})
         return option
 
+    def highlight(self, option: int, *, seq: int | None = None) -> dict[str, Any]:
+        """Highlight one option, so the confirm button does what the screen shows (the dice chosen for a reroll)."""
+        with self._lock:
+            current = self._require_game()
+            self._check_seq(current, seq)
+            prompt = current.game.prompt(current.state)
+            if not 0 <= option < len(prompt.options):
+                raise IllegalAction("CONFIRM", f"no option {option}; there are {len(prompt.options)}")
+            self._cursor = option
+            chosen = prompt.options[option]
+        self._publish({"kind": "cursor"})
+        return chosen
+
     def set_status(self, **status: Any) -> None:
         """Device status (camera lost/back, buttons) for the screens: published, never stored as a game event."""
         with self._lock:
             self._status.update(status)
         self._publish({"kind": "status"})
+
+    # -- the tray across a restart -----------------------------------------------------------------------------------
+
+    def _save_tray(self) -> None:
+        """Keep what lies in the tray (the pending roll, and the roll the last action used) beside the log, so a
+        restart offers it again. Not a game event: nobody has confirmed it. Written atomically."""
+        if self.pending_path is None or self._current is None:
+            return
+        data = {"game": self._current.record.id, "seq": self._current.last_seq, "pending": self._pending,
+                "consumed": self._consumed, "readings": self._readings}
+        try:
+            temporary = self.pending_path.with_suffix(".tmp")
+            with open(temporary, "w", encoding="utf-8") as file:
+                json.dump(data, file, allow_nan=False)
+                file.flush()
+                os.fsync(file.fileno())
+            os.replace(temporary, self.pending_path)
+        except (OSError, ValueError) as exc:  # the table plays on; only a restart would lose the tray
+            log.warning("cannot keep the tray's roll in %s: %s", self.pending_path, exc)
+
+    def _restore_tray(self) -> None:
+        if self.pending_path is None or self._current is None:
+            return
+        try:
+            data = json.loads(self.pending_path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError) as exc:
+            log.warning("ignoring the tray's roll in %s: %s", self.pending_path, exc)
+            return
+        if not isinstance(data, dict) or data.get("game") != self._current.record.id:
+            return
+        self._readings = int(data.get("readings") or 0)
+        if data.get("seq") == self._current.last_seq:
+            self._pending, self._consumed = data.get("pending"), data.get("consumed")
 
     # -- reading -----------------------------------------------------------------------------------------------------
 
@@ -366,3 +499,13 @@ class TableSession:
     def _publish(self, message: dict[str, Any]) -> None:
         message["state"] = self.snapshot()
         self.broker.publish(message)
+
+
+def _confidence(value: Any) -> float:
+    """A camera's confidence as a finite number in [0, 1]: a NaN from a broken model reads as "doubtful", and
+    never reaches the log, which must stay strict JSON."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return min(1.0, max(0.0, number)) if math.isfinite(number) else 0.0

@@ -107,3 +107,42 @@ class Game(Protocol):
     def score(self, state: Any, actor: str) -> float:
         """How good ``state`` looks for ``actor``: higher is better. Only the greedy bot uses it."""
         ...
+
+
+class UnknownField(IllegalAction):
+    """An action carrying a field no legal action of its type has: a typo or a forged request, never stored."""
+
+    def __init__(self, name: str, kind: Any, known: list[str]) -> None:
+        super().__init__("ACTION", f"{name!r} is not a field of a {kind!r} action", legal=known)
+        self.field = name
+
+
+def check_fields(prompt: Prompt, action: Mapping[str, Any]) -> None:
+    """Refuse fields that no listed option of the action's type has (``dice`` answers an option's ``roll``).
+
+    Checked before the rules see the action, so an extra ``"note"`` is never stored silently; an action of a type
+    that is not offered at all is left to the rules, whose refusal names the rule of the phase.
+    """
+    kind = action.get("type")
+    same = [option for option in prompt.options if option.get("type") == kind]
+    if not same:
+        return
+    known = {key for option in same for key in option} | {"dice" for option in same if "roll" in option}
+    for name in action:
+        if name not in known:
+            raise UnknownField(name, kind, sorted(known))
+
+
+def is_listed(prompt: Prompt, action: Mapping[str, Any]) -> bool:
+    """An action is legal when it is one of the listed options (python-chess's ``move in board.legal_moves``);
+    an option with ``"roll": n`` is answered by ``n`` dice."""
+    for option in prompt.options:
+        if "roll" in option:
+            dice, needed = action.get("dice"), option["roll"]
+            rest = {k: v for k, v in action.items() if k not in ("dice", "roll")}
+            if (isinstance(dice, list) and len(dice) == needed and action.get("roll", needed) == needed
+                    and rest == {k: v for k, v in option.items() if k != "roll"}):
+                return True
+        elif dict(option) == dict(action):
+            return True
+    return False
