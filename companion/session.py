@@ -311,7 +311,8 @@ class TableSession:
 
     # -- what the table sees but has not confirmed ------------------------------------------------------------------
 
-    def offer_dice(self, dice: list[dict[str, Any]], *, source: str = "camera", change: bool = False) -> None:
+    def offer_dice(self, dice: list[dict[str, Any]], *, source: str = "camera", change: bool = False,
+                   seq: int | None = None) -> None:
         """A roll read by the camera (or typed in): shown as pending until a player confirms it.
 
         Each die is ``{"label", "confidence", ...}``; dice under ``min_confidence`` are marked ``low`` and block
@@ -320,6 +321,8 @@ class TableSession:
         marked = [{**d, "confidence": _confidence(d.get("confidence", 1.0))} for d in dice]
         marked = [{**d, "low": d["confidence"] < self.min_confidence} for d in marked]
         with self._lock:
+            if seq is not None:
+                self._check_seq(self._require_game(), seq)
             self._readings += 1
             self._pending = {"dice": marked, "source": source, "change": change, "reading": self._readings}
             self._consumed = None

@@ -147,7 +147,7 @@ class EventStore:
                                  (created, replacing))
             cursor = self._db.execute(
                 "INSERT INTO games (game, options, seed, created) VALUES (?, ?, ?, ?)",
-                (game, json.dumps(options, sort_keys=True), seed, created),
+                (game, json.dumps(options, sort_keys=True, allow_nan=False), seed, created),
             )
         return GameRecord(cursor.lastrowid, game, options, seed, created, None)
 
@@ -177,7 +177,7 @@ class EventStore:
     def append(self, game_id: int, *, actor: str, type: str, payload: dict[str, Any]) -> StoredEvent:
         """Store one event durably and return it with its sequence number (1, 2, ... per game)."""
         now = time.time()
-        data = json.dumps(payload, sort_keys=True)
+        data = json.dumps(payload, sort_keys=True, allow_nan=False)  # the log is standard JSON, forever
         with self._lock, self._transaction():
             seq = self._db.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?", (game_id,)

@@ -53,7 +53,7 @@ from gpiozero import DigitalInputDevice, Factory
 from gpiozero.pins.mock import MockPin
 
 from companion.games import IllegalAction
-from companion.session import NoGame, TableSession
+from companion.session import NoGame, Stale, TableSession
 from hw.factory import HardwareError, factory_name
 from hw.follower import SessionFollower
 from hw.press import BOUNCE_SECONDS, Press, PressKind, PressTracker
@@ -139,6 +139,8 @@ class TableButtons:
         self._changed = threading.Condition()
         self._handled = 0
         self._errors = itertools.count(1)
+        self.seen_seq: int | None = None
+        """The state the next press was chosen on, when a screen pressed it (:class:`VirtualButtons`)."""
         self.devices: dict[str, DigitalInputDevice] = {}
         try:
             for name, pin in self.pins.items():
@@ -225,7 +227,8 @@ class TableButtons:
                 self._changed.notify_all()
 
     def _handle(self, name: str, press: Press) -> None:
-        outcome = perform(self.session, name, press.kind, hold_seconds=self.hold_seconds)
+        seq, self.seen_seq = self.seen_seq, None
+        outcome = perform(self.session, name, press.kind, hold_seconds=self.hold_seconds, seq=seq)
         if not outcome.ok:
             self._needs_attention(outcome)
         with self._changed:
@@ -248,26 +251,32 @@ class TableButtons:
                 "error": None}
 
 
-def perform(session: TableSession, name: str, kind: PressKind, *, hold_seconds: float = 1.0) -> PressOutcome:
+def perform(session: TableSession, name: str, kind: PressKind, *, hold_seconds: float = 1.0,
+            seq: int | None = None) -> PressOutcome:
     """Do what a press of ``name`` means now (:data:`ACTIONS`) on the session; a refusal is an outcome, not an
-    exception, so neither the button thread nor a dashboard request can be broken by a press."""
+    exception, so neither the button thread nor a dashboard request can be broken by a press.
+
+    A wired button acts on the state the screens show now (``seq`` None): it cannot be stale. A screen's button
+    passes the ``seq`` it showed, and is refused (``stale``) if the table has moved on."""
     action = ACTIONS[(name, kind)]
     try:
         if action == "confirm":
             prompt = session.prompt()
             actor = prompt.actor if prompt is not None and prompt.actor else BUTTON_ACTOR
-            stored = session.confirm(actor=actor, source="button")
+            stored = session.confirm(actor=actor, source="button", seq=seq)
             return PressOutcome(name, kind.value, action, True, f"stored event {stored.seq} ({actor} {stored.type})",
                                 stored.seq)
         if action == "next":
-            option = session.next_option()
+            option = session.next_option(seq=seq)
             text = f"highlighted {option_label(option)}" if option is not None else "nothing to choose"
             return PressOutcome(name, kind.value, action, True, text)
         if action == "undo":
-            stored = session.undo(actor=BUTTON_ACTOR, source="button")
+            stored = session.undo(actor=BUTTON_ACTOR, source="button", seq=seq)
             undone = stored.payload.get("action", {}).get("type", "action")
             return PressOutcome(name, kind.value, action, True, f"undid {undone} (event {stored.seq})", stored.seq)
         return PressOutcome(name, kind.value, action, True, f"hold for {hold_seconds:g} s to undo")
+    except Stale as exc:
+        return PressOutcome(name, kind.value, action, False, str(exc), rule="stale")
     except IllegalAction as exc:
         log.warning("button %s (%s) refused: %s", name, kind.value, exc)
         return PressOutcome(name, kind.value, action, False, str(exc), rule=exc.rule, legal=exc.legal)
@@ -397,8 +406,9 @@ class VirtualButtons:
     def names(self) -> tuple[str, ...]:
         return BUTTONS
 
-    def press(self, name: str, *, hold: bool = False) -> PressOutcome:
-        """Press ``name`` briefly, or hold it until the hold is recognised, then release it.
+    def press(self, name: str, *, hold: bool = False, seq: int | None = None) -> PressOutcome:
+        """Press ``name`` briefly, or hold it until the hold is recognised, then release it. ``seq``: the state
+        the screen showed when it was pressed (refused as stale if the table has moved on).
 
         Raises ``KeyError`` for an unknown button and ``TimeoutError`` if the button thread does not answer.
         """
@@ -407,6 +417,7 @@ class VirtualButtons:
         pin, buttons = self._pins[name], self.buttons
         with self._lock:
             before = buttons.handled
+            buttons.seen_seq = seq
             pin.drive_low()
             try:
                 if hold:

@@ -8,14 +8,27 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from companion import __version__
-from companion.session import TableSession
+from companion.games import IllegalAction
+from companion.games.base import UnknownField
+from companion.session import NoGame, Stale, TableSession
 from companion.web.api import api
 from companion.web.auth import WrongPinLimiter
 from companion.web.pages import pages
+from companion.web.strict import MAX_BODY_BYTES, BadInput
 from companion.web.teach import teach
+
+
+class StrictJSON(DefaultJSONProvider):
+    """Every answer is standard JSON: a NaN that slipped through would break every browser's ``JSON.parse``, so
+    it fails here, loudly, instead of on the tablets."""
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        kwargs.setdefault("allow_nan", False)
+        return super().dumps(obj, **kwargs)
 
 
 def create_app(
@@ -32,7 +45,9 @@ def create_app(
     logged in across restarts of the Pi.
     """
     app = Flask(__name__)
+    app.json = StrictJSON(app)
     app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
         SECRET_KEY=secret_key or secrets.token_hex(32),
         CONTROL_PIN=control_pin,
         DEFAULT_GAME=default_game,
@@ -46,6 +61,7 @@ def create_app(
     app.register_blueprint(api)
     app.register_blueprint(pages)
     app.register_blueprint(teach)
+    answer_errors(app)
 
     @app.get("/healthz")
     def healthz() -> Any:
@@ -64,6 +80,34 @@ def create_app(
         return jsonify(error=f"internal error: {type(exc).__name__}: {exc}"), 500
 
     return app
+
+
+def answer_errors(app: Flask) -> None:
+    """What each refusal looks like, in one place: every route raises, none formats an error of its own.
+
+    400 names the field that is wrong; 409 says the rules refuse (with the rule and what is legal), or that the table
+    moved on since the choice was made (``"error": "stale"``), or that there is no game.
+    """
+
+    @app.errorhandler(BadInput)
+    def bad_input(exc: BadInput) -> Any:
+        return jsonify(error=str(exc), field=exc.field), 400
+
+    @app.errorhandler(UnknownField)
+    def unknown_field(exc: UnknownField) -> Any:
+        return jsonify(error=str(exc), field=exc.field, legal=exc.legal), 400
+
+    @app.errorhandler(IllegalAction)
+    def illegal(exc: IllegalAction) -> Any:
+        return jsonify(error=str(exc), rule=exc.rule, legal=exc.legal), 409
+
+    @app.errorhandler(Stale)
+    def stale(exc: Stale) -> Any:
+        return jsonify(error="stale", message=str(exc), **{exc.what: exc.now}), 409
+
+    @app.errorhandler(NoGame)
+    def no_game(exc: NoGame) -> Any:
+        return jsonify(error=str(exc)), 409
 
 
 def load_secret_key(data_dir: Path) -> str:

@@ -1,12 +1,16 @@
 """The JSON API every screen and script uses. Reads are open to the LAN; changes need the table PIN.
 
 An answer to a change is sent only after the event is durably in the store, so a tablet that saw "ok" never
-shows something a power cut can take back.
+shows something a power cut can take back. A change carries ``"seq"``, the state it was chosen on; when the table
+has moved on since, it is answered 409 ``{"error": "stale"}`` and nothing happens. Every body and parameter is
+checked strictly (:mod:`companion.web.strict`): a bad one is a 400 naming its field. The errors themselves are
+answered in one place (:func:`companion.web.answer_errors`).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import time
 from collections.abc import Iterator
@@ -14,9 +18,26 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, session, stream_with_context
 
-from companion.games import IllegalAction
-from companion.session import NoGame, TableSession
+from companion.games import GAMES, IllegalAction
+from companion.session import MAX_SEED, TableSession
 from companion.web.auth import WrongPinLimiter, csrf_token, has_control, pin_matches, requires_control, requires_csrf
+from companion.web.strict import (
+    ACTOR,
+    MAX_INT,
+    READING,
+    SEQ,
+    BadInput,
+    an_object,
+    fields,
+    json_object,
+    json_value,
+    query_int,
+    text,
+    texts,
+    whole,
+)
+
+log = logging.getLogger(__name__)
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -27,15 +48,8 @@ def table() -> TableSession:
     return current_app.extensions["table_session"]
 
 
-def _json_body() -> dict[str, Any] | tuple[Response, int]:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        return jsonify(error="the body must be a JSON object (Content-Type: application/json)"), 400
-    return body
-
-
-def _illegal(exc: IllegalAction) -> tuple[Response, int]:
-    return jsonify(error=str(exc), rule=exc.rule, legal=exc.legal), 409
+MAX_OPTION = 10_000
+MAX_DICE = 100
 
 
 @api.get("/state")
@@ -45,11 +59,8 @@ def state() -> Response:
 
 @api.get("/events")
 def events() -> Any:
-    try:
-        after = int(request.args.get("after", "0"))
-    except ValueError:
-        return jsonify(error="after must be a whole number (the last seq you have)"), 400
-    return jsonify(events=[e.to_json() for e in table().events(after=after)])
+    """The current game's events after ``?after=`` (the last seq you have)."""
+    return jsonify(events=[e.to_json() for e in table().events(after=query_int("after"))])
 
 
 @api.get("/whoami")
@@ -84,92 +95,82 @@ def logout() -> Response:
 @api.post("/action")
 @requires_control
 def action() -> Any:
-    body = _json_body()
-    if isinstance(body, tuple):
-        return body
-    actor = str(body.pop("actor", None) or "table")
-    try:
-        stored = table().act(body, actor=actor, source="dashboard")
-    except IllegalAction as exc:
-        return _illegal(exc)
-    except NoGame as exc:
-        return jsonify(error=str(exc)), 409
+    """One action of the current game (``{"type": ..., its fields, "seq": N}``), or ``{"type": "undo"}``."""
+    body = fields(json_object(empty_ok=False), {"type": text(40), "actor": ACTOR, "seq": SEQ}, required=("type",),
+                  rest=json_value)
+    actor = body.pop("actor", None) or "table"
+    seq = body.pop("seq", None)
+    stored = table().act(body, actor=actor, source="dashboard", seq=seq)
     return jsonify(seq=stored.seq, events=stored.payload.get("events", []))
 
 
 @api.post("/confirm")
 @requires_control
 def confirm() -> Any:
-    """Confirm an option of the current prompt by index (default: the highlighted one) with the pending dice."""
-    body = _json_body()
-    if isinstance(body, tuple):
-        return body
-    option = body.get("option")
-    if option is not None and (not isinstance(option, int) or isinstance(option, bool)):
-        return jsonify(error="option must be the index of one of prompt.options"), 400
-    try:
-        stored = table().confirm(actor=str(body.get("actor") or "table"), source="dashboard", option=option)
-    except IllegalAction as exc:
-        return _illegal(exc)
-    except NoGame as exc:
-        return jsonify(error=str(exc)), 409
+    """Confirm an option of the current prompt by index (default: the highlighted one) with the pending dice;
+    ``reading`` names the pending reading the player saw."""
+    body = fields(json_object(), {"option": whole(0, MAX_OPTION), "actor": ACTOR, "seq": SEQ, "reading": READING})
+    stored = table().confirm(actor=body.get("actor") or "table", source="dashboard", option=body.get("option"),
+                             seq=body.get("seq"), reading=body.get("reading"))
     return jsonify(seq=stored.seq, events=stored.payload.get("events", []))
+
+
+@api.post("/highlight")
+@requires_control
+def highlight() -> Any:
+    """Highlight an option (``{"option": i, "seq": N}``): what the confirm buttons, wired or on screen, will do."""
+    body = fields(json_object(empty_ok=False), {"option": whole(0, MAX_OPTION), "seq": SEQ}, required=("option",))
+    table().highlight(body["option"], seq=body.get("seq"))
+    return jsonify(ok=True)
 
 
 @api.post("/dice")
 @requires_control
 def enter_dice() -> Any:
     """Type in a whole roll (no camera, or a camera that cannot see): it becomes the pending reading."""
-    body = _json_body()
-    if isinstance(body, tuple):
-        return body
-    dice = body.get("dice")
-    game = table().game
+    body = fields(json_object(empty_ok=False), {"dice": texts(MAX_DICE, 40), "seq": SEQ}, required=("dice",))
+    session = table()
+    game = session.game
     if game is None:
         return jsonify(error="no game is being played"), 409
-    if not isinstance(dice, list) or not all(isinstance(d, str) and d in game.die_faces for d in dice):
-        return jsonify(error=f"dice must be a list of faces from {sorted(set(game.die_faces))}"), 400
-    table().offer_dice([{"label": d, "confidence": 1.0} for d in dice], source="manual")
-    return jsonify(pending=len(dice))
+    wrong = [d for d in body["dice"] if d not in game.die_faces]
+    if wrong:
+        raise BadInput("dice", f"{wrong[0]!r} is not a face; faces: {', '.join(dict.fromkeys(game.die_faces))}")
+    session.offer_dice([{"label": d, "confidence": 1.0} for d in body["dice"]], source="manual", seq=body.get("seq"))
+    return jsonify(pending=len(body["dice"]))
 
 
-@api.post("/dice/<int:index>")
+@api.post(f"/dice/<int(max={MAX_DICE}):index>")
 @requires_control
 def correct_die(index: int) -> Any:
     """Set one pending die by a tap (index from 0); kept in the log as a correction when the roll is confirmed."""
-    body = _json_body()
-    if isinstance(body, tuple):
-        return body
-    try:
-        table().correct_die(index, str(body.get("label")), actor=str(body.get("actor") or "table"))
-    except IllegalAction as exc:
-        return _illegal(exc)
-    except NoGame as exc:
-        return jsonify(error=str(exc)), 409
+    body = fields(json_object(empty_ok=False), {"label": text(40), "actor": ACTOR, "seq": SEQ, "reading": READING},
+                  required=("label",))
+    table().correct_die(index, body["label"], actor=body.get("actor") or "table", seq=body.get("seq"),
+                        reading=body.get("reading"))
     return jsonify(ok=True)
 
 
 @api.post("/game")
 @requires_control
 def new_game() -> Any:
-    body = _json_body()
-    if isinstance(body, tuple):
-        return body
+    """Start a game: ``{"game": id, "options": {...}, "seed": n}`` (all optional)."""
+    body = fields(json_object(), {"game": text(40), "options": an_object, "seed": whole(0, MAX_SEED)})
     game_id = body.get("game", current_app.config["DEFAULT_GAME"])
-    options = body.get("options", {})
-    seed = body.get("seed")
-    if not isinstance(options, dict) or not (seed is None or isinstance(seed, int)):
-        return jsonify(error="options must be an object and seed a whole number"), 400
+    if game_id not in GAMES:
+        raise BadInput("game", f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}")
     try:
-        record = table().new_game(game_id, options, seed=seed)
-    except KeyError as exc:
-        return jsonify(error=exc.args[0]), 400
-    except IllegalAction as exc:
-        return _illegal(exc)
+        record = table().new_game(game_id, body.get("options", {}), seed=body.get("seed"))
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        if isinstance(exc, IllegalAction):
+            raise
+        # A set-up the game's own checks did not foresee (a list where a name belongs): refused, not a crash.
+        log.warning("set-up of %s refused: %r", game_id, exc)
+        raise BadInput("options", f"not a valid set-up for {game_id}: {exc}") from None
     return jsonify(game=record.id)
 
 
-@api.get("/games/<int:game_id>/export")
+@api.get(f"/games/<int(max={MAX_INT}):game_id>/export")
 def export(game_id: int) -> Any:
     store = table().store
     try:

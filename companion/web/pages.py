@@ -24,6 +24,7 @@ from companion.games import GAMES, get_game
 from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
+from companion.web.strict import SEQ, boolean, fields, json_object, query_int
 from hw.buttons import perform
 from hw.press import PressKind
 
@@ -253,10 +254,7 @@ def readable_log() -> Any:
     lang = request.args.get("lang") or _language()
     if lang not in logtext.LANGUAGES:
         return jsonify(error=f"lang must be one of {', '.join(logtext.LANGUAGES)}"), 400
-    try:
-        after = int(request.args.get("after", "0"))
-    except ValueError:
-        return jsonify(error="after must be a whole number (the last seq you have)"), 400
+    after = query_int("after")
     session = table()
     snapshot = session.snapshot()
     if snapshot["game"] is None:
@@ -279,17 +277,19 @@ def press_button(name: str) -> Any:
     """A virtual GPIO button: the same press the wired button makes (``{"hold": true}`` for a long press)."""
     if name not in BUTTONS:
         return jsonify(error=f"no button {name!r}; buttons are {', '.join(BUTTONS)}"), 404
-    body = request.get_json(silent=True) or {}
-    hold = bool(body.get("hold", False)) if isinstance(body, dict) else False
+    body = fields(json_object(), {"hold": boolean, "seq": SEQ})
+    hold, seq = body.get("hold", False), body.get("seq")
     session = table()
     buttons = current_app.extensions.get("buttons")
     try:
         if buttons is not None:  # mock pins: the press travels the same way a wired one does
-            outcome = buttons.press(name, hold=hold)
+            outcome = buttons.press(name, hold=hold, seq=seq)
         else:  # real pins on this table: do what that press would do
-            outcome = perform(session, name, PressKind.LONG if hold else PressKind.SHORT)
+            outcome = perform(session, name, PressKind.LONG if hold else PressKind.SHORT, seq=seq)
     except TimeoutError as exc:
         return jsonify(error=str(exc)), 503
+    if outcome.rule == "stale":
+        return jsonify(error="stale", message=outcome.message, seq=session.snapshot()["seq"]), 409
     if not outcome.ok:
         return jsonify(error=outcome.message, rule=outcome.rule, legal=outcome.legal), 409
     return jsonify(ok=True, seq=session.snapshot()["seq"], outcome=outcome.to_json())

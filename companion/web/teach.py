@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, current_app, jsonify, request, send_file
+from flask import Blueprint, abort, current_app, jsonify, send_file
 
 from companion.teach import Teacher, TeachError
 from companion.web.auth import requires_control
 from companion.web.pages import render_page
+from companion.web.strict import fields, json_object, text, texts
 
 teach = Blueprint("teach", __name__)
 
@@ -27,26 +28,17 @@ def _teacher() -> Teacher | None:
     return getattr(camera, "teacher", None)
 
 
-def _body() -> dict[str, Any]:
-    body = request.get_json(silent=True)
-    return body if isinstance(body, dict) else {}
+FACE = {"face": text(40)}
+IDS = {"ids": texts(10_000, 100)}
 
 
-def _ids(body: dict[str, Any]) -> list[str] | None:
-    ids = body.get("ids")
-    if ids is None:
-        return None
-    if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-        raise TeachError("'ids' must be a list of correction ids")
-    return ids
-
-
-def _do(action: Any) -> Any:
+def _do(action: Any, spec: dict[str, Any], *, required: tuple[str, ...] = ()) -> Any:
+    body = fields(json_object(), spec, required=required)
     teacher = _teacher()
     if teacher is None:
         return jsonify(error="no camera on this table: there is nothing to teach"), 409
     try:
-        done = action(teacher, _body())
+        done = action(teacher, body)
     except TeachError as exc:
         return jsonify(error=str(exc)), 409
     return jsonify(ok=True, done=done, **teacher.summary())
@@ -77,22 +69,22 @@ def correction_crop(correction_id: str) -> Any:
 @teach.post("/api/teach/face")
 @requires_control
 def teach_face() -> Any:
-    return _do(lambda teacher, body: teacher.teach_face(str(body.get("face", ""))))
+    return _do(lambda teacher, body: teacher.teach_face(body["face"]), FACE, required=("face",))
 
 
 @teach.post("/api/teach/learn")
 @requires_control
 def learn() -> Any:
-    return _do(lambda teacher, body: teacher.learn(_ids(body)))
+    return _do(lambda teacher, body: teacher.learn(body.get("ids")), IDS)
 
 
 @teach.post("/api/teach/discard")
 @requires_control
 def discard() -> Any:
-    return _do(lambda teacher, body: teacher.discard(_ids(body)))
+    return _do(lambda teacher, body: teacher.discard(body.get("ids")), IDS)
 
 
 @teach.post("/api/teach/forget")
 @requires_control
 def forget() -> Any:
-    return _do(lambda teacher, body: teacher.forget(str(body["face"]) if body.get("face") else None))
+    return _do(lambda teacher, body: teacher.forget(body.get("face") or None), FACE)

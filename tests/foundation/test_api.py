@@ -56,9 +56,9 @@ def test_bad_json_is_answered_400_with_a_message(live):
     client = live.client()
     status, body = client.post("/api/action", raw=b"{not json", headers={"X-Table-Pin": PIN,
                                                                           "Content-Type": "application/json"})
-    assert status == 400 and "JSON object" in body["error"]
+    assert status == 400 and "not JSON" in body["error"] and body["field"] == "body"
     status, body = client.post("/api/action", [1, 2], headers={"X-Table-Pin": PIN})
-    assert status == 400
+    assert status == 400 and "JSON object" in body["error"]
 
 
 def test_illegal_action_names_the_rule(live):
@@ -66,9 +66,9 @@ def test_illegal_action_names_the_rule(live):
     assert status == 409 and body["rule"] == "DR-2" and "DR-2" in body["error"]
 
 
-def test_action_without_a_type_is_a_clear_409_not_a_500(live):
+def test_action_without_a_type_is_a_400_naming_the_field(live):
     status, body = live.client().post("/api/action", {"dice": ["3"]}, headers={"X-Table-Pin": PIN})
-    assert status == 409 and "type" in body["error"]
+    assert status == 400 and body["field"] == "type"
 
 
 def test_events_after_n(live):

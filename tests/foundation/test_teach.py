@@ -159,7 +159,7 @@ def test_the_teach_endpoints_need_control_and_explain_refusals(session, tmp_path
         assert status == 200 and png[:4] == b"\x89PNG"
         assert spectator.get("/api/teach/crops/..%2Fsecret_key.png")[0] == 404
         status, body = player.post("/api/teach/learn", {"ids": "all"}, **csrf)
-        assert status == 409 and "list of correction ids" in body["error"]
+        assert status == 400 and body["field"] == "ids" and "must be a list" in body["error"]
         status, body = player.post("/api/teach/learn", {}, **csrf)
         assert status == 200 and body["done"] == 1 and body["taught"]["1"] == 1 and body["corrections"] == []
         status, body = player.post("/api/teach/forget", {}, **csrf)
