@@ -285,7 +285,6 @@ class TableSession:
             state, actions = replay(current.game, current.record, self.store.events(current.record.id))
             current.state, current.actions, current.last_seq = state, actions, stored.seq
             consumed, self._consumed = self._consumed, None
-            self._pending = None
             if consumed is not None and consumed["seq"] == undone_seq:
                 self._pending = {**consumed["reading"], "dice": [dict(d) for d in consumed["reading"]["dice"]]}
             self._cursor = 0
@@ -302,7 +301,7 @@ class TableSession:
     def _check_seq(current: _Current, seq: int | None) -> None:
         """``None``: a script that does not say what it saw (documented); otherwise it must be the state now."""
         if seq is not None and seq != current.last_seq:
-            raise Stale("state", seq, current.last_seq)
+            raise Stale("seq", seq, current.last_seq)
 
     def _check_reading(self, reading: int | None) -> None:
         now = self._pending["reading"] if self._pending else 0
@@ -373,9 +372,9 @@ class TableSession:
             if not 0 <= index < len(prompt.options):
                 raise IllegalAction("CONFIRM", f"no option {index}; there are {len(prompt.options)}")
             chosen = dict(prompt.options[index])
-            reading = None
             if "roll" in chosen:
                 needed = chosen.pop("roll")
+                self._check_reading(reading)
                 pending = self._pending
                 if not pending:
                     raise IllegalAction("CONFIRM", f"roll {needed} dice first; no reading is waiting")
@@ -386,7 +385,6 @@ class TableSession:
                 doubtful = [i + 1 for i, d in enumerate(dice) if d.get("low")]
                 if doubtful:
                     raise IllegalAction("CONFIRM", f"dice {doubtful} were read with low confidence: tap to set them")
-                self._check_reading(reading)
                 chosen["dice"] = [d["label"] for d in dice]
                 return self.act(chosen, actor=actor, source=source, reading=pending)
             return self.act(chosen, actor=actor, source=source)

@@ -1,0 +1,318 @@
+"""The table applies only what a player chose: stale taps, strict input, a roll still in the tray, atomic starts."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import threading
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.games import IllegalAction
+from companion.session import Stale, TableSession
+from companion.store import EventStore
+from companion.web import create_app
+from companion.web.server import Server
+from hw.buttons import TableButtons, VirtualButtons
+from tests.conftest import PIN, PLAYERS, LiveServer
+from tests.web.conftest import start_race
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+SCRIPT = {"X-Table-Pin": PIN}
+ROLL = ["drive", "steer", "steer", "fortune"]
+
+
+def strict(text: str) -> object:
+    """``json.loads`` that refuses NaN and Infinity, as a browser's JSON.parse does."""
+
+    def refuse(name: str) -> None:
+        raise ValueError(f"{name} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.fixture
+def race(session: TableSession):
+    start_race(session)
+    app = create_app(session, control_pin=PIN)
+    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
+    live = LiveServer(session, server)
+    live.app = app  # type: ignore[attr-defined]
+    yield live
+    session.broker.close()
+    server.stop()
+
+
+def at_the_roll(session: TableSession) -> None:
+    assert session.prompt().phase == "roll"
+
+
+def at_the_reroll(session: TableSession) -> None:
+    session.act({"type": "roll", "dice": ROLL}, actor="green")
+    assert session.prompt().phase == "reroll"
+
+
+# -- stale taps -------------------------------------------------------------------------------------------------------
+
+
+def test_two_tablets_confirming_the_same_roll_apply_it_once_and_the_free_reroll_is_still_offered(race):
+    session = race.session
+    at_the_roll(session)
+    session.offer_dice([{"label": face, "confidence": 0.99} for face in ROLL])
+    seen = session.snapshot()
+    body = {"option": 0, "seq": seen["seq"], "reading": seen["pending"]["reading"]}
+    start = threading.Barrier(2)
+    answers: list[tuple[int, dict]] = []
+
+    def tap() -> None:
+        client = race.client()
+        start.wait()
+        answers.append(client.post("/api/confirm", body, headers=SCRIPT))
+
+    taps = [threading.Thread(target=tap) for _ in range(2)]
+    for thread in taps:
+        thread.start()
+    for thread in taps:
+        thread.join()
+    statuses = sorted(status for status, _ in answers)
+    assert statuses == [200, 409]
+    refused = next(answer for status, answer in answers if status == 409)
+    assert refused["error"] == "stale" and refused["seq"] == seen["seq"] + 1
+    assert [event.type for event in session.events()] == ["roll"]
+    assert session.prompt().phase == "reroll"
+
+
+def test_a_double_tap_on_an_option_is_refused_the_second_time(race):
+    session = race.session
+    at_the_reroll(session)
+    client = race.client()
+    seq = session.snapshot()["seq"]
+    assert client.post("/api/action", {"type": "done", "seq": seq}, headers=SCRIPT)[0] == 200
+    status, answer = client.post("/api/action", {"type": "done", "seq": seq}, headers=SCRIPT)
+    assert status == 409 and answer["error"] == "stale"
+    assert len(session.events()) == 2
+
+
+def test_a_double_tap_on_undo_undoes_once(race):
+    session = race.session
+    at_the_reroll(session)
+    session.act({"type": "done"}, actor="green")
+    seq = session.snapshot()["seq"]
+    client = race.client()
+    assert client.post("/api/action", {"type": "undo", "seq": seq}, headers=SCRIPT)[0] == 200
+    assert client.post("/api/action", {"type": "undo", "seq": seq}, headers=SCRIPT)[1]["error"] == "stale"
+    assert [event.type for event in session.events()][-1] == "undo" and session.snapshot()["seq"] == 3
+
+
+def test_a_script_that_sends_no_seq_still_acts(race):
+    assert race.client().post("/api/action", {"type": "roll", "dice": ROLL}, headers=SCRIPT)[0] == 200
+
+
+def test_a_confirm_of_a_reading_the_camera_has_since_replaced_is_stale(session):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "5", "confidence": 0.99}])
+    seen = session.snapshot()["pending"]["reading"]
+    session.offer_dice([{"label": "2", "confidence": 0.99}])
+    with pytest.raises(Stale):
+        session.confirm(actor="Ada", seq=0, reading=seen)
+    assert session.events() == []
+
+
+def test_a_screen_button_pressed_on_an_old_state_is_refused(race):
+    session = race.session
+    buttons = TableButtons(session, pin_factory=MockFactory())
+    try:
+        race.app.extensions["buttons"] = VirtualButtons(buttons)
+        old = session.snapshot()["seq"]
+        at_the_reroll(session)
+        status, answer = race.client().post("/api/buttons/confirm", {"seq": old}, headers=SCRIPT)
+        assert status == 409 and answer["error"] == "stale"
+        assert len(session.events()) == 1
+    finally:
+        buttons.close()
+
+
+def test_the_confirm_button_after_a_hand_entered_reroll_keeps_the_reroll(race):
+    session = race.session
+    at_the_reroll(session)
+    reroll = session.prompt().options.index({"type": "reroll", "reroll": [0], "roll": 1})
+    client = race.client()
+    seq = session.snapshot()["seq"]
+    assert client.post("/api/highlight", {"option": reroll, "seq": seq}, headers=SCRIPT)[0] == 200
+    assert client.post("/api/dice", {"dice": ["gallop"], "seq": seq}, headers=SCRIPT)[0] == 200
+    buttons = TableButtons(session, pin_factory=MockFactory())
+    try:
+        outcome = VirtualButtons(buttons).press("confirm", seq=seq)
+    finally:
+        buttons.close()
+    assert outcome.ok, outcome.message
+    assert session.events()[-1].payload["action"] == {"type": "reroll", "reroll": [0], "dice": ["gallop"]}
+    assert session.snapshot()["view"]["dice"][0] == "gallop"
+
+
+# -- strict input ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("raw, field", [
+    (b'{"type": "roll", "dice": ["4"], "note": NaN}', "body"),
+    (b'{"type": "roll", "dice": ["4"], "seq": Infinity}', "body"),
+    (b"[" * 3000 + b"]" * 3000, "body"),
+    (b'{"type": "roll", "dice": ["4"], "note": "hello"}', "note"),
+    (b'{"type": ["roll"], "dice": ["4"]}', "type"),
+    (b'{"type": "roll", "dice": ["4"], "seq": 99999999999999999999999}', "seq"),
+    (b'{"type": "roll", "dice": ["4"], "seq": -1}', "seq"),
+    (b'{"type": "roll", "type": "roll", "dice": ["4"]}', "type"),
+    (b'{"type": "roll", "dice": ["\xff"]}', "body"),
+    (b'{"type": "roll", "dice": ["4"], "actor": ["Ada"]}', "actor"),
+])
+def test_bad_action_bodies_are_400_naming_the_field_and_nothing_is_stored(live, raw, field):
+    headers = {**SCRIPT, "Content-Type": "application/json"}
+    status, answer = live.client().post("/api/action", raw=raw, headers=headers)
+    assert status == 400 and answer["field"] == field, answer
+    assert live.session.events() == []
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/confirm", {"option": [1]}),
+    ("/api/confirm", {"option": 10**30}),
+    ("/api/confirm", {"reading": "1"}),
+    ("/api/dice", {"dice": "4"}),
+    ("/api/dice", {"dice": [4]}),
+    ("/api/dice/0", {"label": None}),
+    ("/api/game", {"game": "dice-race", "seed": 2**63}),
+    ("/api/game", {"game": "dice-race", "options": []}),
+    ("/api/game", {"game": ["dice-race"]}),
+    ("/api/highlight", {"option": True}),
+    ("/api/buttons/next", {"hold": "yes"}),
+])
+def test_wrong_types_and_ranges_are_400_on_every_control_route(live, path, body):
+    status, answer = live.client().post(path, body, headers=SCRIPT)
+    assert status == 400 and answer["field"] in body, answer
+
+
+@pytest.mark.parametrize("path", [
+    "/api/games/18446744073709551617/export",
+    "/api/games/99999999999999999999999999/export",
+])
+def test_path_numbers_out_of_range_are_404(live, path):
+    assert live.client().get(path)[0] == 404
+
+
+@pytest.mark.parametrize("path", ["/api/events?after=18446744073709551617", "/api/log?after=-3",
+                                  "/api/events?after=1e3"])
+def test_query_numbers_out_of_range_are_400(live, path):
+    status, answer = live.client().get(path)
+    assert status == 400 and answer["field"] == "after"
+
+
+def test_a_seed_too_large_for_the_store_keeps_the_game_being_played(live, store):
+    before = live.session.record.id
+    status, answer = live.client().post("/api/game", {"game": "dice-race", "options": PLAYERS, "seed": 2**63},
+                                        headers=SCRIPT)
+    assert status == 400 and answer["field"] == "seed"
+    restarted = TableSession(store)
+    assert restarted.resume() and restarted.record.id == before
+
+
+def test_a_new_game_that_cannot_be_stored_leaves_the_old_game_to_resume(store):
+    old = store.new_game("dice-race", PLAYERS, seed=1)
+    with pytest.raises(OverflowError):
+        store.new_game("dice-race", PLAYERS, seed=2**64, replacing=old.id)
+    assert store.last_unfinished_game().id == old.id
+
+
+def test_random_requests_never_get_a_5xx_and_the_log_stays_strict_json(live):
+    """A few hundred seeded random requests over the control routes; bench/fuzz_memory.py sends 10,000."""
+    spec = importlib.util.spec_from_file_location("fuzz_requests", BENCH / "fuzz_requests.py")
+    fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fuzz)
+    rng = random.Random(19)
+    client = live.client()
+    for _ in range(400):
+        method, path, raw, headers = fuzz.random_request(rng)
+        status, answer = client.request(method, path, raw=raw, headers={**SCRIPT, **headers})
+        assert status < 500, (method, path, raw[:200], answer)
+    for line in client.get(f"/api/games/{live.session.record.id}/export")[1].splitlines():
+        strict(line)
+    strict(json.dumps(client.get("/api/events")[1]))
+
+
+def test_a_camera_reading_with_a_nan_confidence_is_stored_as_doubtful_not_as_nan(session, store):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "4", "confidence": float("nan")}])
+    assert session.snapshot()["pending"]["dice"][0]["low"] is True
+    session.correct_die(0, "4", actor="Ada")
+    session.confirm(actor="Ada")
+    row = store._query("SELECT payload FROM events")[0][0]
+    strict(row)
+
+
+# -- the roll still lying in the tray ----------------------------------------------------------------------------------
+
+
+def test_undoing_a_camera_roll_offers_the_dice_still_in_the_tray_again(session):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "3", "confidence": 0.95}])
+    session.confirm(actor="Ada")
+    assert session.snapshot()["pending"] is None
+    session.undo(actor="Ada")
+    pending = session.snapshot()["pending"]
+    assert [d["label"] for d in pending["dice"]] == ["3"] and pending["source"] == "camera"
+    session.confirm(actor="Ada")
+    assert session.snapshot()["view"]["players"][0]["position"] == 3
+
+
+def test_after_an_undo_a_newer_reading_is_not_replaced_by_the_old_one(session):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "3", "confidence": 0.95}])
+    session.confirm(actor="Ada")
+    session.offer_dice([{"label": "6", "confidence": 0.95}])
+    session.undo(actor="Ada")
+    assert [d["label"] for d in session.snapshot()["pending"]["dice"]] == ["6"]
+
+
+def test_a_restart_offers_the_roll_lying_in_the_tray_again(store, tmp_path):
+    path = tmp_path / "tray.json"
+    session = TableSession(store, pending_path=path)
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "5", "confidence": 0.95}, {"label": "1", "confidence": 0.5}])
+    restarted = TableSession(store, pending_path=path)
+    assert restarted.resume()
+    assert [d["label"] for d in restarted.snapshot()["pending"]["dice"]] == ["5", "1"]
+    assert restarted.snapshot()["pending"]["dice"][1]["low"] is True
+
+
+def test_a_restart_after_an_undo_offers_the_undone_roll_again(store, tmp_path):
+    path = tmp_path / "tray.json"
+    session = TableSession(store, pending_path=path)
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "4", "confidence": 0.95}])
+    session.confirm(actor="Ada")
+    restarted = TableSession(store, pending_path=path)
+    restarted.resume()
+    assert restarted.snapshot()["pending"] is None  # confirmed: nothing waits
+    restarted.undo(actor="Ada")
+    assert [d["label"] for d in restarted.snapshot()["pending"]["dice"]] == ["4"]
+
+
+def test_a_tray_file_of_another_game_is_not_offered(store, tmp_path):
+    path = tmp_path / "tray.json"
+    session = TableSession(store, pending_path=path)
+    session.new_game("dice-race", PLAYERS, seed=1)
+    session.offer_dice([{"label": "4", "confidence": 0.95}])
+    other = EventStore(tmp_path / "other.sqlite3")
+    other.new_game("dice-race", PLAYERS, seed=1)
+    other.new_game("dice-race", PLAYERS, seed=2)
+    fresh = TableSession(other, pending_path=path)
+    fresh.resume()
+    assert fresh.snapshot()["pending"] is None
+    other.close()
+
+
+def test_an_unlisted_action_the_rules_would_take_is_refused(session):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    with pytest.raises(IllegalAction):
+        session.act({"type": "roll", "dice": ["4", "5"]}, actor="Ada")
