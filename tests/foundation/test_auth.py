@@ -3,13 +3,18 @@
 Served by real waitress over a real SQLite store; a "restart" is a new store, session and app over the same data dir.
 """
 
+import re
+import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from flask import Flask
 
 from companion.session import TableSession
@@ -22,6 +27,7 @@ KEY = "this table's secret key, the same across restarts"
 NEW_PIN = "1357"
 LONG_PIN = "86420975"
 """A PIN no timestamp or port number in the output is likely to contain by chance."""
+INSTALL = Path(__file__).resolve().parents[2] / "deploy" / "install-pi.sh"
 
 
 @contextmanager
@@ -157,3 +163,45 @@ def test_wrong_pin_limiter_forgets_addresses_whose_window_has_passed():
     assert not limiter.blocked("10.9.9.9")
     limiter.wrong("10.1.1.1")
     assert len(limiter) == 1
+
+
+def test_the_demo_shows_its_pin_on_the_kiosk_page_and_nowhere_in_its_output(tmp_path):
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "companion", "demo", "--port", "0", "--pin", LONG_PIN, "--data-dir", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    output = []
+    try:
+        for line in demo.stdout:
+            output.append(line)
+            if "dashboard at" in line:
+                break
+        client = Client(int(re.search(r"dashboard at http://127\.0\.0\.1:(\d+)/", output[-1]).group(1)))
+        status, page = client.get("/")  # from the loopback address: the kiosk
+        assert status == 200 and f'data-pin="{LONG_PIN}"' in page
+        csrf = client.get("/api/whoami")[1]["csrf"]
+        assert client.post("/api/login", {"pin": "97531086"}, headers={"X-CSRF-Token": csrf})[0] == 403
+        client.login(LONG_PIN)
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        output.append(demo.communicate(timeout=20)[0])
+    text = "".join(output)
+    assert LONG_PIN not in text
+    assert demo.returncode == 0 and "control PIN: shown on the kiosk page" in text
+
+
+@pytest.mark.parametrize("line", [f"control_pin = {LONG_PIN}", f'control_pin = "{LONG_PIN}0"'])
+def test_a_mistyped_pin_in_the_config_is_not_repeated_in_the_error(tmp_path, line):
+    config = tmp_path / "table.toml"
+    config.write_text(line + "\n")
+    result = subprocess.run([sys.executable, "-m", "companion", "serve", "--config", str(config)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "control_pin" in result.stderr
+    assert LONG_PIN not in result.stderr + result.stdout
+
+
+@pytest.mark.skipif(Path("/etc/table-companion/config.toml").exists(), reason="the installer keeps a config it finds")
+def test_the_installer_does_not_print_the_pin_it_makes():
+    plan = subprocess.run(["bash", str(INSTALL), "--dry-run", "--no-kiosk"], capture_output=True, text=True,
+                          timeout=60).stdout
+    assert "random control PIN" in plan and not re.search(r"PIN \d", plan)
