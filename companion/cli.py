@@ -125,7 +125,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _run_until_signal(config: Config, *, bots: bool, game: str | None = None, delay: float = 0.8) -> int:
+def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | None = None,
+                      delay: float = 0.8) -> int:
+    """Serve until SIGTERM or Ctrl-C. The start-up lines never hold the PIN (on a Pi they are the journal, which
+    other users read): ``pin_from`` says where to find it."""
     from companion import doctor, runtime
     from hw import systemd
 
@@ -137,7 +140,8 @@ def _run_until_signal(config: Config, *, bots: bool, game: str | None = None, de
     if bots:
         runtime.start_bots(companion, delay=delay)
     signal.signal(signal.SIGTERM, _interrupt)
-    print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN {config.control_pin})")
+    print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN: shown on the kiosk page, "
+          f"or {pin_from})")
     for line in doctor.startup_report(config):
         print(line)
     sys.stdout.flush()
@@ -159,7 +163,7 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    return _run_until_signal(load_config(args.config), bots=False)
+    return _run_until_signal(load_config(args.config), bots=False, pin_from=f"control_pin in {args.config}")
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -168,7 +172,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r}; choose one of {', '.join(sorted(GAMES))}")
     config = demo_config(args.data_dir.resolve(), host=args.host, port=args.port, pin=args.pin)
-    return _run_until_signal(config, bots=True, game=args.game, delay=args.delay)
+    return _run_until_signal(config, bots=True, pin_from="--pin (companion demo --help)", game=args.game,
+                             delay=args.delay)
 
 
 def _read_json(path: Path) -> object:

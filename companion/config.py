@@ -81,7 +81,7 @@ class ServerConfig:
 
 @dataclass(frozen=True)
 class Config:
-    control_pin: str = field(metadata={"required": True, "pattern": "4-8 digits"})
+    control_pin: str = field(repr=False, metadata={"required": True, "pattern": "4-8 digits", "secret": True})
     data_dir: Path = Path("data")
     game: GameConfig = GameConfig()
     camera: CameraConfig = CameraConfig()
@@ -155,17 +155,18 @@ def _key(section: str, name: str) -> str:
 def _check_value(kind: Any, value: Any, meta: dict[str, Any], source: str, key: str) -> Any:
     allowed = typing.get_args(kind) if typing.get_origin(kind) in (Union, types.UnionType) else (kind,)
     converted = _convert(allowed, value)
+    shown = "(hidden)" if meta.get("secret") else repr(value)  # errors go to the journal; a mistyped PIN is nearly it
     if converted is _INVALID:
         names = " or ".join("nothing" if t is type(None) else t.__name__ for t in allowed)
-        raise ConfigError(f"{source}: {key} = {value!r} has the wrong type; expected {names}")
+        raise ConfigError(f"{source}: {key} = {shown} has the wrong type; expected {names}")
     if "choices" in meta and converted not in meta["choices"]:
-        raise ConfigError(f"{source}: {key} = {value!r} is not allowed; choose one of {', '.join(meta['choices'])}")
+        raise ConfigError(f"{source}: {key} = {shown} is not allowed; choose one of {', '.join(meta['choices'])}")
     if isinstance(converted, int | float) and not isinstance(converted, bool):
         low, high = meta.get("min"), meta.get("max")
         if (low is not None and converted < low) or (high is not None and converted > high):
-            raise ConfigError(f"{source}: {key} = {value!r} is out of range; allowed {low}..{high}")
+            raise ConfigError(f"{source}: {key} = {shown} is out of range; allowed {low}..{high}")
     if key == "control_pin" and not (str(converted).isdigit() and 4 <= len(str(converted)) <= 8):
-        raise ConfigError(f"{source}: control_pin = {value!r} must be 4 to 8 digits, as a string: \"2468\"")
+        raise ConfigError(f"{source}: control_pin = {shown} must be 4 to 8 digits, as a string: \"2468\"")
     return converted
 
 

@@ -10,6 +10,9 @@ acknowledged.
 
 Each game has its own append-only sequence of events, numbered from 1, in the ``events`` table keyed by
 ``(game_id, seq)``; the ``games`` table holds what replay starts from (game id, options, seed).
+
+The ``control_sessions`` table is kept here too but is no log: a browser logged in with the table's PIN has a row
+there until it logs out, the PIN changes or the session expires (companion/web/auth.py says why it is server-side).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 # Migration n brings the database from version n - 1 to n. Never edit a shipped migration: append a new one.
 MIGRATIONS: list[str] = [
@@ -50,6 +53,14 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER events_are_append_only_delete BEFORE DELETE ON events
         BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
     """,
+    """
+    CREATE TABLE control_sessions (
+        token_hash TEXT PRIMARY KEY,
+        pin_key TEXT NOT NULL,
+        created REAL NOT NULL,
+        expires REAL NOT NULL
+    ) WITHOUT ROWID;
+    """,
 ]
 
 
@@ -65,6 +76,16 @@ class GameRecord:
     seed: int
     created: float
     finished: float | None
+
+
+@dataclass(frozen=True)
+class ControlSession:
+    """A browser's right to change the table. Neither the token nor the PIN is kept: only hashes of them."""
+
+    token_hash: str
+    pin_key: str
+    created: float
+    expires: float
 
 
 @dataclass(frozen=True)
@@ -201,6 +222,32 @@ class EventStore:
         yield json.dumps({"kind": "game", **record.__dict__}, sort_keys=True)
         for event in self.events(game_id):
             yield json.dumps({"kind": "event", **event.to_json()}, sort_keys=True)
+
+    # -- control sessions ------------------------------------------------------------------------------------------
+
+    def add_control_session(self, token_hash: str, *, pin_key: str, expires: float) -> ControlSession:
+        created = time.time()
+        self._write("INSERT INTO control_sessions VALUES (?, ?, ?, ?)", (token_hash, pin_key, created, expires))
+        return ControlSession(token_hash, pin_key, created, expires)
+
+    def control_session(self, token_hash: str) -> ControlSession | None:
+        rows = self._query("SELECT * FROM control_sessions WHERE token_hash = ?", (token_hash,))
+        return ControlSession(*rows[0]) if rows else None
+
+    def renew_control_session(self, token_hash: str, *, expires: float) -> None:
+        self._write("UPDATE control_sessions SET expires = ? WHERE token_hash = ?", (expires, token_hash))
+
+    def end_control_session(self, token_hash: str) -> None:
+        self._write("DELETE FROM control_sessions WHERE token_hash = ?", (token_hash,))
+
+    def prune_control_sessions(self, *, pin_key: str, now: float) -> int:
+        """End the sessions granted under another PIN and those expired; returns how many ended."""
+        return self._write("DELETE FROM control_sessions WHERE pin_key != ? OR expires <= ?", (pin_key, now))
+
+    def _write(self, sql: str, params: tuple[Any, ...]) -> int:
+        """One statement in autocommit mode: atomic and, with synchronous=FULL, on disk when it returns."""
+        with self._lock:
+            return self._db.execute(sql, params).rowcount
 
 
 class _Transaction:

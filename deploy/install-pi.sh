@@ -194,7 +194,7 @@ if [ -f "$CONFIG" ]; then
     note "$CONFIG exists; kept as it is (compare with $PREFIX/deploy/config.example.toml after updates)"
 else
     pin=$(printf '%04d' $((RANDOM % 10000)))
-    note "new config from the example, with control PIN $pin (change it in $CONFIG)"
+    note "new config from the example, with a random control PIN (in $CONFIG; change it there)"
     sed "s/^control_pin = \"[0-9]*\"/control_pin = \"$pin\"/" "$SOURCE/deploy/config.example.toml" \
         | write_file "$CONFIG" 640 "root:$SERVICE_USER"
 fi
@@ -275,5 +275,6 @@ printf '\nDone.\n'
 [ "$DRY_RUN" = 0 ] || { echo "(dry run: nothing was changed)"; exit 0; }
 ip=$(hostname -I 2>/dev/null | cut -d' ' -f1)
 echo "Dashboard: http://${ip:-<this Pi>}:$(config_port)/"
-echo "Control PIN: $(sed -n 's/^control_pin = "\([0-9]*\)".*/\1/p' "$CONFIG")   Log: journalctl -u $UNIT -f"
+# The PIN is never printed: an install's output ends up in logs and terminal scrollback.
+echo "Control PIN: shown on the kiosk screen, or sudo grep control_pin $CONFIG   Log: journalctl -u $UNIT -f"
 echo "Reboot to start the kiosk screen: sudo reboot"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from companion.games import IllegalAction
 from companion.games.base import UnknownField
 from companion.session import NoGame, Stale, TableSession
 from companion.web.api import api
-from companion.web.auth import WrongPinLimiter
+from companion.web.auth import CONTROL_LIFETIME, WrongPinLimiter, start_control_sessions
 from companion.web.pages import pages
 from companion.web.strict import MAX_BODY_BYTES, BadInput
 from companion.web.teach import teach
@@ -41,8 +40,9 @@ def create_app(
 ) -> Flask:
     """Build the dashboard app around a running table session.
 
-    ``secret_key`` signs the session cookies; pass a stable one (see :func:`load_secret_key`) so browsers stay
-    logged in across restarts of the Pi.
+    ``secret_key`` signs the session cookies and keys the hash of the PIN kept with each control session; pass a
+    stable one (see :func:`load_secret_key`) so browsers stay logged in across restarts of the Pi. Control sessions
+    of another ``control_pin`` end here.
     """
     app = Flask(__name__)
     app.json = StrictJSON(app)
@@ -53,11 +53,12 @@ def create_app(
         DEFAULT_GAME=default_game,
         SESSION_COOKIE_SAMESITE="Strict",
         SESSION_COOKIE_HTTPONLY=True,
-        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        PERMANENT_SESSION_LIFETIME=CONTROL_LIFETIME,
         JSON_SORT_KEYS=False,
     )
     app.extensions["table_session"] = session
     app.extensions["wrong_pins"] = WrongPinLimiter()
+    start_control_sessions(app, session.store)
     app.register_blueprint(api)
     app.register_blueprint(pages)
     app.register_blueprint(teach)

@@ -16,11 +16,20 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, session, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.games import GAMES, IllegalAction
 from companion.session import MAX_SEED, TableSession
-from companion.web.auth import WrongPinLimiter, csrf_token, has_control, pin_matches, requires_control, requires_csrf
+from companion.web.auth import (
+    WrongPinLimiter,
+    csrf_token,
+    end_control,
+    grant_control,
+    has_control,
+    pin_matches,
+    requires_control,
+    requires_csrf,
+)
 from companion.web.strict import (
     ACTOR,
     MAX_INT,
@@ -71,24 +80,25 @@ def whoami() -> Response:
 @api.post("/login")
 @requires_csrf
 def login() -> Any:
+    body = request.get_json(silent=True) if request.is_json else request.form
+    pin = body.get("pin") if isinstance(body, dict) else None
+    if not isinstance(pin, str):
+        return jsonify(error='pin must be the table PIN as a string: {"pin": "2468"} (JSON) or a pin form field'), 400
     limiter: WrongPinLimiter = current_app.extensions["wrong_pins"]
     address = request.remote_addr or "?"
     if limiter.blocked(address):
         return jsonify(error="too many wrong PINs; wait a minute"), 429
-    body = request.get_json(silent=True) if request.is_json else request.form
-    pin = body.get("pin") if body else None
     if not pin_matches(pin):
         limiter.wrong(address)
         return jsonify(error="wrong table PIN"), 403
-    session["control"] = True
-    session.permanent = True
+    grant_control()
     return jsonify(control=True, csrf=csrf_token())
 
 
 @api.post("/logout")
 @requires_csrf
 def logout() -> Response:
-    session.pop("control", None)
+    end_control()
     return jsonify(control=False)
 
 

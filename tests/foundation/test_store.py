@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from companion.store import SCHEMA_VERSION, EventStore, StoreError
+from companion.store import MIGRATIONS, SCHEMA_VERSION, EventStore, StoreError
 
 
 def test_events_are_numbered_per_game_from_one(store):
@@ -43,6 +43,33 @@ def test_schema_version_is_recorded_and_a_newer_database_is_refused(tmp_path):
     db.close()
     with pytest.raises(StoreError, match="newer than this companion"):
         EventStore(path)
+
+
+def test_a_version_1_database_gains_control_sessions_and_keeps_its_games(tmp_path):
+    path = tmp_path / "events.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0] + "; PRAGMA user_version = 1;")
+    db.execute("INSERT INTO games (game, options, seed, created) VALUES ('dice-race', '{}', 5, 1.0)")
+    db.commit()
+    db.close()
+    store = EventStore(path)
+    assert store.schema_version() == SCHEMA_VERSION == 2
+    assert [g.seed for g in store.games()] == [5]
+    store.add_control_session("h", pin_key="k", expires=2e9)
+    assert store.control_session("h").pin_key == "k"
+
+
+def test_control_sessions_end_by_logout_pin_change_or_expiry(store):
+    store.add_control_session("current", pin_key="pin-a", expires=2000.0)
+    store.add_control_session("logged-out", pin_key="pin-a", expires=2000.0)
+    store.add_control_session("expired", pin_key="pin-a", expires=999.0)
+    store.add_control_session("old-pin", pin_key="pin-b", expires=2000.0)
+    store.end_control_session("logged-out")
+    assert store.control_session("logged-out") is None
+    assert store.prune_control_sessions(pin_key="pin-a", now=1000.0) == 2
+    assert [store.control_session(h) is not None for h in ("current", "expired", "old-pin")] == [True, False, False]
+    store.renew_control_session("current", expires=3000.0)
+    assert store.control_session("current").expires == 3000.0
 
 
 def test_a_corrupt_database_file_gives_a_clear_error(tmp_path):
