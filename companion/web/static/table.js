@@ -88,17 +88,39 @@ function showError(text) {
   $("#action-error").textContent = text || "";
 }
 
+// Every change names the state it was chosen on (seq) and, for dice, the reading it saw: if the table has moved on
+// (another tablet, a button, a late second tap), the server refuses it and we say so instead of doing anything.
+// One request at a time: the controls are locked while it is on its way.
 async function send(path, body) {
-  const answer = await post(path, body);
-  if (!answer.ok) {
+  if (S.busy) return { ok: false, status: 0, body: {} };
+  S.busy = true;
+  lockControls();
+  const reading = S.state.pending ? S.state.pending.reading : undefined;
+  let answer;
+  try {
+    answer = await post(path, { ...body, seq: S.state.seq, ...(body.reading === null ? { reading } : {}) });
+  } finally {
+    S.busy = false;
+    lockControls();
+  }
+  if (answer.ok) showError("");
+  else if (answer.status === 409 && answer.body.error === "stale") showError(T("moved_on"));
+  else {
     showError(answer.body.error || `${T("error")} (${answer.status})`);
     if (answer.status === 401) showLogin();
-  } else {
-    showError("");
   }
   return answer;
 }
-const confirmOption = (index) => send("/api/confirm", { option: index, actor: S.state.prompt.actor });
+
+function lockControls() {
+  document.body.classList.toggle("busy", Boolean(S.busy));
+  for (const button of document.querySelectorAll("#turn button, #undo, #face-picker-faces button")) {
+    if (S.busy && !button.disabled) { button.disabled = true; button.dataset.busy = "1"; }
+    else if (!S.busy && button.dataset.busy) { button.disabled = false; delete button.dataset.busy; }
+  }
+}
+
+const confirmOption = (index) => send("/api/confirm", { option: index, actor: S.state.prompt.actor, reading: null });
 
 // ---- the track ---------------------------------------------------------------------------------------------------
 
@@ -405,7 +427,7 @@ function openPicker(index) {
   $("#face-picker-faces").replaceChildren(...faces.map((face) => el("button", { type: "button", class: "face-btn",
     "data-face": face, onclick: async () => {
       dialog.close();
-      await send(`/api/dice/${index}`, { label: face, actor: S.state.prompt.actor });
+      await send(`/api/dice/${index}`, { label: face, actor: S.state.prompt.actor, reading: null });
     } }, dieIcon(face, { size: 64 }), el("span", {}, faceName(face)))));
   if (!dialog.open) dialog.showModal();
 }
@@ -562,6 +584,17 @@ function toggleDie(i) {
   const at = S.selection.indexOf(i);
   if (at >= 0) S.selection.splice(at, 1); else S.selection.push(i);
   render();
+  highlightSelection();
+}
+
+// The table's highlight follows the dice chosen for a reroll, so the green Confirm (on screen or wired) rerolls
+// them instead of keeping the old dice.
+function highlightSelection() {
+  if (!control) return;
+  const chosen = [...S.selection].sort((a, b) => a - b);
+  const index = chosen.length ? findOption((o) => o.type === "reroll" && same(o.reroll, chosen))
+    : findOption((o) => o.type === "done");
+  if (index >= 0 && index !== S.state.prompt.cursor) post("/api/highlight", { option: index, seq: S.state.seq });
 }
 
 function renderSetup() {
@@ -749,6 +782,7 @@ function render() {
   renderBoards();
   renderButtons();
   drawOverlay();
+  lockControls();
 }
 
 async function onMessage(kind, message) {
