@@ -16,6 +16,7 @@ from companion.camera import TableCamera
 from companion.config import Config
 from companion.games import IllegalAction, get_game
 from companion.games.bots import GreedyBot, RandomBot, roll
+from companion.malloc import keep_memory_flat
 from companion.session import TableSession
 from companion.store import EventStore
 from companion.web import create_app, load_secret_key
@@ -67,6 +68,7 @@ class Companion:
 
 def build(config: Config) -> Companion:
     """Open the store, resume the last unfinished game and bind the server (not yet serving)."""
+    keep_memory_flat()  # before any thread starts
     config.data_dir.mkdir(parents=True, exist_ok=True)
     store = EventStore.in_data_dir(config.data_dir)
     session = TableSession(store, min_confidence=config.tray.min_confidence)
