@@ -2,8 +2,9 @@
 
 Vision knows nothing of games; this module is the one place that translates between them. A settled roll
 becomes *pending* dice in the session (shown, marked when doubtful, confirmed by a player); the pipeline's
-status becomes ``status["camera"]`` for the screens and the status light. A camera that fails never takes the
-table down: the pipeline reopens it with backoff, and dice can always be entered by hand.
+status (a `vision.camera_state.CameraState`) becomes ``status["camera"]["state"]`` for the screens and the status
+light. A camera that fails never takes the table down: the pipeline reopens it with backoff, and dice can always
+be entered by hand.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from companion.config import Config
 from companion.session import TableSession
 from companion.teach import Teacher
+from vision.camera_state import CameraState
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +73,7 @@ class TableCamera:
         return self.pipeline.source
 
     def start(self) -> TableCamera:
-        self.session.set_status(camera={"state": "starting", "source": self.source.name})
+        self.session.set_status(camera={"state": CameraState.STARTING, "source": self.source.name})
         self.pipeline.start()
         return self
 

@@ -22,6 +22,7 @@ from companion.web import create_app, load_secret_key
 from companion.web.server import Server
 from hw import Hardware, attach
 from hw.systemd import Watchdog
+from vision.camera_state import CameraState
 
 log = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
         return TableCamera(session, config, get_game(config.game.id).dice_set).start()
     except Exception as exc:
         log.error("camera not started: %s", exc)
-        session.set_status(camera={"state": "off", "message": str(exc), "source": config.camera.source})
+        session.set_status(camera={"state": CameraState.OFF, "message": str(exc), "source": config.camera.source})
         return None
 
 

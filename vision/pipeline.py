@@ -7,8 +7,8 @@
     jpeg = pipeline.latest_jpeg()      # newest frame with boxes, for the dashboard's MJPEG stream
     pipeline.stop()
 
-Callbacks run on the pipeline's thread and should hand work off quickly. A camera that fails is closed and
-reopened with growing pauses; the pipeline says "camera lost" once and "camera back" when frames flow again, and
+Callbacks run on the pipeline's thread and should hand work off quickly. A camera that fails is closed and reopened
+with growing pauses; the pipeline says `CameraState.LOST` once and `CameraState.BACK` when frames flow again, and
 never dies of a bad frame. Segmentation and classification run only while the dice settle (the vote) and for
 `detect`; a tray at rest costs one small motion check per frame.
 """
@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.camera_state import CameraState
 from vision.classify import Classifier, Prediction
 from vision.overlay import draw, to_jpeg
 from vision.reading import DiceReading, DieReading
@@ -37,8 +38,6 @@ log = logging.getLogger(__name__)
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
-CAMERA_LOST, CAMERA_BACK = "camera lost", "camera back"
-
 
 def default_model(dice_set: str) -> Path:
     """The shipped card for a dice set: ``models/<set>.json`` in the repository."""
@@ -47,10 +46,9 @@ def default_model(dice_set: str) -> Path:
 
 @dataclass(frozen=True)
 class StatusEvent:
-    """Something the dashboard may show: kind is one of started, rolling, settling, still, camera lost,
-    camera back, error, ended (a finite source ran out), stopped."""
+    """Something the dashboard may show: what the camera does now (`message` says why for lost and error)."""
 
-    kind: str
+    kind: CameraState
     message: str = ""
     time: float = 0.0
 
@@ -101,7 +99,7 @@ class Pipeline:
         self.frames = 0
         self.fps = 0.0
         self.camera_ok = False
-        self._state = "stopped"
+        self._state = CameraState.STOPPED
         self._lock = threading.Lock()
         self._latest: tuple[np.ndarray, int, list, str] | None = None
         self._jpeg: tuple[int, bytes] | None = None
@@ -175,7 +173,7 @@ class Pipeline:
         with self._lock:
             self._latest = (frame.image, frame.id, shown, state)
         if state != previous_state and state in (ROLLING, STILL):
-            self._status(state)
+            self._status(CameraState(state))
         return reading
 
     def _settled(self, frame: Frame) -> DiceReading | None:
@@ -197,16 +195,16 @@ class Pipeline:
 
     @property
     def status(self) -> dict[str, Any]:
-        """A snapshot for the dashboard: state, camera ok, frames, fps, last reading's frame id."""
+        """A snapshot for the dashboard: state, whether frames flow, frames, fps, last reading's frame id."""
         return {
             "state": self._state,
-            "camera": "ok" if self.camera_ok else "lost" if self._state == CAMERA_LOST else "closed",
+            "camera_ok": self.camera_ok,
             "frames": self.frames,
             "fps": round(self.fps, 1),
             "last_reading": self.last_reading.frame_id if self.last_reading else None,
         }
 
-    def _status(self, kind: str, message: str = "") -> None:
+    def _status(self, kind: CameraState, message: str = "") -> None:
         self._state = kind
         if self.on_status is not None:
             try:
@@ -234,7 +232,7 @@ class Pipeline:
         source = self.source
         assert source is not None
         delay, lost, opened = self.backoff[0], False, False
-        self._status("started")
+        self._status(CameraState.STARTING)
         last_tick, count = time.monotonic(), 0
         try:
             while not self._stop.is_set():
@@ -250,7 +248,7 @@ class Pipeline:
                 try:
                     frame = source.read()
                 except EndOfStream:
-                    self._status("ended")
+                    self._status(CameraState.ENDED)
                     break
                 except Exception as exc:
                     lost = self._lost(lost, exc)
@@ -261,13 +259,13 @@ class Pipeline:
                     continue
                 if lost:
                     lost = False
-                    self._status(CAMERA_BACK)
+                    self._status(CameraState.BACK)
                 self.camera_ok, delay = True, self.backoff[0]
                 try:
                     self.process(frame)
                 except Exception as exc:  # a frame that breaks a stage is skipped, not fatal
                     log.exception("frame %s failed", frame.id)
-                    self._status("error", str(exc))
+                    self._status(CameraState.ERROR, str(exc))
                 count += 1
                 now = time.monotonic()
                 if now - last_tick >= 1.0:
@@ -275,14 +273,14 @@ class Pipeline:
         finally:
             self._close(source)
             self.camera_ok = False
-            self._status("stopped")
+            self._status(CameraState.STOPPED)
             self.finished.set()
 
     def _lost(self, already: bool, exc: BaseException) -> bool:
         self.camera_ok = False
         if not already:
             log.warning("camera lost: %s", exc)
-            self._status(CAMERA_LOST, str(exc))
+            self._status(CameraState.LOST, str(exc))
         return True
 
     @staticmethod
@@ -317,7 +315,7 @@ class Pipeline:
         image, frame_id, dice, state = latest
         if cached is not None and cached[0] == frame_id:
             return cached[1]
-        label = CAMERA_LOST if self._state == CAMERA_LOST else state
+        label = f"camera {CameraState.LOST}" if self._state is CameraState.LOST else state
         jpeg = to_jpeg(draw(image, dice, status=label), self.jpeg_quality)
         with self._lock:
             self._jpeg = (frame_id, jpeg)

@@ -9,8 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.camera_state import CameraState
 from vision.classify import Prediction
-from vision.pipeline import CAMERA_BACK, CAMERA_LOST, Pipeline, StatusEvent
+from vision.pipeline import Pipeline, StatusEvent
 from vision.segment import Blob, SegmentConfig
 from vision.settle import SETTLED, SettleConfig, SettleDetector, Vote, compare
 from vision.sources import EndOfStream, Frame, FrameSource, SourceError, SyntheticSource, open_source
@@ -169,7 +170,7 @@ def test_an_unplugged_camera_is_reported_lost_and_back(classifier):
 
     def on_status(event: StatusEvent) -> None:
         events.append(event)
-        if event.kind == CAMERA_BACK:
+        if event.kind is CameraState.BACK:
             back.set()
 
     source = Unplugged()
@@ -180,9 +181,9 @@ def test_an_unplugged_camera_is_reported_lost_and_back(classifier):
     finally:
         pipeline.stop()
     kinds = [e.kind for e in events]
-    assert kinds.count(CAMERA_LOST) == 1 and kinds.index(CAMERA_LOST) < kinds.index(CAMERA_BACK)
+    assert kinds.count(CameraState.LOST) == 1 and kinds.index(CameraState.LOST) < kinds.index(CameraState.BACK)
     assert source.opens == 4  # first open, two refused, one that worked
-    assert kinds[-1] == "stopped"
+    assert kinds[0] is CameraState.STARTING and kinds[-1] is CameraState.STOPPED
 
 
 def test_the_thread_delivers_readings_and_a_jpeg(classifier):
@@ -219,3 +220,4 @@ def test_from_config_builds_everything(tiny_card, tmp_path):
         Pipeline.from_config({"model": str(tiny_card), "settle": {"stil_seconds": 1}})
     with pytest.raises(ValueError, match="camera kind 'usb'"):
         Pipeline.from_config({"camera": {"kind": "usb"}, "model": str(tiny_card)})
+
