@@ -80,11 +80,8 @@ class TableCamera:
     def stop(self) -> None:
         self.pipeline.stop()
 
-    def _on_reading(self, reading: Any) -> None:
-        # The dice lie still, so the newest frame shows them as the reading does; its crops let a correction teach.
-        latest = self.pipeline.latest_image(timeout=0.0)
-        refs = self.teacher.keep_reading(reading.frame_id, latest[1] if latest else None,
-                                         [d.box for d in reading.dice])
+    def _on_reading(self, reading: Any, image: Any) -> None:
+        refs = self.teacher.keep_reading(reading.frame_id, image, [d.box for d in reading.dice])
         dice = [{**d.to_dict(), **({"ref": ref} if ref else {})} for d, ref in zip(reading.dice, refs, strict=True)]
         self.session.offer_dice(dice, source="camera", change=reading.change)
         with self.readings:

@@ -1,14 +1,15 @@
 """Camera to dice readings: source -> settle -> segment -> classify -> `DiceReading`, in one background thread.
 
     pipeline = Pipeline.from_config({"camera": {"kind": "synthetic", "dice": "d6"}, "dice": "d6"},
-                                    on_reading=print, on_status=print)
+                                    on_reading=lambda reading, image: print(reading), on_status=print)
     pipeline.start()
     ...
     jpeg = pipeline.latest_jpeg()      # newest frame with boxes, for the dashboard's MJPEG stream
     pipeline.stop()
 
-Callbacks run on the pipeline's thread and should hand work off quickly. A camera that fails is closed and reopened
-with growing pauses; the pipeline says `CameraState.LOST` once and `CameraState.BACK` when frames flow again, and
+Callbacks run on the pipeline's thread and should hand work off quickly. A reading comes with the image of the
+frame it was read from (the dice as the classifier saw them). A camera that fails is closed and reopened with
+growing pauses; the pipeline says `CameraState.LOST` once and `CameraState.BACK` when frames flow again, and
 never dies of a bad frame. Segmentation and classification run only while the dice settle (the vote) and for
 `detect`; a tray at rest costs one small motion check per frame.
 """
@@ -80,7 +81,7 @@ class Pipeline:
         tray: Tray | None = None,
         settle: SettleConfig | None = None,
         segment: SegmentConfig | None = None,
-        on_reading: Callable[[DiceReading], None] | None = None,
+        on_reading: Callable[[DiceReading, np.ndarray], None] | None = None,
         on_status: Callable[[StatusEvent], None] | None = None,
         backoff: tuple[float, float] = (0.5, 10.0),
         jpeg_quality: int = 80,
@@ -186,7 +187,7 @@ class Pipeline:
         self.last_reading = reading
         if self.on_reading is not None:
             try:
-                self.on_reading(reading)
+                self.on_reading(reading, frame.image)
             except Exception:  # a consumer's bug must not stop the camera
                 log.exception("on_reading callback failed")
         return reading

@@ -190,7 +190,7 @@ def test_the_thread_delivers_readings_and_a_jpeg(classifier):
     got = threading.Event()
     readings = []
 
-    def on_reading(reading) -> None:
+    def on_reading(reading, image) -> None:
         readings.append(reading)
         got.set()
 
@@ -221,3 +221,21 @@ def test_from_config_builds_everything(tiny_card, tmp_path):
     with pytest.raises(ValueError, match="camera kind 'usb'"):
         Pipeline.from_config({"camera": {"kind": "usb"}, "model": str(tiny_card)})
 
+
+def test_a_reading_comes_with_the_image_of_the_frame_it_was_read_from(classifier):
+    """Consecutive still frames differ (sensor noise): the image handed over is the reading's own frame, not the
+    frame before it, so the crops a player's correction teaches are the ones the classifier voted on."""
+    source = synthetic(rolls=2)
+    handed: list[tuple[int, np.ndarray]] = []
+    pipeline = Pipeline(source, classifier, settle=FAST,
+                        on_reading=lambda reading, image: handed.append((reading.frame_id, image)))
+    frames = {}
+    with source:
+        for _ in range(2 * 17):
+            frame = source.read()
+            frames[frame.id] = frame.image
+            pipeline.process(frame)
+    assert len(handed) == 2
+    for frame_id, image in handed:
+        assert image is frames[frame_id]
+        assert not np.array_equal(image, frames[frame_id - 1])
