@@ -5,6 +5,7 @@
     pipeline.start()
     ...
     jpeg = pipeline.latest_jpeg()      # newest frame with boxes, for the dashboard's MJPEG stream
+    pipeline.use(Classifier.load(default_model("chariot_race")))   # another game's dice, from the next frame on
     pipeline.stop()
 
 Callbacks run on the pipeline's thread and should hand work off quickly. A reading comes with the image of the
@@ -102,8 +103,9 @@ class Pipeline:
         self.camera_ok = False
         self._state = CameraState.STOPPED
         self._lock = threading.Lock()
+        self._switched = False
         self._latest: tuple[np.ndarray, int, list, str] | None = None
-        self._jpeg: tuple[int, bytes] | None = None
+        self._jpeg: tuple[tuple, bytes] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.finished = threading.Event()
@@ -140,16 +142,30 @@ class Pipeline:
             **callbacks,
         )
 
+    def use(self, classifier: Classifier, source: FrameSource | None = None) -> None:
+        """Read another dice set (a new game's) from the next frame on, with `source` instead of the current one
+        if given (a synthetic tray renders one set's dice).
+
+        Safe while the thread runs: the switch happens between frames. The settle state is kept, so dice lying
+        still are not read again as a fresh roll; the votes and the last reading, made of the other set's faces,
+        are dropped, and a reading of a frame classified before the switch is never given out.
+        """
+        with self._lock:
+            self.classifier = classifier
+            if source is not None:
+                self.source = source
+            self._switched = True
+
     # -- one frame -----------------------------------------------------------------------------------------
 
-    def _classified(self, image: np.ndarray) -> list[tuple[Blob, Prediction]]:
+    def _classified(self, image: np.ndarray, classifier: Classifier) -> list[tuple[Blob, Prediction]]:
         blobs = self.segmenter.find(image)
-        preds = self.classifier.classify(crops(image, blobs, self.classifier.input_size))
+        preds = classifier.classify(crops(image, blobs, classifier.input_size))
         return list(zip(blobs, preds, strict=True))
 
     def detect(self, image: np.ndarray) -> list[DieReading]:
         """Segment and classify one image, no settling or voting (the `detect` command, benchmarks)."""
-        return [_die(b, p) for b, p in self._classified(image)]
+        return [_die(b, p) for b, p in self._classified(image, self.classifier)]
 
     def process(self, frame: Frame | np.ndarray) -> DiceReading | None:
         """Feed one frame through settle (and, while settling, segment + classify); returns a reading when the
@@ -157,6 +173,11 @@ class Pipeline:
         if not isinstance(frame, Frame):
             frame = Frame(frame, self.frames, float(self.frames))
         self.frames += 1
+        with self._lock:
+            classifier, switched, self._switched = self.classifier, self._switched, False
+        if switched:
+            self.vote.reset()
+            self.last_reading = None
         previous_state = self.settle.state
         state = self.settle.update(frame.image, frame.time)
         shown: list = []
@@ -164,10 +185,10 @@ class Pipeline:
         if state == ROLLING:
             self.vote.reset()
         elif state in (SETTLING, SETTLED):
-            found = self._classified(frame.image)
+            found = self._classified(frame.image, classifier)
             self.vote.add(found)
             shown = [_die(b, p) for b, p in found]
-            if state == SETTLED:
+            if state == SETTLED and classifier is self.classifier:
                 reading = self._settled(frame)
         if state == STILL or (state == SETTLED and self.last_reading is not None):
             shown = list(self.last_reading.dice) if self.last_reading else []
@@ -213,6 +234,11 @@ class Pipeline:
             except Exception:
                 log.exception("on_status callback failed")
 
+    @property
+    def running(self) -> bool:
+        """The thread reads frames (started and neither stopped nor at the end of a finite source)."""
+        return self._thread is not None and self._thread.is_alive()
+
     def start(self) -> None:
         if self.source is None:
             raise ValueError("this pipeline has no camera source; give one or call process() yourself")
@@ -237,6 +263,9 @@ class Pipeline:
         last_tick, count = time.monotonic(), 0
         try:
             while not self._stop.is_set():
+                if self.source is not source:  # `use` gave another source: it takes over between frames
+                    self._close(source)
+                    source, opened, delay = self.source, False, self.backoff[0]
                 if not opened:
                     try:
                         source.open()
@@ -313,11 +342,11 @@ class Pipeline:
             cached = self._jpeg
         if latest is None:
             return None
-        image, frame_id, dice, state = latest
-        if cached is not None and cached[0] == frame_id:
+        if cached is not None and cached[0] is latest:  # the same frame (ids start again with another source)
             return cached[1]
+        image, _, dice, state = latest
         label = f"camera {CameraState.LOST}" if self._state is CameraState.LOST else state
         jpeg = to_jpeg(draw(image, dice, status=label), self.jpeg_quality)
         with self._lock:
-            self._jpeg = (frame_id, jpeg)
+            self._jpeg = (latest, jpeg)
         return jpeg

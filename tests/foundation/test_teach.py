@@ -236,3 +236,23 @@ def test_a_readings_crops_come_from_the_frame_it_was_read_from(session, tmp_path
     for crop, die in zip(kept, pending, strict=True):
         assert np.array_equal(crop, corners_crop(frames[frame_id], die["box"], CROP_PX))
         assert not np.array_equal(crop, corners_crop(frames[frame_id - 1], die["box"], CROP_PX))
+
+
+def test_another_dice_set_is_taught_apart_and_the_last_sets_crops_are_not_taught_as_its_faces(tmp_path):
+    from vision.pipeline import Pipeline
+
+    data = tmp_path / "data"
+    colours = Classifier.load(make_tiny_model(tmp_path, dice_set="tiny-colours"))
+    letters = Classifier.load(make_tiny_model(tmp_path, ["a", "b", "c"], name="letters", dice_set="letters"))
+    pipeline = Pipeline(None, colours)
+    teacher = Teacher(data, data / "enrol-tiny-colours.npz", pipeline)
+    _, refs = tray(teacher, ["6", "6"])
+    kept = teacher.keep_correction({"label": "6", "was": "1", "ref": refs[0]})
+    teacher.use(data / "enrol-letters.npz", letters)
+    assert pipeline.classifier is letters
+    assert teacher.summary() == {"dice_set": "letters", "faces": ["a", "b", "c"], "taught": {"a": 0, "b": 0, "c": 0},
+                                 "corrections": [], "in_tray": 0}
+    with pytest.raises(TeachError, match="no dice read yet"):
+        teacher.teach_face("a")
+    teacher.use(data / "enrol-tiny-colours.npz", colours)
+    assert [c["id"] for c in teacher.corrections()] == [kept]  # kept for when those dice are played again

@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import make_tiny_model
 from vision.camera_state import CameraState
 from vision.classify import Prediction
 from vision.pipeline import Pipeline, StatusEvent
@@ -239,3 +240,69 @@ def test_a_reading_comes_with_the_image_of_the_frame_it_was_read_from(classifier
     for frame_id, image in handed:
         assert image is frames[frame_id]
         assert not np.array_equal(image, frames[frame_id - 1])
+
+
+CHARIOT = ["drive", "gallop", "steer", "attack", "fortune"]
+
+
+def test_another_dice_set_is_read_from_the_next_frame_and_dice_lying_still_are_not_read_again(classifier, tmp_path):
+    from vision.classify import Classifier
+
+    source = synthetic(rolls=1, count=(3, 3))
+    pipeline = Pipeline(source, classifier, settle=FAST)
+    (first, scene), = run_all(pipeline, source)
+    assert set(first.labels) <= set("123456")
+    pipeline.use(Classifier.load(make_tiny_model(tmp_path, CHARIOT, name="chariot", dice_set="chariot_race")))
+    still = [pipeline.process(Frame(scene.image, 100 + i, 10 + i / 30)) for i in range(12)]
+    assert still == [None] * 12  # the settle state is kept: no fresh roll from dice that did not move
+    again = [np.zeros_like(scene.image)] * 3 + [scene.image] * 12  # rolled again
+    readings = [pipeline.process(Frame(img, 200 + i, 20 + i / 30)) for i, img in enumerate(again)]
+    (reading,) = [r for r in readings if r is not None]
+    assert len(reading.dice) == 3 and set(reading.labels) <= set(CHARIOT)
+
+
+def test_a_reading_classified_before_a_switch_is_not_given_out(classifier, tmp_path):
+    """A new game starts while the dice settle: the vote of the old set's faces must not reach the new game."""
+    from vision.classify import Classifier
+
+    other = Classifier.load(make_tiny_model(tmp_path, CHARIOT, name="chariot", dice_set="chariot_race"))
+    source = synthetic(rolls=1, count=(3, 3))
+    pipeline = Pipeline(source, classifier, settle=FAST)
+
+    class SwitchingWhileItClassifies:
+        input_size = classifier.input_size
+
+        def classify(self, crops):
+            if pipeline.settle.state == SETTLED:
+                pipeline.use(other)
+            return classifier.classify(crops)
+
+    pipeline.classifier = SwitchingWhileItClassifies()
+    assert run_all(pipeline, source) == []
+
+
+def test_a_running_pipeline_takes_a_new_source_between_frames(classifier, tmp_path):
+    from vision.classify import Classifier
+
+    got = threading.Event()
+    readings = []
+
+    def on_reading(reading, image) -> None:
+        readings.append(reading)
+        if reading.dice:
+            got.set()
+
+    first = synthetic(rolls=None, hold=True)  # an empty tray until someone rolls
+    pipeline = Pipeline(first, classifier, settle=FAST, on_reading=on_reading)
+    pipeline.start()
+    try:
+        chariot = SyntheticSource(dice="chariot_race", seed=4, hold=True, rolling_frames=5, still_frames=12)
+        pipeline.use(Classifier.load(make_tiny_model(tmp_path, CHARIOT, name="chariot", dice_set="chariot_race")),
+                     chariot)
+        assert pipeline.source is chariot  # at once: the demo's bot rolls into it right after a new game
+        chariot.roll(["drive", "steer"])
+        assert got.wait(20), readings
+    finally:
+        pipeline.stop()
+    rolled = [r for r in readings if r.dice]
+    assert len(rolled[0].dice) == 2 and set(rolled[0].labels) <= set(CHARIOT)
