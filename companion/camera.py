@@ -2,7 +2,8 @@
 
 Vision knows nothing of games; this module is the one place that translates between them. A settled roll
 becomes *pending* dice in the session (shown, marked when doubtful, confirmed by a player); the pipeline's
-status becomes ``status["camera"]`` for the screens and the status light. A camera that fails never takes the
+status (a `vision.camera_state.CameraState`) becomes ``status["camera"]["state"]`` for the screens and the status
+light. Each game started or resumed switches the camera to its dice set. A camera that fails never takes the
 table down: the pipeline reopens it with backoff, and dice can always be entered by hand.
 """
 
@@ -14,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import Config
+from companion.games import Game
 from companion.session import TableSession
 from companion.teach import Teacher
+from vision.camera_state import CameraState
 
 log = logging.getLogger(__name__)
 
@@ -44,16 +47,25 @@ def source_spec(config: Config, dice_set: str) -> dict[str, Any]:
 
 
 class TableCamera:
-    """Owns the pipeline thread; the dashboard's camera page and the demo talk to the camera through it."""
+    """Owns the pipeline thread; the dashboard's camera page and the demo talk to the camera through it.
+
+    It follows the session's game (a game listener): a game with other dice switches the classifier, the
+    enrolment, the teacher and (for the synthetic tray) the source at once. Dice without a model turn the camera
+    off, with the reason, until a game with readable dice starts.
+    """
 
     def __init__(self, session: TableSession, config: Config, dice_set: str) -> None:
         from vision.pipeline import Pipeline
 
         self.session = session
+        self.config = config
         self.dice_set = dice_set
+        self.off: str | None = None
+        """Why the camera reads no dice (this game's dice have no model), or None while it reads them."""
         self.tray_dir = Path(config.data_dir) / TRAY_DIR
+        self._source_spec = source_spec(config, dice_set)
         vision_config: dict[str, Any] = {
-            "camera": source_spec(config, dice_set),
+            "camera": self._source_spec,
             "dice": dice_set,
             "enrolment": str(enrolment_path(config.data_dir, dice_set)),
             "settle": {"still_seconds": config.tray.settle_seconds},
@@ -63,26 +75,69 @@ class TableCamera:
         self.pipeline = Pipeline.from_config(vision_config, on_reading=self._on_reading, on_status=self._on_status)
         self.readings = threading.Condition()
         self.reading_count = 0
-        self.teacher = Teacher(Path(config.data_dir), enrolment_path(config.data_dir, dice_set), self.pipeline)
-        session.correction_listeners.append(self.teacher.keep_correction)
+        self._switching = threading.Lock()
+        self._teacher = Teacher(Path(config.data_dir), enrolment_path(config.data_dir, dice_set), self.pipeline)
+        session.correction_listeners.append(self._teacher.keep_correction)
+        session.game_listeners.append(self.follow)
 
     @property
     def source(self) -> Any:
         return self.pipeline.source
 
+    @property
+    def teacher(self) -> Teacher | None:
+        """What the teach page teaches; None while the camera is off (there are no dice it could learn)."""
+        return None if self.off else self._teacher
+
     def start(self) -> TableCamera:
-        self.session.set_status(camera={"state": "starting", "source": self.source.name})
+        self.session.set_status(camera={"state": CameraState.STARTING, "source": self.source.name})
         self.pipeline.start()
         return self
 
     def stop(self) -> None:
         self.pipeline.stop()
 
-    def _on_reading(self, reading: Any) -> None:
-        # The dice lie still, so the newest frame shows them as the reading does; its crops let a correction teach.
-        latest = self.pipeline.latest_image(timeout=0.0)
-        refs = self.teacher.keep_reading(reading.frame_id, latest[1] if latest else None,
-                                         [d.box for d in reading.dice])
+    def follow(self, game: Game) -> None:
+        """A game started or resumed (a session game listener): read its dice from the next frame on."""
+        self.use_dice(game.dice_set)
+
+    def use_dice(self, dice_set: str) -> None:
+        """Switch to `dice_set`: its model with the table's enrolment, its teacher, and a new source only where
+        the source depends on the dice (the synthetic tray renders them). The source is in place when this
+        returns (the demo rolls into it at once); the pipeline thread takes the switch between frames."""
+        from vision.classify import Classifier
+        from vision.pipeline import default_model
+        from vision.sources import open_source
+
+        with self._switching:
+            if dice_set == self.dice_set and self.off is None:
+                return
+            enrolment = enrolment_path(self.config.data_dir, dice_set)
+            spec = source_spec(self.config, dice_set)
+            try:
+                classifier = Classifier.load(default_model(dice_set), enrolment=str(enrolment))
+                source = open_source(spec) if spec != self._source_spec else None
+            except Exception as exc:  # no model for these dice: typed in by hand, the screens say why
+                log.error("camera off for dice %s: %s", dice_set, exc)
+                self.dice_set, self.off = dice_set, str(exc)
+                self.pipeline.stop()
+                self.session.set_status(camera={"state": CameraState.OFF, "message": self.off,
+                                                "source": self.source.name})
+                return
+            self._teacher.use(enrolment, classifier, source)
+            if source is not None:
+                self._source_spec = spec
+            log.info("camera reads dice %s (was %s)", dice_set, self.dice_set)
+            self.dice_set, was_off, self.off = dice_set, self.off, None
+            if was_off is not None:
+                self.start()
+
+    def _on_reading(self, reading: Any, image: Any) -> None:
+        game = self.session.game
+        if game is not None and not set(reading.labels) <= set(game.die_faces):
+            log.info("a reading of another game's dice was dropped: %s", reading.labels)
+            return
+        refs = self._teacher.keep_reading(reading.frame_id, image, [d.box for d in reading.dice])
         dice = [{**d.to_dict(), **({"ref": ref} if ref else {})} for d, ref in zip(reading.dice, refs, strict=True)]
         self.session.offer_dice(dice, source="camera", change=reading.change)
         with self.readings:
@@ -90,6 +145,8 @@ class TableCamera:
             self.readings.notify_all()
 
     def _on_status(self, event: Any) -> None:
+        if self.off is not None:  # the pipeline stopping as the camera was turned off; "off" says why
+            return
         self.session.set_status(camera={"state": event.kind, "message": event.message, "source": self.source.name})
 
     def wait_for_reading(self, after: int, timeout: float) -> bool:
@@ -103,7 +160,11 @@ class TableCamera:
         return self.pipeline.latest_jpeg()
 
     def status(self) -> dict[str, Any]:
-        return {**self.pipeline.status, "source": self.source.name, "calibrated": self.pipeline.tray is not None}
+        status = {**self.pipeline.status, "source": self.source.name, "calibrated": self.pipeline.tray is not None,
+                  "dice_set": self.dice_set}
+        if self.off is not None:
+            status.update(state=CameraState.OFF, message=self.off)
+        return status
 
     def calibrate(self) -> dict[str, Any]:
         """Learn the empty tray from the next frames and use it from now on (kept in the data dir)."""

@@ -23,6 +23,7 @@ from companion.web import create_app, load_secret_key
 from companion.web.server import Server
 from hw import Hardware, attach
 from hw.systemd import Watchdog
+from vision.camera_state import CameraState
 
 log = logging.getLogger(__name__)
 
@@ -94,13 +95,15 @@ def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
     """The camera, or None when it cannot start at all (a missing or corrupt model, a bad source setting).
 
     A table without a camera still plays: dice are typed in on the dashboard. The reason is shown there.
-    A camera that fails *later* is the pipeline's business: it reopens the camera with backoff.
+    A camera that fails *later* is the pipeline's business: it reopens the camera with backoff. It reads the
+    dice of the game resumed from the log (the config's game may be another), then follows each new game.
     """
+    game = session.game or get_game(config.game.id)
     try:
-        return TableCamera(session, config, get_game(config.game.id).dice_set).start()
+        return TableCamera(session, config, game.dice_set).start()
     except Exception as exc:
         log.error("camera not started: %s", exc)
-        session.set_status(camera={"state": "off", "message": str(exc), "source": config.camera.source})
+        session.set_status(camera={"state": CameraState.OFF, "message": str(exc), "source": config.camera.source})
         return None
 
 

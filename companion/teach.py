@@ -11,6 +11,7 @@ worn pips, a printed icon the renderer never drew) may be misread. Two ways teac
 
 Both feed `vision.enrol.Enrolment` (a small numpy head on the model's embedding; no torch on the Pi), stored at
 ``<data_dir>/enrol-<dice set>.npz`` and used by the live classifier from the next frame on. Reset forgets it all.
+A new game with other dice switches the teacher to that set (`Teacher.use`); each set keeps its own corrections.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ class TeachError(ValueError):
 
 
 class Teacher:
-    """The table's memory of dice crops and the enrolment they feed (one per camera and dice set).
+    """The table's memory of dice crops and the enrolment they feed (one per camera; the dice set it teaches is
+    the pipeline's, switched with `use`).
 
     `pipeline` is the running `vision.pipeline.Pipeline`: its classifier's card names the labels and the input
     size, and the classifier picks up the enrolment again after every change.
@@ -66,6 +68,22 @@ class Teacher:
     @property
     def labels(self) -> list[str]:
         return list(self.card.labels)
+
+    def use(self, enrolment_path: Path, classifier: Any, source: Any = None) -> None:
+        """Another dice set from now on (a new game): the pipeline reads with `classifier` (and `source`, if
+        given) and teaching goes to `enrolment_path`.
+
+        Switched under the enrolment lock, so a teaching in progress ends on the set it began with and never
+        lands on the other one; the crops of the last set's dice are dropped so they are never taught as faces
+        of this one.
+        """
+        with self._enrol_lock:
+            self.pipeline.use(classifier, source)
+            self.enrolment_path = Path(enrolment_path)
+            self._enrolment = None
+            with self._lock:
+                self._readings.clear()
+                self._latest = None
 
     # -- crops of readings --------------------------------------------------------------------------------------
 
@@ -112,8 +130,8 @@ class Teacher:
         if not cv2.imwrite(str(self.folder / f"{stem}.png"), crop):
             log.warning("could not write a correction crop to %s", self.folder)
             return None
-        meta = {"id": stem, "label": label, "was": die.get("was"), "confidence": die.get("confidence"),
-                "by": die.get("corrected_by"), "time": time.time()}
+        meta = {"id": stem, "dice_set": self.card.dice_set, "label": label, "was": die.get("was"),
+                "confidence": die.get("confidence"), "by": die.get("corrected_by"), "time": time.time()}
         tmp = self.folder / f"{stem}.json.tmp"
         tmp.write_text(json.dumps(meta), encoding="utf-8")
         tmp.replace(self.folder / f"{stem}.json")
@@ -122,14 +140,17 @@ class Teacher:
         return stem
 
     def corrections(self) -> list[dict[str, Any]]:
-        """The kept corrections, oldest first (a half-written one, e.g. after a power cut, is skipped)."""
+        """The kept corrections of these dice, oldest first (a half-written one, e.g. after a power cut, is
+        skipped). Another game's dice keep theirs for when it is played again; one kept before corrections named
+        their set counts if its face is one of these dice."""
         out = []
         for path in sorted(self.folder.glob("*.json")) if self.folder.is_dir() else []:
             try:
                 meta = json.loads(path.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
-            if (self.folder / f"{path.stem}.png").is_file():
+            ours = meta.get("dice_set", self.card.dice_set if meta.get("label") in self.labels else None)
+            if ours == self.card.dice_set and (self.folder / f"{path.stem}.png").is_file():
                 out.append(meta)
         return out
 

@@ -9,8 +9,8 @@ state        when                                                one LED        
 ready        waiting for a roll (or no game)                     steady on           steady green
 rolling      the camera sees dice moving                         short flicker       blue flicker
 waiting      a reading or a choice waits for confirm             slow blink          slow yellow
-attention    camera lost, a die read with low confidence,        fast blink          fast red
-             or a button press the rules refused
+attention    camera lost (until it is back), a die read with     fast blink          fast red
+             low confidence, or a button press the rules refused
 ===========  ==================================================  ==================  =============
 
 Wiring: LED anode (long leg) to the GPIO pin through a resistor, cathode to ground. 330 ohm gives about 4 mA
@@ -20,7 +20,7 @@ cathode) takes three pins and three resistors. The buzzer: an *active* 3.3 V buz
 
     >>> light_state({"game": None, "status": {}, "pending": None})
     <LightState.READY: 'ready'>
-    >>> light_state({"game": {}, "status": {"camera": "lost"}, "pending": None})
+    >>> light_state({"game": {}, "status": {"camera": {"state": CameraState.LOST}}, "pending": None})
     <LightState.ATTENTION: 'attention'>
     >>> light_state({"game": {}, "status": {}, "pending": {"dice": [{"label": "5", "confidence": 0.97}]}})
     <LightState.WAITING: 'waiting'>
@@ -39,6 +39,7 @@ from gpiozero import LED, RGBLED, Buzzer, Factory
 
 from companion.session import UNDO, TableSession
 from hw.follower import SessionFollower
+from vision.camera_state import CameraState
 
 log = logging.getLogger(__name__)
 
@@ -55,20 +56,21 @@ def light_state(snapshot: Mapping[str, Any], *, min_confidence: float = 0.8) -> 
 
     Attention wins over everything (a problem must not hide behind "rolling"); then rolling, then waiting.
     ``min_confidence`` is the config's ``[tray] min_confidence``: a pending die below it (or marked ``low``)
-    needs a tap on the tablet, so it needs attention.
+    needs a tap on the tablet, so it needs attention. The camera is ``status["camera"]["state"]``, a
+    :class:`~vision.camera_state.CameraState` (or its string, as a snapshot read back from JSON has it).
     """
     status = snapshot.get("status") or {}
     camera = status.get("camera")
-    if isinstance(camera, Mapping):  # tolerate {"state": "lost", ...} as well as "lost"
+    if isinstance(camera, Mapping):  # {"state": ..., "message": ..., "source": ...} as the camera sets it
         camera = camera.get("state")
     buttons = status.get("buttons")
     pending = snapshot.get("pending") or {}
     dice = pending.get("dice") or []
-    if camera == "lost" or (isinstance(buttons, Mapping) and buttons.get("error")):
+    if camera == CameraState.LOST or (isinstance(buttons, Mapping) and buttons.get("error")):
         return LightState.ATTENTION
     if any(d.get("low") or float(d.get("confidence", 1.0)) < min_confidence for d in dice):
         return LightState.ATTENTION
-    if camera == "rolling":
+    if camera == CameraState.ROLLING:
         return LightState.ROLLING
     if dice:
         return LightState.WAITING

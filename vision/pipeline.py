@@ -1,14 +1,16 @@
 """Camera to dice readings: source -> settle -> segment -> classify -> `DiceReading`, in one background thread.
 
     pipeline = Pipeline.from_config({"camera": {"kind": "synthetic", "dice": "d6"}, "dice": "d6"},
-                                    on_reading=print, on_status=print)
+                                    on_reading=lambda reading, image: print(reading), on_status=print)
     pipeline.start()
     ...
     jpeg = pipeline.latest_jpeg()      # newest frame with boxes, for the dashboard's MJPEG stream
+    pipeline.use(Classifier.load(default_model("chariot_race")))   # another game's dice, from the next frame on
     pipeline.stop()
 
-Callbacks run on the pipeline's thread and should hand work off quickly. A camera that fails is closed and
-reopened with growing pauses; the pipeline says "camera lost" once and "camera back" when frames flow again, and
+Callbacks run on the pipeline's thread and should hand work off quickly. A reading comes with the image of the
+frame it was read from (the dice as the classifier saw them). A camera that fails is closed and reopened with
+growing pauses; the pipeline says `CameraState.LOST` once and `CameraState.BACK` when frames flow again, and
 never dies of a bad frame. Segmentation and classification run only while the dice settle (the vote) and for
 `detect`; a tray at rest costs one small motion check per frame.
 """
@@ -25,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.camera_state import CameraState
 from vision.classify import Classifier, Prediction
 from vision.overlay import draw, to_jpeg
 from vision.reading import DiceReading, DieReading
@@ -37,8 +40,6 @@ log = logging.getLogger(__name__)
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 
-CAMERA_LOST, CAMERA_BACK = "camera lost", "camera back"
-
 
 def default_model(dice_set: str) -> Path:
     """The shipped card for a dice set: ``models/<set>.json`` in the repository."""
@@ -47,10 +48,9 @@ def default_model(dice_set: str) -> Path:
 
 @dataclass(frozen=True)
 class StatusEvent:
-    """Something the dashboard may show: kind is one of started, rolling, settling, still, camera lost,
-    camera back, error, ended (a finite source ran out), stopped."""
+    """Something the dashboard may show: what the camera does now (`message` says why for lost and error)."""
 
-    kind: str
+    kind: CameraState
     message: str = ""
     time: float = 0.0
 
@@ -82,7 +82,7 @@ class Pipeline:
         tray: Tray | None = None,
         settle: SettleConfig | None = None,
         segment: SegmentConfig | None = None,
-        on_reading: Callable[[DiceReading], None] | None = None,
+        on_reading: Callable[[DiceReading, np.ndarray], None] | None = None,
         on_status: Callable[[StatusEvent], None] | None = None,
         backoff: tuple[float, float] = (0.5, 10.0),
         jpeg_quality: int = 80,
@@ -101,10 +101,11 @@ class Pipeline:
         self.frames = 0
         self.fps = 0.0
         self.camera_ok = False
-        self._state = "stopped"
+        self._state = CameraState.STOPPED
         self._lock = threading.Lock()
+        self._switched = False
         self._latest: tuple[np.ndarray, int, list, str] | None = None
-        self._jpeg: tuple[int, bytes] | None = None
+        self._jpeg: tuple[tuple, bytes] | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.finished = threading.Event()
@@ -141,16 +142,30 @@ class Pipeline:
             **callbacks,
         )
 
+    def use(self, classifier: Classifier, source: FrameSource | None = None) -> None:
+        """Read another dice set (a new game's) from the next frame on, with `source` instead of the current one
+        if given (a synthetic tray renders one set's dice).
+
+        Safe while the thread runs: the switch happens between frames. The settle state is kept, so dice lying
+        still are not read again as a fresh roll; the votes and the last reading, made of the other set's faces,
+        are dropped, and a reading of a frame classified before the switch is never given out.
+        """
+        with self._lock:
+            self.classifier = classifier
+            if source is not None:
+                self.source = source
+            self._switched = True
+
     # -- one frame -----------------------------------------------------------------------------------------
 
-    def _classified(self, image: np.ndarray) -> list[tuple[Blob, Prediction]]:
+    def _classified(self, image: np.ndarray, classifier: Classifier) -> list[tuple[Blob, Prediction]]:
         blobs = self.segmenter.find(image)
-        preds = self.classifier.classify(crops(image, blobs, self.classifier.input_size))
+        preds = classifier.classify(crops(image, blobs, classifier.input_size))
         return list(zip(blobs, preds, strict=True))
 
     def detect(self, image: np.ndarray) -> list[DieReading]:
         """Segment and classify one image, no settling or voting (the `detect` command, benchmarks)."""
-        return [_die(b, p) for b, p in self._classified(image)]
+        return [_die(b, p) for b, p in self._classified(image, self.classifier)]
 
     def process(self, frame: Frame | np.ndarray) -> DiceReading | None:
         """Feed one frame through settle (and, while settling, segment + classify); returns a reading when the
@@ -158,6 +173,11 @@ class Pipeline:
         if not isinstance(frame, Frame):
             frame = Frame(frame, self.frames, float(self.frames))
         self.frames += 1
+        with self._lock:
+            classifier, switched, self._switched = self.classifier, self._switched, False
+        if switched:
+            self.vote.reset()
+            self.last_reading = None
         previous_state = self.settle.state
         state = self.settle.update(frame.image, frame.time)
         shown: list = []
@@ -165,17 +185,17 @@ class Pipeline:
         if state == ROLLING:
             self.vote.reset()
         elif state in (SETTLING, SETTLED):
-            found = self._classified(frame.image)
+            found = self._classified(frame.image, classifier)
             self.vote.add(found)
             shown = [_die(b, p) for b, p in found]
-            if state == SETTLED:
+            if state == SETTLED and classifier is self.classifier:
                 reading = self._settled(frame)
         if state == STILL or (state == SETTLED and self.last_reading is not None):
             shown = list(self.last_reading.dice) if self.last_reading else []
         with self._lock:
             self._latest = (frame.image, frame.id, shown, state)
         if state != previous_state and state in (ROLLING, STILL):
-            self._status(state)
+            self._status(CameraState(state))
         return reading
 
     def _settled(self, frame: Frame) -> DiceReading | None:
@@ -188,7 +208,7 @@ class Pipeline:
         self.last_reading = reading
         if self.on_reading is not None:
             try:
-                self.on_reading(reading)
+                self.on_reading(reading, frame.image)
             except Exception:  # a consumer's bug must not stop the camera
                 log.exception("on_reading callback failed")
         return reading
@@ -197,22 +217,27 @@ class Pipeline:
 
     @property
     def status(self) -> dict[str, Any]:
-        """A snapshot for the dashboard: state, camera ok, frames, fps, last reading's frame id."""
+        """A snapshot for the dashboard: state, whether frames flow, frames, fps, last reading's frame id."""
         return {
             "state": self._state,
-            "camera": "ok" if self.camera_ok else "lost" if self._state == CAMERA_LOST else "closed",
+            "camera_ok": self.camera_ok,
             "frames": self.frames,
             "fps": round(self.fps, 1),
             "last_reading": self.last_reading.frame_id if self.last_reading else None,
         }
 
-    def _status(self, kind: str, message: str = "") -> None:
+    def _status(self, kind: CameraState, message: str = "") -> None:
         self._state = kind
         if self.on_status is not None:
             try:
                 self.on_status(StatusEvent(kind, message, time.time()))
             except Exception:
                 log.exception("on_status callback failed")
+
+    @property
+    def running(self) -> bool:
+        """The thread reads frames (started and neither stopped nor at the end of a finite source)."""
+        return self._thread is not None and self._thread.is_alive()
 
     def start(self) -> None:
         if self.source is None:
@@ -234,10 +259,13 @@ class Pipeline:
         source = self.source
         assert source is not None
         delay, lost, opened = self.backoff[0], False, False
-        self._status("started")
+        self._status(CameraState.STARTING)
         last_tick, count = time.monotonic(), 0
         try:
             while not self._stop.is_set():
+                if self.source is not source:  # `use` gave another source: it takes over between frames
+                    self._close(source)
+                    source, opened, delay = self.source, False, self.backoff[0]
                 if not opened:
                     try:
                         source.open()
@@ -250,7 +278,7 @@ class Pipeline:
                 try:
                     frame = source.read()
                 except EndOfStream:
-                    self._status("ended")
+                    self._status(CameraState.ENDED)
                     break
                 except Exception as exc:
                     lost = self._lost(lost, exc)
@@ -261,13 +289,13 @@ class Pipeline:
                     continue
                 if lost:
                     lost = False
-                    self._status(CAMERA_BACK)
+                    self._status(CameraState.BACK)
                 self.camera_ok, delay = True, self.backoff[0]
                 try:
                     self.process(frame)
                 except Exception as exc:  # a frame that breaks a stage is skipped, not fatal
                     log.exception("frame %s failed", frame.id)
-                    self._status("error", str(exc))
+                    self._status(CameraState.ERROR, str(exc))
                 count += 1
                 now = time.monotonic()
                 if now - last_tick >= 1.0:
@@ -275,14 +303,14 @@ class Pipeline:
         finally:
             self._close(source)
             self.camera_ok = False
-            self._status("stopped")
+            self._status(CameraState.STOPPED)
             self.finished.set()
 
     def _lost(self, already: bool, exc: BaseException) -> bool:
         self.camera_ok = False
         if not already:
             log.warning("camera lost: %s", exc)
-            self._status(CAMERA_LOST, str(exc))
+            self._status(CameraState.LOST, str(exc))
         return True
 
     @staticmethod
@@ -314,11 +342,11 @@ class Pipeline:
             cached = self._jpeg
         if latest is None:
             return None
-        image, frame_id, dice, state = latest
-        if cached is not None and cached[0] == frame_id:
+        if cached is not None and cached[0] is latest:  # the same frame (ids start again with another source)
             return cached[1]
-        label = CAMERA_LOST if self._state == CAMERA_LOST else state
+        image, _, dice, state = latest
+        label = f"camera {CameraState.LOST}" if self._state is CameraState.LOST else state
         jpeg = to_jpeg(draw(image, dice, status=label), self.jpeg_quality)
         with self._lock:
-            self._jpeg = (frame_id, jpeg)
+            self._jpeg = (latest, jpeg)
         return jpeg

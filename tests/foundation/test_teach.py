@@ -210,3 +210,49 @@ def test_the_camera_offers_dice_with_crops_a_correction_then_keeps(session, tmp_
     kept = camera.teacher.corrections()
     assert [(c["label"], c["was"]) for c in kept] == [("4", pending[0]["label"])]
     assert camera.teacher.correction_png(kept[0]["id"]).parent == tmp_path / "data" / "teach"
+
+
+def test_a_readings_crops_come_from_the_frame_it_was_read_from(session, tmp_path):
+    """Still frames differ by sensor noise: the crop a correction would teach is cut from the reading's own frame
+    (the one the vote ended on), not from the frame before it."""
+    from companion.camera import TableCamera
+    from companion.config import demo_config
+    from companion.teach import CROP_PX
+    from vision.crops import corners_crop
+    from vision.sources import Frame
+
+    session.new_game("hexenrennen", {"players": [{"name": "Ada"}, {"name": "Bo"}]}, seed=1)
+    camera = TableCamera(session, demo_config(tmp_path / "data"), "d6")
+    scene = render_scene(["2", "6"], "d6", np.random.default_rng(8), background="felt", tilt=0.0)
+    noise = np.random.default_rng(9)
+    frames = [np.clip(scene.image + noise.normal(0, 2, scene.image.shape), 0, 255).astype(np.uint8)
+              for _ in range(12)]
+    for i, image in enumerate(frames):
+        camera.pipeline.process(Frame(image, i, i * 0.1))
+    pending = session.snapshot()["pending"]["dice"]
+    (frame_id,) = {int(d["ref"].split(":")[0]) for d in pending}
+    kept = camera.teacher.latest_crops()
+    assert len(kept) == len(pending) == 2
+    for crop, die in zip(kept, pending, strict=True):
+        assert np.array_equal(crop, corners_crop(frames[frame_id], die["box"], CROP_PX))
+        assert not np.array_equal(crop, corners_crop(frames[frame_id - 1], die["box"], CROP_PX))
+
+
+def test_another_dice_set_is_taught_apart_and_the_last_sets_crops_are_not_taught_as_its_faces(tmp_path):
+    from vision.pipeline import Pipeline
+
+    data = tmp_path / "data"
+    colours = Classifier.load(make_tiny_model(tmp_path, dice_set="tiny-colours"))
+    letters = Classifier.load(make_tiny_model(tmp_path, ["a", "b", "c"], name="letters", dice_set="letters"))
+    pipeline = Pipeline(None, colours)
+    teacher = Teacher(data, data / "enrol-tiny-colours.npz", pipeline)
+    _, refs = tray(teacher, ["6", "6"])
+    kept = teacher.keep_correction({"label": "6", "was": "1", "ref": refs[0]})
+    teacher.use(data / "enrol-letters.npz", letters)
+    assert pipeline.classifier is letters
+    assert teacher.summary() == {"dice_set": "letters", "faces": ["a", "b", "c"], "taught": {"a": 0, "b": 0, "c": 0},
+                                 "corrections": [], "in_tray": 0}
+    with pytest.raises(TeachError, match="no dice read yet"):
+        teacher.teach_face("a")
+    teacher.use(data / "enrol-tiny-colours.npz", colours)
+    assert [c["id"] for c in teacher.corrections()] == [kept]  # kept for when those dice are played again

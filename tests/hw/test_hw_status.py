@@ -1,15 +1,21 @@
-"""The status light and the buzzer follow the session: state from the snapshot alone, shown on mock pins."""
+"""The status light and the buzzer follow the session: state from the snapshot alone, shown on mock pins; a camera
+the pipeline loses makes the light ask for attention until it is back."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 from gpiozero import RGBLED
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.session import TableSession
 from hw.status import PATTERNS, LightState, ReadingBuzzer, StatusLight, light_state
+from vision.camera_state import CameraState
 
 WAIT = 5.0
 
@@ -25,15 +31,18 @@ def snapshot(**parts: object) -> dict[str, object]:
     [
         ({}, LightState.READY),
         ({"game": None, "prompt": None}, LightState.READY),
-        ({"status": {"camera": "rolling"}}, LightState.ROLLING),
+        ({"status": {"camera": {"state": CameraState.ROLLING}}}, LightState.ROLLING),
         ({"pending": {"dice": [{"label": "5", "confidence": 0.97}]}}, LightState.WAITING),
         ({"prompt": {"options": [{"type": "repair"}, {"type": "pass"}]}}, LightState.WAITING),
         ({"pending": {"dice": [{"label": "5", "confidence": 0.5}]}}, LightState.ATTENTION),
         ({"pending": {"dice": [{"label": "5", "confidence": 0.99, "low": True}]}}, LightState.ATTENTION),
-        ({"status": {"camera": "lost"}}, LightState.ATTENTION),
-        ({"status": {"camera": {"state": "lost"}}}, LightState.ATTENTION),
-        ({"status": {"camera": "rolling", "buttons": {"error": "CONFIRM: ..."}}}, LightState.ATTENTION),
-        ({"status": {"camera": "ok", "buttons": {"error": None}}}, LightState.READY),
+        ({"status": {"camera": {"state": CameraState.LOST}}}, LightState.ATTENTION),
+        ({"status": {"camera": {"state": "lost"}}}, LightState.ATTENTION),  # as a snapshot read from JSON has it
+        ({"status": {"camera": {"state": CameraState.BACK}}}, LightState.READY),
+        ({"status": {"camera": {"state": CameraState.OFF}}}, LightState.READY),  # dice are typed in: not a fault
+        ({"status": {"camera": {"state": CameraState.ROLLING}, "buttons": {"error": "CONFIRM: ..."}}},
+         LightState.ATTENTION),
+        ({"status": {"camera": {"state": CameraState.STILL}, "buttons": {"error": None}}}, LightState.READY),
     ],
 )
 def test_light_state_from_the_snapshot(parts: dict[str, object], expected: LightState) -> None:
@@ -56,16 +65,41 @@ def light(table: TableSession, mock_factory: MockFactory) -> Iterator[StatusLigh
 def test_the_light_follows_the_table(table: TableSession, light: StatusLight) -> None:
     assert light.wait_for(LightState.READY, timeout=WAIT)
     assert light.device.is_lit  # steady on
-    table.set_status(camera="rolling")
+    table.set_status(camera={"state": CameraState.ROLLING})
     assert light.wait_for(LightState.ROLLING, timeout=WAIT)
-    table.set_status(camera="ok")
+    table.set_status(camera={"state": CameraState.STILL})
     table.offer_dice([{"label": "5", "confidence": 0.97}])
     assert light.wait_for(LightState.WAITING, timeout=WAIT)
-    table.set_status(camera="lost")
+    table.set_status(camera={"state": CameraState.LOST})
     assert light.wait_for(LightState.ATTENTION, timeout=WAIT)
-    table.set_status(camera="ok")
+    table.set_status(camera={"state": CameraState.STILL})
     table.confirm(actor="Ada", source="dashboard")
     assert light.wait_for(LightState.READY, timeout=WAIT)
+
+
+def test_a_camera_the_pipeline_loses_makes_the_light_ask_for_attention_until_it_is_back(
+    table: TableSession, light: StatusLight, tmp_path: Path
+) -> None:
+    """The whole path: the pipeline's thread finds no camera (a replay folder not there yet), the table camera
+    puts that in the session's status, the light blinks fast; frames come, the light is steady again."""
+    from companion.camera import TableCamera
+    from companion.config import CameraConfig, demo_config
+
+    frames = tmp_path / "frames"
+    config = replace(demo_config(tmp_path / "data"), camera=CameraConfig(source="replay", path=str(frames), fps=10))
+    camera = TableCamera(table, config, "d6")
+    camera.pipeline.backoff = (0.05, 0.2)
+    assert light.wait_for(LightState.READY, timeout=WAIT)
+    camera.start()
+    try:
+        assert light.wait_for(LightState.ATTENTION, timeout=WAIT)
+        assert table.snapshot()["status"]["camera"]["state"] is CameraState.LOST
+        frames.mkdir()
+        cv2.imwrite(str(frames / "empty.tmp.png"), np.full((240, 320, 3), 90, np.uint8))
+        (frames / "empty.tmp.png").rename(frames / "empty.png")  # whole, or the camera would read half a file
+        assert light.wait_for(LightState.READY, timeout=WAIT)
+    finally:
+        camera.stop()
 
 
 def test_changes_are_reported_to_when_changed(table: TableSession, light: StatusLight) -> None:
@@ -97,7 +131,7 @@ def test_the_buzzer_beeps_once_for_an_accepted_reading_and_twice_for_undo(
         assert buzzer.wait_for_beeps(1, timeout=WAIT)
         table.undo(actor="table", source="button")
         assert buzzer.wait_for_beeps(2, timeout=WAIT)
-        table.set_status(camera="ok")  # not a reading: no beep
+        table.set_status(camera={"state": CameraState.STILL})  # not a reading: no beep
         assert not buzzer.wait_for_beeps(3, timeout=0.2)
     finally:
         buzzer.close()

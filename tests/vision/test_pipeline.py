@@ -9,8 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.conftest import make_tiny_model
+from vision.camera_state import CameraState
 from vision.classify import Prediction
-from vision.pipeline import CAMERA_BACK, CAMERA_LOST, Pipeline, StatusEvent
+from vision.pipeline import Pipeline, StatusEvent
 from vision.segment import Blob, SegmentConfig
 from vision.settle import SETTLED, SettleConfig, SettleDetector, Vote, compare
 from vision.sources import EndOfStream, Frame, FrameSource, SourceError, SyntheticSource, open_source
@@ -169,7 +171,7 @@ def test_an_unplugged_camera_is_reported_lost_and_back(classifier):
 
     def on_status(event: StatusEvent) -> None:
         events.append(event)
-        if event.kind == CAMERA_BACK:
+        if event.kind is CameraState.BACK:
             back.set()
 
     source = Unplugged()
@@ -180,16 +182,16 @@ def test_an_unplugged_camera_is_reported_lost_and_back(classifier):
     finally:
         pipeline.stop()
     kinds = [e.kind for e in events]
-    assert kinds.count(CAMERA_LOST) == 1 and kinds.index(CAMERA_LOST) < kinds.index(CAMERA_BACK)
+    assert kinds.count(CameraState.LOST) == 1 and kinds.index(CameraState.LOST) < kinds.index(CameraState.BACK)
     assert source.opens == 4  # first open, two refused, one that worked
-    assert kinds[-1] == "stopped"
+    assert kinds[0] is CameraState.STARTING and kinds[-1] is CameraState.STOPPED
 
 
 def test_the_thread_delivers_readings_and_a_jpeg(classifier):
     got = threading.Event()
     readings = []
 
-    def on_reading(reading) -> None:
+    def on_reading(reading, image) -> None:
         readings.append(reading)
         got.set()
 
@@ -219,3 +221,88 @@ def test_from_config_builds_everything(tiny_card, tmp_path):
         Pipeline.from_config({"model": str(tiny_card), "settle": {"stil_seconds": 1}})
     with pytest.raises(ValueError, match="camera kind 'usb'"):
         Pipeline.from_config({"camera": {"kind": "usb"}, "model": str(tiny_card)})
+
+
+def test_a_reading_comes_with_the_image_of_the_frame_it_was_read_from(classifier):
+    """Consecutive still frames differ (sensor noise): the image handed over is the reading's own frame, not the
+    frame before it, so the crops a player's correction teaches are the ones the classifier voted on."""
+    source = synthetic(rolls=2)
+    handed: list[tuple[int, np.ndarray]] = []
+    pipeline = Pipeline(source, classifier, settle=FAST,
+                        on_reading=lambda reading, image: handed.append((reading.frame_id, image)))
+    frames = {}
+    with source:
+        for _ in range(2 * 17):
+            frame = source.read()
+            frames[frame.id] = frame.image
+            pipeline.process(frame)
+    assert len(handed) == 2
+    for frame_id, image in handed:
+        assert image is frames[frame_id]
+        assert not np.array_equal(image, frames[frame_id - 1])
+
+
+CHARIOT = ["drive", "gallop", "steer", "attack", "fortune"]
+
+
+def test_another_dice_set_is_read_from_the_next_frame_and_dice_lying_still_are_not_read_again(classifier, tmp_path):
+    from vision.classify import Classifier
+
+    source = synthetic(rolls=1, count=(3, 3))
+    pipeline = Pipeline(source, classifier, settle=FAST)
+    (first, scene), = run_all(pipeline, source)
+    assert set(first.labels) <= set("123456")
+    pipeline.use(Classifier.load(make_tiny_model(tmp_path, CHARIOT, name="chariot", dice_set="chariot_race")))
+    still = [pipeline.process(Frame(scene.image, 100 + i, 10 + i / 30)) for i in range(12)]
+    assert still == [None] * 12  # the settle state is kept: no fresh roll from dice that did not move
+    again = [np.zeros_like(scene.image)] * 3 + [scene.image] * 12  # rolled again
+    readings = [pipeline.process(Frame(img, 200 + i, 20 + i / 30)) for i, img in enumerate(again)]
+    (reading,) = [r for r in readings if r is not None]
+    assert len(reading.dice) == 3 and set(reading.labels) <= set(CHARIOT)
+
+
+def test_a_reading_classified_before_a_switch_is_not_given_out(classifier, tmp_path):
+    """A new game starts while the dice settle: the vote of the old set's faces must not reach the new game."""
+    from vision.classify import Classifier
+
+    other = Classifier.load(make_tiny_model(tmp_path, CHARIOT, name="chariot", dice_set="chariot_race"))
+    source = synthetic(rolls=1, count=(3, 3))
+    pipeline = Pipeline(source, classifier, settle=FAST)
+
+    class SwitchingWhileItClassifies:
+        input_size = classifier.input_size
+
+        def classify(self, crops):
+            if pipeline.settle.state == SETTLED:
+                pipeline.use(other)
+            return classifier.classify(crops)
+
+    pipeline.classifier = SwitchingWhileItClassifies()
+    assert run_all(pipeline, source) == []
+
+
+def test_a_running_pipeline_takes_a_new_source_between_frames(classifier, tmp_path):
+    from vision.classify import Classifier
+
+    got = threading.Event()
+    readings = []
+
+    def on_reading(reading, image) -> None:
+        readings.append(reading)
+        if reading.dice:
+            got.set()
+
+    first = synthetic(rolls=None, hold=True)  # an empty tray until someone rolls
+    pipeline = Pipeline(first, classifier, settle=FAST, on_reading=on_reading)
+    pipeline.start()
+    try:
+        chariot = SyntheticSource(dice="chariot_race", seed=4, hold=True, rolling_frames=5, still_frames=12)
+        pipeline.use(Classifier.load(make_tiny_model(tmp_path, CHARIOT, name="chariot", dice_set="chariot_race")),
+                     chariot)
+        assert pipeline.source is chariot  # at once: the demo's bot rolls into it right after a new game
+        chariot.roll(["drive", "steer"])
+        assert got.wait(20), readings
+    finally:
+        pipeline.stop()
+    rolled = [r for r in readings if r.dice]
+    assert len(rolled[0].dice) == 2 and set(rolled[0].labels) <= set(CHARIOT)

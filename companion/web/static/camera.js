@@ -4,13 +4,17 @@
 const frame = document.getElementById("camera-frame");
 const badge = document.getElementById("connection");
 
+// A camera state (vision.camera_state.CameraState) in the page's language; an unknown one as it is.
+const stateText = (state) => (CATALOG.ui && CATALOG.ui[`camera_state_${state}`]) || state || "?";
+
 async function refreshStatus() {
   try {
     const response = await fetch("/api/camera");
     const status = await response.json();
     badge.textContent = T("live"); badge.className = "badge live";
     const line = document.getElementById("camera-status");
-    if (line) line.textContent = T("camera_status", { state: status.state || "?" });
+    const why = status.message ? ` (${status.message})` : "";
+    if (line) line.textContent = T("camera_status", { state: stateText(status.state) }) + why;
   } catch (_) {
     badge.textContent = T("reconnecting"); badge.className = "badge down";
   }

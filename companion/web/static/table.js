@@ -433,6 +433,10 @@ function openPicker(index) {
 }
 $("#face-picker-cancel").addEventListener("click", () => $("#face-picker").close());
 
+// The camera's state as the session publishes it (vision.camera_state.CameraState): lost or off reads no dice.
+const cameraState = () => ((S.state.status || {}).camera || {}).state;
+const cameraReads = () => window.TABLE.camera && !["lost", "off"].includes(cameraState());
+
 function rollBox(needed, optionIndex, { reroll = false } = {}) {
   const pending = S.state.pending;
   const box = el("div", { class: "roll-box", "data-needed": needed });
@@ -448,13 +452,14 @@ function rollBox(needed, optionIndex, { reroll = false } = {}) {
       box.append(el("p", { class: "warn" }, T("wrong_count", { have: dice.length, need: needed })));
     }
   } else {
-    box.append(el("p", { class: "waiting" }, T(window.TABLE.camera ? "waiting_camera" : "camera_off")));
+    const waiting = cameraReads() ? "waiting_camera" : cameraState() === "lost" ? "camera_lost" : "camera_off";
+    box.append(el("p", { class: "waiting" }, T(waiting)));
   }
   const ready = dice.length === needed && !dice.some((d) => d.low);
   box.append(el("button", { type: "button", id: "confirm-roll", class: "primary big", disabled: !ready,
     onclick: () => confirmOption(optionIndex) }, T("confirm_roll")));
   const faces = (S.layout && S.layout.faces) || [];
-  const manual = el("details", { class: "manual", open: !window.TABLE.camera || S.draft.length > 0 },
+  const manual = el("details", { class: "manual", open: !cameraReads() || S.draft.length > 0 },
     el("summary", {}, T("manual_entry")),
     el("p", {}, T("manual_hint", { n: needed })),
     el("div", { class: "face-row palette" }, faces.map((face) => el("button", { type: "button", class: "face-btn",
