@@ -27,6 +27,9 @@ from vision.camera_state import CameraState
 
 log = logging.getLogger(__name__)
 
+PENDING_FILE = "tray-roll.json"
+"""In the data dir: the roll lying in the tray, offered again after a restart (not a game event)."""
+
 DEMO_PLAYERS = [("Julia", "green"), ("Klaus", "red"), ("Ben", "blue"), ("Anna", "yellow")]
 DEMO_OPTIONS: dict[str, dict] = {
     # Hexen Rennen's clans have other colours, and its face-down tiles need a seeded "truth" for bots to reveal.
@@ -72,7 +75,8 @@ def build(config: Config) -> Companion:
     keep_memory_flat()  # before any thread starts
     config.data_dir.mkdir(parents=True, exist_ok=True)
     store = EventStore.in_data_dir(config.data_dir)
-    session = TableSession(store, min_confidence=config.tray.min_confidence)
+    session = TableSession(store, min_confidence=config.tray.min_confidence,
+                           pending_path=config.data_dir / PENDING_FILE)
     session.resume()
     hardware = attach(session, config.buttons, min_confidence=config.tray.min_confidence)  # never raises
     app = create_app(

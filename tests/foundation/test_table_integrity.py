@@ -316,3 +316,24 @@ def test_an_unlisted_action_the_rules_would_take_is_refused(session):
     session.new_game("dice-race", PLAYERS, seed=1)
     with pytest.raises(IllegalAction):
         session.act({"type": "roll", "dice": ["4", "5"]}, actor="Ada")
+
+
+def test_a_restarted_companion_offers_the_roll_lying_in_the_tray(tmp_path):
+    from dataclasses import replace
+
+    from companion import runtime
+    from companion.config import CameraConfig, demo_config
+
+    config = demo_config(tmp_path, port=0)
+    config = replace(config, camera=CameraConfig(source="replay", path=str(tmp_path / "no-frames-yet")))
+    first = runtime.build(config)
+    try:
+        first.session.new_game("dice-race", PLAYERS, seed=1)
+        first.session.offer_dice([{"label": "6", "confidence": 0.96}])
+    finally:
+        first.stop()
+    second = runtime.build(config)
+    try:
+        assert [d["label"] for d in second.session.snapshot()["pending"]["dice"]] == ["6"]
+    finally:
+        second.stop()
