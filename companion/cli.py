@@ -1,6 +1,7 @@
 """The ``companion`` command. Each subcommand is a small function; errors meant for a person never show a traceback.
 
     companion demo                      # embedded defaults: synthetic camera, mock buttons, bots playing
+    companion demo --humans 1           # the same, but the first seat is yours
     companion serve --config table.toml # a real table
     companion export --data-dir DIR     # a game's event log as JSON lines
 """
@@ -75,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--pin", default="1234", help="the demo table's control PIN (default 1234)")
     demo.add_argument("--game", default="chariot-race", help="which game the bots play")
     demo.add_argument("--delay", type=float, default=0.8, help="seconds between bot actions")
+    demo.add_argument("--humans", type=int, default=0, metavar="N",
+                      help="the first N seats of the demo's games are people's, the others bots' (default 0: the "
+                           "bots play every seat; a game from New game has the seats chosen there)")
     demo.set_defaults(handler=cmd_demo)
 
     from companion import doctor
@@ -126,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | None = None,
-                      delay: float = 0.8) -> int:
+                      delay: float = 0.8, humans: int = 0) -> int:
     """Serve until SIGTERM or Ctrl-C. The start-up lines never hold the PIN (on a Pi they are the journal, which
     other users read): ``pin_from`` says where to find it."""
     from companion import doctor, runtime
@@ -138,7 +142,7 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
         config = replace(config, game=replace(config.game, id=game))
     companion = runtime.build(config)
     if bots:
-        runtime.start_bots(companion, delay=delay)
+        runtime.start_bots(companion, delay=delay, humans=humans)
     signal.signal(signal.SIGTERM, _interrupt)
     print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN: shown on the kiosk page, "
           f"or {pin_from})")
@@ -171,9 +175,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r}; choose one of {', '.join(sorted(GAMES))}")
+    from companion.runtime import DEMO_PLAYERS
+
+    if not 0 <= args.humans <= len(DEMO_PLAYERS):
+        raise UsageError(f"--humans {args.humans}: the demo has {len(DEMO_PLAYERS)} seats, give 0 to "
+                         f"{len(DEMO_PLAYERS)}")
     config = demo_config(args.data_dir.resolve(), host=args.host, port=args.port, pin=args.pin)
     return _run_until_signal(config, bots=True, pin_from="--pin (companion demo --help)", game=args.game,
-                             delay=args.delay)
+                             delay=args.delay, humans=args.humans)
 
 
 def _read_json(path: Path) -> object:

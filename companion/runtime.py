@@ -6,19 +6,24 @@ session stays free of threads it does not need.
 
 from __future__ import annotations
 
+import copy
 import logging
 import math
 import random
 import threading
 from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Flask
 
 from companion.camera import TableCamera
 from companion.config import Config
-from companion.games import IllegalAction, get_game
-from companion.games.bots import GreedyBot, RandomBot, roll
+from companion.games import Game, IllegalAction, Prompt, get_game
+from companion.games.base import BOT_KEY
+from companion.games.bots import Bot, GreedyBot, RandomBot, roll
 from companion.malloc import keep_memory_flat
-from companion.session import TableSession
-from companion.store import EventStore
+from companion.session import NoGame, Stale, TableSession
+from companion.store import EventStore, StoredEvent
 from companion.web import create_app, load_secret_key
 from companion.web.server import Server
 from hw import Hardware, attach
@@ -39,6 +44,15 @@ DEMO_OPTIONS: dict[str, dict] = {
 }
 
 
+def demo_options(game_id: str, humans: int = 0) -> dict[str, Any]:
+    """The set-up of a demo game of ``game_id``: the first ``humans`` seats are people, the others bots."""
+    options = copy.deepcopy(DEMO_OPTIONS.get(game_id) or
+                            {"players": [{"name": name, "colour": colour} for name, colour in DEMO_PLAYERS]})
+    for n, player in enumerate(options["players"]):
+        player[BOT_KEY] = n >= humans
+    return options
+
+
 @dataclass
 class Companion:
     config: Config
@@ -47,6 +61,7 @@ class Companion:
     server: Server
     hardware: Hardware | None = None
     camera: TableCamera | None = None
+    app: Flask | None = None
     watchdog: Watchdog | None = None
     threads: list[threading.Thread] = field(default_factory=list)
     stop_event: threading.Event = field(default_factory=threading.Event)
@@ -92,7 +107,7 @@ def build(config: Config) -> Companion:
     camera = _start_camera(session, config)
     app.extensions["camera"] = camera
     server = Server(app, host=config.server.host, port=config.server.port, threads=config.server.threads)
-    return Companion(config, store, session, server, hardware=hardware, camera=camera)
+    return Companion(config, store, session, server, hardware=hardware, camera=camera, app=app)
 
 
 def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
@@ -111,60 +126,121 @@ def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
         return None
 
 
-def start_bots(companion: Companion, *, seed: int | None = None, delay: float = 0.8) -> None:
-    """Let bots play the configured game forever, a new game after each end, so a demo screen stays alive."""
+def start_bots(companion: Companion, *, seed: int | None = None, delay: float = 0.8, humans: int = 0) -> None:
+    """Let bots play the seats that are theirs, and keep a demo game going while nobody else plays.
+
+    ``humans``: the first seats of the demo's own games that are people's (``companion demo --humans N``).
+    The New game page offers bot seats only on a table whose bots play them (``BOTS_PLAY``).
+    """
+    if companion.app is not None:
+        companion.app.config["BOTS_PLAY"] = True
     thread = threading.Thread(
-        target=_bot_loop, args=(companion, random.Random(seed), delay), name="demo-bots", daemon=True
+        target=_bot_loop, args=(companion, random.Random(seed), delay, humans), name="demo-bots", daemon=True
     )
     companion.threads.append(thread)
     thread.start()
 
 
-def _bot_loop(companion: Companion, rng: random.Random, delay: float) -> None:
+def _bot_loop(companion: Companion, rng: random.Random, delay: float, humans: int) -> None:
     session, stop = companion.session, companion.stop_event
-    game = get_game(companion.config.game.id)
-    # Half the table plays greedily, half at random: races stay close enough to be worth watching.
-    greedy = {colour for _, colour in DEMO_PLAYERS[::2]}
+    game_id = companion.config.game.id
     while not stop.is_set():
-        if session.game is None or session.game.is_over(session.state):
-            if session.game is not None and stop.wait(5 * delay):
-                return
-            players = [{"name": name, "colour": colour} for name, colour in DEMO_PLAYERS]
-            options = DEMO_OPTIONS.get(game.id, {"players": players})
-            session.new_game(game.id, options, seed=rng.randrange(2**31))
-            continue
-        prompt = session.prompt()
-        bot = GreedyBot() if str(prompt.actor).split("-")[0] in greedy else RandomBot()
-        choice = bot.choose(session.game, session.state, prompt, rng)
-        try:
-            if "roll" in choice:
-                _roll_in_the_tray(companion, prompt.options.index(choice), roll(session.game, choice, rng))
-            else:
-                session.act(choice, actor=prompt.actor or "bot", source="bot")
-        except IllegalAction as exc:  # a person on the dashboard moved first: look again
-            log.info("demo bot: %s", exc)
+        game, state, seq = session.position()
+        if game is None or game.is_over(state):
+            if _demo_may_start(game, state):
+                if game is not None and stop.wait(5 * delay):  # the final position stays up a moment
+                    return
+                # Not over a game somebody started meanwhile. (Not under the session's lock: new_game tells the camera,
+                # whose thread may be waiting for that lock.)
+                if session.state is state:
+                    session.new_game(game_id, demo_options(game_id, humans), seed=rng.randrange(2**31))
+                continue
+        else:
+            prompt, seats = game.prompt(state), game.seats(state)
+            if seats.get(prompt.actor):
+                try:
+                    _play(companion, game, state, seq, prompt, _bot_for(prompt.actor, seats), rng)
+                except IllegalAction as exc:  # the rules refused (say, a reading that does not fit): look again
+                    log.info("demo bot: %s", exc)
         if stop.wait(delay):
             return
 
 
-def _roll_in_the_tray(companion: Companion, option: int, rolled: dict) -> None:
+def _demo_may_start(game: Game | None, state: Any) -> bool:
+    """Whether the bots may put a game of their own on the table (which is over, or has none).
+
+    Think of the demo kiosk at a game night. While nobody plays, the bots keep the screen alive with their own games,
+    one after another. Once people start a game with a seat of their own, the table is theirs: the bots play only
+    the seats given to them, and when that game ends its result stays up (who won, the log, the export) until
+    someone presses New game. A demo game started over it would push the result off the screen the players are
+    gathered round, the moment they want to look at it. After a restart an unfinished game of people resumes as it
+    was, and a finished one is no longer current, so the bots start their own. A demo game with people's seats
+    (``--humans``) is theirs too: the next one starts from New game.
+    """
+    return game is None or all(game.seats(state).values())
+
+
+def _bot_for(actor: str, seats: dict[str, bool]) -> Bot:
+    """Every other seat plays greedily, the rest at random: races stay close enough to be worth watching."""
+    return GreedyBot() if list(seats).index(actor) % 2 == 0 else RandomBot()
+
+
+def _play(companion: Companion, game: Game, state: Any, seq: int, prompt: Prompt, bot: Bot,
+          rng: random.Random) -> None:
+    """One move of the bot whose seat ``prompt`` asks, chosen on ``state`` (the table's ``seq``)."""
+    actor = str(prompt.actor)
+    choice = bot.choose(game, state, prompt, rng)
+    if "roll" not in choice:
+        _bot_move(companion.session, seq, actor, action=choice)
+        return
+    faces = roll(game, choice, rng)["dice"]
+    read = _roll_in_the_tray(companion, actor, faces)
+    if companion.stop_event.is_set():  # the camera stopped under the roll: the table is closing
+        return
+    _bot_move(companion.session, seq, actor, option=prompt.options.index(choice), typed=None if read else faces)
+
+
+def _bot_move(session: TableSession, seq: int, actor: str, *, action: dict | None = None, option: int = 0,
+              typed: list[str] | None = None) -> StoredEvent | None:
+    """The bots' one call of ``act`` and ``confirm``, made on the state the bot decided on (``seq``) and stored
+    with source ``"bot"`` so the log tells a bot's move from a person's.
+
+    A person may act between a bot's look and its move (a tap, an undo, a new game). Applied to what the table
+    became, the bot's choice could be a legal move for a person's seat: the very thing bots must never make. Like a
+    late tap from a tablet, it is refused as stale.
+    """
+    try:
+        if action is not None:
+            return session.act(action, actor=actor, source="bot", seq=seq)
+        if typed is not None:  # no camera that can roll: the faces are typed in, as at a table without one
+            session.offer_dice([{"label": face, "confidence": 1.0} for face in typed], source="manual", seq=seq)
+        return session.confirm(actor=actor, source="bot", option=option, seq=seq)
+    except (Stale, NoGame) as exc:
+        log.info("demo bot: %s", exc)
+        return None
+
+
+def _roll_in_the_tray(companion: Companion, actor: str, faces: list[str]) -> bool:
     """Roll as players do: the dice land in the (synthetic) tray, the camera reads them, the player taps any die
-    the camera got wrong or was unsure of, and confirms. Without a camera the faces are typed in."""
-    session, camera, faces = companion.session, companion.camera, rolled["dice"]
-    actor = session.prompt().actor or "bot"
+    the camera got wrong or was unsure of. False when no camera can roll or read them: they are typed in."""
+    session, camera = companion.session, companion.camera
     source = getattr(camera, "source", None)
-    if camera is not None and hasattr(source, "roll"):
-        before = camera.reading_count
+    if camera is None or not hasattr(source, "roll"):
+        return False
+    before = camera.reading_count
+    try:
         source.roll(faces)
-        if camera.wait_for_reading(before, timeout=10.0):
-            pending = session.snapshot()["pending"]
-            truth = source.scene.dice if source.scene is not None else []
-            if pending and len(pending["dice"]) == len(faces) == len(truth):
-                for i, die in enumerate(pending["dice"]):
-                    nearest = min(truth, key=lambda t: math.dist(t.center, die["center"]))
-                    if die["label"] != nearest.label or die.get("low"):
-                        session.correct_die(i, nearest.label, actor=actor)
-                session.confirm(actor=actor, source="camera", option=option)
-                return
-    session.offer_dice([{"label": face, "confidence": 1.0} for face in faces], source="manual")
-    session.confirm(actor=actor, source="dashboard", option=option)
+    except ValueError as exc:  # the tray holds another game's dice (a game from New game under the demo)
+        log.info("demo bot types its roll in: %s", exc)
+        return False
+    if not camera.wait_for_reading(before, timeout=10.0):
+        return False
+    pending = session.snapshot()["pending"]
+    truth = source.scene.dice if source.scene is not None else []
+    if not (pending and len(pending["dice"]) == len(faces) == len(truth)):
+        return False
+    for i, die in enumerate(pending["dice"]):
+        nearest = min(truth, key=lambda t: math.dist(t.center, die["center"]))
+        if die["label"] != nearest.label or die.get("low"):
+            session.correct_die(i, nearest.label, actor=actor)
+    return True

@@ -218,6 +218,12 @@ class TableSession:
     def record(self) -> GameRecord | None:
         return self._current.record if self._current else None
 
+    def position(self) -> tuple[Game | None, Any, int]:
+        """The game, its state and its seq, read together: a choice made on them names the seq (see :meth:`act`)."""
+        with self._lock:
+            current = self._current
+            return (current.game, current.state, current.last_seq) if current else (None, None, 0)
+
     def prompt(self) -> Prompt | None:
         with self._lock:
             return self._current.game.prompt(self._current.state) if self._current else None

@@ -8,6 +8,7 @@ A game is a plain object of pure functions over a state, in the spirit of boardg
 * ``apply(state, action)`` returns the next state and the events the rules produced (rams, wrecks, laps ...).
   It never mutates ``state``: the session keeps old states for previews and undo is "replay all but the last".
 * ``view(state)`` is the JSON the dashboard and ``/api/state`` show.
+* ``seats(state)`` says which actors a bot plays: a seat's kind is part of the set-up, like its name and colour.
 
 Actions and events are plain JSON dicts with a ``"type"`` key, because they are stored in the event log as they
 are and must replay years later without pickles. Dice are *inputs*: an action that needs dice from the table
@@ -44,6 +45,28 @@ class IllegalAction(ValueError):
         if legal is not None:
             text += f" (legal: {legal})"
         super().__init__(text)
+
+
+BOT_KEY = "bot"
+"""The key of a ``players`` entry that gives the seat to a bot: ``{"name": "Julia", "colour": "green", "bot": true}``.
+Without it a person plays the seat, so games stored before seats had a kind replay exactly as they were."""
+
+
+def seat_is_bot(player: Any, where: str, rule: str) -> bool:
+    """Whether the ``players`` entry ``player`` (found at ``where``, e.g. ``players[2]``) is a bot's seat.
+
+    Only ``true`` or ``false`` are taken: a typo such as ``"bot": "no"`` would otherwise hand a person's seat to a
+    bot (or the other way round) without a word, and the table would only notice when a move is made for them.
+
+    >>> seat_is_bot({"name": "Julia", "bot": "yes"}, "players[0]", "DR-1")
+    Traceback (most recent call last):
+    ...
+    companion.games.base.IllegalAction: DR-1: players[0].bot must be true (a bot plays the seat) or false, got 'yes'
+    """
+    value = player.get(BOT_KEY, False) if isinstance(player, Mapping) else False
+    if not isinstance(value, bool):
+        raise IllegalAction(rule, f"{where}.{BOT_KEY} must be true (a bot plays the seat) or false, got {value!r}")
+    return value
 
 
 Handler = Callable[[Any, Mapping[str, Any], list[Event]], Any]
@@ -103,6 +126,14 @@ class Game(Protocol):
     def view(self, state: Any) -> dict[str, Any]: ...
 
     def is_over(self, state: Any) -> bool: ...
+
+    def seats(self, state: Any) -> dict[str, bool]:
+        """Every actor id ``prompt`` can name, in seat order, each ``True`` where a bot plays it (``BOT_KEY``).
+
+        Bots may decide only for their own seats: a person's choice is never made for them, not even when the
+        screen shows a prompt nobody has answered yet.
+        """
+        ...
 
     def score(self, state: Any, actor: str) -> float:
         """How good ``state`` looks for ``actor``: higher is better. Only the greedy bot uses it."""

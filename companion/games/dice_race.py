@@ -6,7 +6,8 @@ which is why the foundation's tests use it: a failure there is a failure of the 
 
 Rules:
 
-* DR-1 2-6 players, named in ``options["players"]``, play in that order; everyone starts on space 0.
+* DR-1 2-6 players, named in ``options["players"]``, play in that order; everyone starts on space 0. A player is a
+  name or ``{"name": ..., "bot": true}`` for a seat a bot plays.
 * DR-2 On your turn roll one d6 and move that many spaces forward.
 * DR-3 Whoever reaches ``GOAL`` (or beyond) first wins at once; then the game is over.
 """
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, Prompt
+from companion.games.base import Event, IllegalAction, Prompt, seat_is_bot
 
 GOAL = 20
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -30,6 +31,8 @@ class DiceRaceState:
     positions: tuple[int, ...]
     turn: int = 0
     winner: str | None = None
+    bots: frozenset[str] = frozenset()
+    """The players a bot plays."""
 
     @property
     def current(self) -> str:
@@ -49,7 +52,8 @@ class DiceRace:
         names = tuple(p["name"] if isinstance(p, dict) else str(p) for p in players)
         if len(set(names)) != len(names):
             raise IllegalAction("DR-1", f"player names must differ: {list(names)}")
-        return DiceRaceState(players=names, positions=(0,) * len(names))
+        bots = frozenset(names[n] for n, p in enumerate(players) if seat_is_bot(p, f"players[{n}]", "DR-1"))
+        return DiceRaceState(players=names, positions=(0,) * len(names), bots=bots)
 
     def prompt(self, state: DiceRaceState) -> Prompt:
         if state.winner is not None:
@@ -86,6 +90,9 @@ class DiceRace:
 
     def is_over(self, state: DiceRaceState) -> bool:
         return state.winner is not None
+
+    def seats(self, state: DiceRaceState) -> dict[str, bool]:
+        return {name: name in state.bots for name in state.players}
 
     def score(self, state: DiceRaceState, actor: str) -> float:
         return float(state.positions[state.players.index(actor)])

@@ -147,10 +147,27 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
     return None
 
 
-def _dice_race_line(event: Mapping[str, Any], lang: str) -> str | None:
+def _dice_race_line(event: Mapping[str, Any], lang: str, names: Mapping[str, str]) -> str | None:
+    """Dice Race's move (a ``player``, where a chariot's names a ``chariot``): asked first, or it reads as a drive."""
     if event.get("type") == "moved" and "player" in event:
-        return _text(lang, "dice_moved", event)
+        return _text(lang, "dice_moved", event, player=names.get(event["player"], event["player"]))
     return None
+
+
+BOT_SOURCE = "bot"
+"""The ``source`` of a stored event a bot made (``companion.runtime``): its log lines name the actor as a bot."""
+
+
+def bot_names(names: Mapping[str, str], actor: str, lang: str) -> dict[str, str]:
+    """``names`` with ``actor`` marked as a bot, also inside the names of its pieces (``<actor>-…``: a witch).
+
+    >>> bot_names({"blue": "Julia", "blue-1": "Julia's witch 1", "red": "Ben"}, "blue", "en")
+    {'blue': 'Julia (bot)', 'blue-1': "Julia (bot)'s witch 1", 'red': 'Ben'}
+    """
+    name = names.get(actor, actor)
+    marked = _text(lang, "bot_name", name=name)
+    return {**{key: value.replace(name, marked, 1) if key.startswith(f"{actor}-") else value
+               for key, value in names.items()}, actor: marked}
 
 
 def _action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lang: str) -> str | None:
@@ -199,7 +216,8 @@ def _phase_after(action: Mapping[str, Any], events: list[Mapping[str, Any]], pha
 def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[str, str],
                 game: str | None = None) -> list[dict[str, Any]]:
     """Every stored event of a game as a log entry: ``{"seq", "actor", "type", "lines": [{"text", "forced",
-    "event"}], "undone", "undoes"}``, oldest first. An undone action stays, marked ``undone``.
+    "event"}], "undone", "undoes", "bot"}``, oldest first. An undone action stays, marked ``undone``. A bot's move
+    (source ``"bot"``) names its actor as a bot: "Julia (bot) rolls ...".
 
     >>> stored = [{"seq": 1, "actor": "green", "type": "skip_repair", "payload": {"action": {"type": "skip_repair"},
     ...            "events": []}},
@@ -221,20 +239,22 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
             actor = names.get(event.get("actor", ""), event.get("actor"))
             line = {"text": _text(lang, "undo", actor=actor, what=what), "forced": False, "event": "undo"}
             entry = {"seq": seq, "actor": event.get("actor"), "type": "undo", "lines": [line], "undone": False,
-                     "undoes": payload.get("undoes")}
+                     "undoes": payload.get("undoes"), "bot": False}
             entries.append(entry)
             continue
         action = payload.get("action") or {}
-        actor = names.get(event.get("actor", ""), event.get("actor") or "?")
+        bot = payload.get("source") == BOT_SOURCE
+        said = bot_names(names, str(event.get("actor")), lang) if bot else names  # a bot's move says so
+        actor = said.get(event.get("actor", ""), event.get("actor") or "?")
         lines: list[dict[str, Any]] = []
         text = None if game == HEXEN else _action_line(action, actor, phase, lang=lang)
         if text:
             lines.append({"text": text, "forced": False, "event": action.get("type")})
         for rules_event in payload.get("events") or []:
             if game == HEXEN:
-                text, forced = describe_hexen(rules_event, lang=lang, names=names), hexen_forced(rules_event)
+                text, forced = describe_hexen(rules_event, lang=lang, names=said), hexen_forced(rules_event)
             else:
-                text = describe_event(rules_event, lang=lang, names=names) or _dice_race_line(rules_event, lang)
+                text = _dice_race_line(rules_event, lang, said) or describe_event(rules_event, lang=lang, names=said)
                 forced = rules_event.get("type") in FORCED
             if text:
                 lines.append({"text": text, "forced": forced, "event": rules_event.get("type")})
@@ -248,7 +268,7 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
             lines.append({"text": _text(lang, "action", actor=actor, action=what), "forced": False,
                           "event": action.get("type")})
         entry = {"seq": seq, "actor": event.get("actor"), "type": event.get("type"), "lines": lines,
-                 "undone": False, "undoes": None}
+                 "undone": False, "undoes": None, "bot": bot}
         entries.append(entry)
         by_seq[seq] = entry
         phase = _phase_after(action, payload.get("events") or [], phase)

@@ -13,7 +13,7 @@ PLAYERS = [{"name": "Julia", "colour": "blue"}, {"name": "Ben", "colour": "yello
            {"name": "Ada", "colour": "green"}]
 
 
-def play(actions):
+def play(actions, source="dashboard"):
     """A real table (tiles hidden): the actions through the engine, stored as the session stores them."""
     game = get_game("hexenrennen")
     state = game.setup({"players": PLAYERS}, random.Random(1))
@@ -22,7 +22,7 @@ def play(actions):
         actor = game.prompt(state).actor
         state, events = game.apply(state, action)
         stored.append({"seq": seq, "actor": actor, "type": action["type"],
-                       "payload": {"action": action, "events": events, "source": "dashboard"}})
+                       "payload": {"action": action, "events": events, "source": source}})
     return game.view(state), stored
 
 
@@ -78,6 +78,13 @@ def test_the_chain_in_german_and_dutch(lang, forced, chain):
     texts = [text for entry in lines(view, stored, lang) for text, _ in entry]
     assert forced in texts
     assert chain in texts
+
+
+def test_a_bot_s_roll_names_the_player_and_the_witch_as_a_bot_s():
+    view, stored = play(RULEBOOK_CHAIN[:1], source="bot")
+    assert lines(view, stored, "en") == [[("Julia (bot) rolls a 3", False),
+                                          ("Julia (bot)'s witch 1 moves 3 to space 3", False)]]
+    assert lines(view, stored, "de")[0][1][0] == "Hexe 1 von Julia (Bot) zieht 3 auf Feld 3"
 
 
 def test_own_magic_a_magic_card_and_letting_it_stay():

@@ -11,8 +11,8 @@ from companion.web import logtext
 NAMES = {"green": "Julia", "yellow": "Klaus", "blue": "Ben"}
 
 
-def stored(seq, action, events=(), actor="green", reading=None, type_=None):
-    payload = {"action": action, "events": list(events), "source": "dashboard"}
+def stored(seq, action, events=(), actor="green", reading=None, type_=None, source="dashboard"):
+    payload = {"action": action, "events": list(events), "source": source}
     if reading is not None:
         payload["reading"] = reading
     return {"seq": seq, "actor": actor, "type": type_ or action["type"], "payload": payload}
@@ -96,6 +96,22 @@ def test_an_undo_marks_what_it_took_back():
     assert entries[0]["undone"] is True
     assert entries[1]["lines"][0]["text"] == "Teruggenomen: Julia repareert niet"
     assert entries[1]["undoes"] == 1
+
+
+@pytest.mark.parametrize(("lang", "bot", "person"), [
+    ("en", ["Julia (bot) rams Klaus: both −2", "Julia (bot) drives 3 spaces to L1-10"], "Klaus does not repair"),
+    ("de", ["Julia (Bot) rammt Klaus: beide −2", "Julia (Bot) fährt 3 Felder nach L1-10"], "Klaus repariert nicht"),
+    ("nl", ["Julia (bot) ramt Klaus: allebei −2", "Julia (bot) rijdt 3 velden naar L1-10"], "Klaus repareert niet"),
+])
+def test_a_bot_s_move_names_its_actor_as_a_bot_and_a_person_s_does_not(lang, bot, person):
+    log = [stored(1, {"type": "move", "path": ["straight"] * 3}, [
+               {"type": "rammed", "chariot": "green", "target": "yellow", "damage": 2, "target_damage": 2},
+               {"type": "moved", "chariot": "green", "from": "L1-07", "to": "L1-10", "path": ["straight"] * 3}],
+               source="bot"),
+           stored(2, {"type": "skip_repair"}, actor="yellow")]
+    entries = logtext.log_entries(log, lang=lang, names=NAMES)
+    assert [[line["text"] for line in entry["lines"]] for entry in entries] == [bot, [person]]
+    assert [entry["bot"] for entry in entries] == [True, False]
 
 
 def test_two_chariots_of_one_player_are_told_apart_by_colour():

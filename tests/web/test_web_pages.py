@@ -27,6 +27,7 @@ def test_a_four_player_race_is_set_up_through_the_new_game_screen(empty_table, o
     for chariot in ("yellow", "blue", "purple", "green"):
         page.click(f"#start-order [data-chariot={chariot}]")
     expect(page.locator("#start-order-hint")).to_contain_text("1 Heidi, 2 Ben, 3 Klaus, 4 Julia")
+    expect(page.locator(".seat-kind")).to_have_count(0)  # no bots at this table: every seat is a person's
     shoot(page, "new-game", full_page=True)
     page.click("#start-game")
 
@@ -40,6 +41,36 @@ def test_a_four_player_race_is_set_up_through_the_new_game_screen(empty_table, o
     assert options["board"] == "B" and options["variants"]["no_damage_after_finish"] is True
     assert options["start"] == {"order": ["yellow", "blue", "purple", "green"]}
     shoot(page, "table-start-board-b")
+
+
+def test_under_the_demo_s_bots_each_seat_is_chosen_person_or_bot_and_only_bots_move_theirs(tmp_path, open_page):
+    from companion import runtime
+    from companion.config import demo_config
+
+    companion = runtime.build(demo_config(tmp_path / "data", port=0, pin=PIN))
+    companion.server.start()
+    runtime.start_bots(companion, seed=1, delay=0.05)
+    try:
+        page = open_page(f"{companion.url}new?kiosk=0", control=True, locale="nl-NL")
+        seat = page.locator("[data-player='0'] .seat-kind")
+        expect(seat).to_have_attribute("aria-label", "Wie speelt op deze plaats")
+        expect(page.locator("[data-player='0'] [data-kind=person]")).to_have_attribute("aria-pressed", "true")
+        page.fill("input[name=player-0]", "Ada")
+        page.fill("input[name=player-1]", "Bea")
+        page.click("[data-player='1'] [data-kind=bot]")
+        expect(page.locator("[data-player='1'] [data-kind=bot]")).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("[data-player='1'] [data-kind=bot]")).to_have_text("Bot")
+        box = page.locator("[data-player='1'] [data-kind=bot]").bounding_box()
+        assert box["height"] >= 44 and box["width"] >= 44  # thumb-sized
+        page.click("#start-game")
+        page.wait_for_url(companion.url)
+        record = companion.session.record
+        assert [(p["name"], p["bot"]) for p in record.options["players"]] == [("Ada", False), ("Bea", True)]
+        expect(page.locator("#prompt")).to_contain_text("Ada", timeout=20_000)  # after any turns of Bea's bot
+        events = companion.session.events()
+        assert all(e.actor in ("red", "red-2") and e.payload["source"] == "bot" for e in events)
+    finally:
+        companion.stop()
 
 
 def test_a_spectator_cannot_start_a_game(empty_table, open_page):

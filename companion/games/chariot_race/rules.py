@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase
+from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase, seat_is_bot
 from companion.games.chariot_race.board import NO_SPACE, STEPS, Board, load_board
 from companion.games.chariot_race.components import (
     ALTERNATIVES,
@@ -83,6 +83,8 @@ class Car(NamedTuple):
     laps: int = 0
     wrecked: bool = False
     finished: bool = False
+    bot: bool = False
+    """CR-7: a bot drives it (the player's ``"bot": true``); the rules never look at it, the demo's bot loop does."""
 
 
 @dataclass(frozen=True)
@@ -132,12 +134,13 @@ def round_order(state: State, previous: Iterable[int]) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------------------------------- set-up
 
 
-def _players(options: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _players(options: Mapping[str, Any]) -> tuple[list[tuple[str, str]], frozenset[str]]:
+    """CR-7: (name, colour) of every player, and the colours a bot plays."""
     players = options.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= 6:
         raise IllegalAction("CR-7", f"a race needs 2 to 6 players, got {players!r}",
                             legal='players: [{"name": "Julia", "colour": "green"}, ...]')
-    result = []
+    result, bots = [], set()
     for n, player in enumerate(players):
         if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
             raise IllegalAction("CR-7", f"players[{n}] needs a name and a colour, got {player!r}")
@@ -145,10 +148,12 @@ def _players(options: Mapping[str, Any]) -> list[tuple[str, str]]:
         if colour not in COLOURS:
             raise IllegalAction("CR-7", f"players[{n}] colour {colour!r} is unknown", legal=list(COLOURS))
         result.append((player["name"], colour))
+        if seat_is_bot(player, f"players[{n}]", "CR-7"):
+            bots.add(colour)
     colours = [c for _, c in result]
     if len(set(colours)) != len(colours):
         raise IllegalAction("CR-7", f"every player needs an own colour, got {colours}")
-    return result
+    return result, frozenset(bots)
 
 
 def chariot_ids(players: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
@@ -362,7 +367,7 @@ class ChariotRace:
     # ---- set-up (CR-7, CR-8)
 
     def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
-        players = _players(options)
+        players, bots = _players(options)
         cars = chariot_ids(players)
         board = load_board(options.get("board", "A"))
         variants = options.get("variants") or {}
@@ -376,7 +381,7 @@ class ChariotRace:
             position = starts.index(cid) + 1
             state_cars.append(Car(id=cid, colour=colour, player=player, start=position,
                                   space=board.start_spaces[position - 1], damage=kind.start_damage,
-                                  speed=kind.start_speed, fortune=kind.start_fortune))
+                                  speed=kind.start_speed, fortune=kind.start_fortune, bot=colour in bots))
         order = tuple(sorted(range(len(state_cars)), key=lambda k: state_cars[k].start))
         state = State(table=table, cars=tuple(state_cars), caltrops=frozenset(), round=1, order=order, turn=0,
                       phase="repair")
@@ -402,6 +407,9 @@ class ChariotRace:
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
+
+    def seats(self, state: State) -> dict[str, bool]:
+        return {car.id: car.bot for car in state.cars}
 
     def score(self, state: State, actor: str) -> float:
         """Greedy-bot heuristic: own progress and health, a little fortune, opponents' damage a little."""

@@ -26,7 +26,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase
+from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase, seat_is_bot
 from companion.games.hexenrennen.kit import MAGIC, Kit, load_kit
 
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -95,6 +95,8 @@ class State(NamedTuple):
     """The moves of the current (or, before the next roll, the last) turn."""
     turns: int = 1
     winners: tuple[str, ...] = ()
+    bots: frozenset[str] = frozenset()
+    """The clans a bot plays (the player's ``"bot": true``); the rules never look at it, the demo's bot loop does."""
 
     @property
     def current(self) -> str:
@@ -160,13 +162,14 @@ def where(state: State, space: int) -> str:
 # ---------------------------------------------------------------------------------------------------------- set-up
 
 
-def _players(options: Mapping[str, Any], kit: Kit) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """HR-1: 2-4 players in turn order (the start player, found by a roll at the table, first), one clan each."""
+def _players(options: Mapping[str, Any], kit: Kit) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
+    """HR-1: 2-4 players in turn order (the start player, found by a roll at the table, first), one clan each:
+    their clans, their names and the clans a bot plays."""
     players = options.get("players")
     if not isinstance(players, list) or not 2 <= len(players) <= len(kit.clans):
         raise IllegalAction("HR-1", f"a race needs 2 to {len(kit.clans)} players, got {players!r}",
                             legal='players: [{"name": "Julia", "colour": "blue"}, ...]')
-    names, clans = [], []
+    names, clans, bots = [], [], set()
     for n, player in enumerate(players):
         if isinstance(player, str):
             player = {"name": player}
@@ -178,11 +181,13 @@ def _players(options: Mapping[str, Any], kit: Kit) -> tuple[tuple[str, ...], tup
                                 legal=list(kit.clans))
         names.append(player["name"])
         clans.append(colour)
+        if seat_is_bot(player, f"players[{n}]", "HR-1"):
+            bots.add(colour)
     if len(set(clans)) != len(clans):
         raise IllegalAction("HR-1", f"every player plays an own clan, got {clans}", legal=list(kit.clans))
     if len(set(names)) != len(names):
         raise IllegalAction("HR-1", f"player names must differ: {names}")
-    return tuple(clans), tuple(names)
+    return tuple(clans), tuple(names), frozenset(bots)
 
 
 def shuffled_layout(kit: Kit, rng: random.Random) -> tuple[Tile | None, ...]:
@@ -267,7 +272,7 @@ def _piles(setting: Any, kit: Kit, neutrals: tuple[str, ...],
 
 def new_state(options: Mapping[str, Any], rng: random.Random) -> State:
     kit = load_kit()
-    clans, names = _players(options, kit)
+    clans, names, bots = _players(options, kit)
     neutrals = tuple(c for c in kit.clans if c not in clans)
     tiles = options.get("tiles", HIDDEN)
     truth = _layout(tiles, kit, rng)
@@ -276,7 +281,7 @@ def new_state(options: Mapping[str, Any], rng: random.Random) -> State:
     return State(kit=kit, clans=clans, names=names, neutrals=neutrals, ids=ids,
                  witches=(START,) * (len(clans) * kit.witches_per_clan),
                  track=(None,) * (kit.track_length + 1), hands=tuple(kit.deck for _ in clans), piles=piles,
-                 truth=truth, piles_known=known)
+                 truth=truth, piles_known=known, bots=bots)
 
 
 # ---------------------------------------------------------------------------------------------------------- moves
@@ -691,6 +696,9 @@ class HexenRennen:
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
+
+    def seats(self, state: State) -> dict[str, bool]:
+        return {clan: clan in state.bots for clan in state.clans}
 
     def score(self, state: State, actor: str) -> float:
         """Greedy-bot heuristic: own witches' progress (finish fields worth much more), cards in hand a little,

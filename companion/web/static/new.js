@@ -1,4 +1,6 @@
 // New game: players and colours, board side, variants, start positions drawn or chosen. Posts to /api/game.
+// Each seat is a person's or a bot's ("bot": true in its players entry), where bots play (the demo): they play
+// only theirs. A table without bots offers no bot seats: nobody would move them.
 // Hexen Rennen: 2-4 players in turn order, each with a clan colour; the track tiles lie face down ("hidden").
 "use strict";
 
@@ -7,8 +9,10 @@ const PALETTES = {
   hexenrennen: ["orange", "blue", "yellow", "green"],
 };
 const MAX_PLAYERS = { "chariot-race": 6, hexenrennen: 4 };
-const setup = { players: [{ name: "", colour: "green" }, { name: "", colour: "red" }], order: [] };
+const setup = { players: [{ name: "", colour: "green", bot: false }, { name: "", colour: "red", bot: false }],
+  order: [] };
 
+const BOTS_PLAY = document.getElementById("new-game").hasAttribute("data-bots");
 const chosenGame = () => document.querySelector("input[name=game]:checked").value;
 const palette = () => PALETTES[chosenGame()] || PALETTES["chariot-race"];
 const maxPlayers = () => MAX_PLAYERS[chosenGame()] || 6;
@@ -35,6 +39,10 @@ function renderPlayers() {
       title: colourName(colour), "aria-label": colourName(colour),
       disabled: setup.players.some((p, j) => j !== k && p.colour === colour),
       onclick: () => { player.colour = colour; setup.order = []; renderPlayers(); } }))),
+    BOTS_PLAY ? el("span", { class: "seat-kind", role: "group", "aria-label": T("seat_kind") }, [false, true].map(
+      (bot) => el("button", { type: "button", class: player.bot === bot ? "chosen" : "", "data-kind": bot ? "bot"
+        : "person", "aria-pressed": String(player.bot === bot), onclick: () => { player.bot = bot; renderPlayers(); } },
+      T(bot ? "seat_bot" : "seat_person")))) : null,
     setup.players.length > 2 ? el("button", { type: "button", class: "quiet", onclick: () => {
       setup.players.splice(k, 1); setup.order = []; renderPlayers(); } }, T("remove")) : null)));
   document.getElementById("add-player").disabled = setup.players.length >= maxPlayers();
@@ -80,7 +88,7 @@ function renderGame() {
 
 document.getElementById("add-player").addEventListener("click", () => {
   const free = palette().find((c) => !setup.players.some((p) => p.colour === c));
-  setup.players.push({ name: "", colour: free });
+  setup.players.push({ name: "", colour: free, bot: false });
   setup.order = [];
   renderPlayers();
 });
@@ -91,7 +99,7 @@ document.getElementById("new-game").addEventListener("submit", async (submit) =>
   submit.preventDefault();
   const error = document.getElementById("setup-error");
   const players = setup.players.map((p, k) => ({ name: p.name.trim() || `${T("player_name")} ${k + 1}`,
-    colour: p.colour }));
+    colour: p.colour, ...(BOTS_PLAY ? { bot: p.bot } : {}) }));
   let body;
   if (chosenGame() === "chariot-race") {
     const options = {
@@ -107,7 +115,7 @@ document.getElementById("new-game").addEventListener("submit", async (submit) =>
   } else if (chosenGame() === "hexenrennen") {
     body = { game: "hexenrennen", options: { players, tiles: "hidden" } };
   } else {
-    body = { game: chosenGame(), options: { players: players.map((p) => ({ name: p.name })) } };
+    body = { game: chosenGame(), options: { players: players.map(({ colour, ...p }) => p) } };  // no colours
   }
   const answer = await post("/api/game", body);
   if (!answer.ok) {
