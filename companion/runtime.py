@@ -145,7 +145,7 @@ def _bot_loop(companion: Companion, rng: random.Random, delay: float, humans: in
     session, stop = companion.session, companion.stop_event
     game_id = companion.config.game.id
     while not stop.is_set():
-        game, state, seq = session.position()
+        game, state, seq, number = session.position()
         if game is None or game.is_over(state):
             if _demo_may_start(game, state):
                 if game is not None and stop.wait(5 * delay):  # the final position stays up a moment
@@ -159,7 +159,7 @@ def _bot_loop(companion: Companion, rng: random.Random, delay: float, humans: in
             prompt, seats = game.prompt(state), game.seats(state)
             if seats.get(prompt.actor):
                 try:
-                    _play(companion, game, state, seq, prompt, _bot_for(prompt.actor, seats), rng)
+                    _play(companion, game, state, (seq, number), prompt, _bot_for(prompt.actor, seats), rng)
                 except IllegalAction as exc:  # the rules refused (say, a reading that does not fit): look again
                     log.info("demo bot: %s", exc)
         if stop.wait(delay):
@@ -185,36 +185,38 @@ def _bot_for(actor: str, seats: dict[str, bool]) -> Bot:
     return GreedyBot() if list(seats).index(actor) % 2 == 0 else RandomBot()
 
 
-def _play(companion: Companion, game: Game, state: Any, seq: int, prompt: Prompt, bot: Bot,
+def _play(companion: Companion, game: Game, state: Any, seen: tuple[int, int | None], prompt: Prompt, bot: Bot,
           rng: random.Random) -> None:
-    """One move of the bot whose seat ``prompt`` asks, chosen on ``state`` (the table's ``seq``)."""
+    """One move of the bot whose seat ``prompt`` asks, chosen on ``state`` (``seen``: the table's seq and game)."""
     actor = str(prompt.actor)
     choice = bot.choose(game, state, prompt, rng)
     if "roll" not in choice:
-        _bot_move(companion.session, seq, actor, action=choice)
+        _bot_move(companion.session, seen, actor, action=choice)
         return
     faces = roll(game, choice, rng)["dice"]
     read = _roll_in_the_tray(companion, actor, faces)
     if companion.stop_event.is_set():  # the camera stopped under the roll: the table is closing
         return
-    _bot_move(companion.session, seq, actor, option=prompt.options.index(choice), typed=None if read else faces)
+    _bot_move(companion.session, seen, actor, option=prompt.options.index(choice), typed=None if read else faces)
 
 
-def _bot_move(session: TableSession, seq: int, actor: str, *, action: dict | None = None, option: int = 0,
-              typed: list[str] | None = None) -> StoredEvent | None:
-    """The bots' one call of ``act`` and ``confirm``, made on the state the bot decided on (``seq``) and stored
-    with source ``"bot"`` so the log tells a bot's move from a person's.
+def _bot_move(session: TableSession, seen: tuple[int, int | None], actor: str, *, action: dict | None = None,
+              option: int = 0, typed: list[str] | None = None) -> StoredEvent | None:
+    """The bots' one call of ``act`` and ``confirm``, made on the state the bot decided on (``seen``: seq and game
+    number) and stored with source ``"bot"`` so the log tells a bot's move from a person's.
 
     A person may act between a bot's look and its move (a tap, an undo, a new game). Applied to what the table
     became, the bot's choice could be a legal move for a person's seat: the very thing bots must never make. Like a
     late tap from a tablet, it is refused as stale.
     """
+    seq, game = seen
     try:
         if action is not None:
-            return session.act(action, actor=actor, source="bot", seq=seq)
+            return session.act(action, actor=actor, source="bot", seq=seq, game=game)
         if typed is not None:  # no camera that can roll: the faces are typed in, as at a table without one
-            session.offer_dice([{"label": face, "confidence": 1.0} for face in typed], source="manual", seq=seq)
-        return session.confirm(actor=actor, source="bot", option=option, seq=seq)
+            session.offer_dice([{"label": face, "confidence": 1.0} for face in typed], source="manual", seq=seq,
+                               game=game)
+        return session.confirm(actor=actor, source="bot", option=option, seq=seq, game=game)
     except (Stale, NoGame) as exc:
         log.info("demo bot: %s", exc)
         return None

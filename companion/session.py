@@ -218,11 +218,13 @@ class TableSession:
     def record(self) -> GameRecord | None:
         return self._current.record if self._current else None
 
-    def position(self) -> tuple[Game | None, Any, int]:
-        """The game, its state and its seq, read together: a choice made on them names the seq (see :meth:`act`)."""
+    def position(self) -> tuple[Game | None, Any, int, int | None]:
+        """The game, its state, its seq and its number, read together: a choice made on them names the last two
+        (see :meth:`act`)."""
         with self._lock:
             current = self._current
-            return (current.game, current.state, current.last_seq) if current else (None, None, 0)
+            return (current.game, current.state, current.last_seq, current.record.id) if current else (
+                None, None, 0, None)
 
     def prompt(self) -> Prompt | None:
         with self._lock:
@@ -232,7 +234,7 @@ class TableSession:
 
     def act(
         self, action: Mapping[str, Any], *, actor: str, source: str = "dashboard", reading: dict | None = None,
-        seq: int | None = None,
+        seq: int | None = None, game: int | None = None,
     ) -> StoredEvent:
         """Apply one action: the rules check it, the store makes it durable, then the screens hear of it.
 
@@ -245,10 +247,10 @@ class TableSession:
         if action["type"] == UNDO:
             if set(action) - {"type"}:
                 raise IllegalAction("UNDO", f"an undo has no fields, got {sorted(set(action) - {'type'})}")
-            return self.undo(actor=actor, source=source, seq=seq)
+            return self.undo(actor=actor, source=source, seq=seq, game=game)
         with self._lock:
             current = self._require_game()
-            self._check_seq(current, seq)
+            self._check_seq(current, seq, game)
             prompt = current.game.prompt(current.state)
             check_fields(prompt, action)
             state, events = current.game.apply(current.state, action)
@@ -271,14 +273,15 @@ class TableSession:
         self._publish({"kind": "event", "event": stored.to_json()})
         return stored
 
-    def undo(self, *, actor: str, source: str = "dashboard", seq: int | None = None) -> StoredEvent:
+    def undo(self, *, actor: str, source: str = "dashboard", seq: int | None = None,
+             game: int | None = None) -> StoredEvent:
         """Take back the last action in effect. The log keeps both: the action and the undo that cancelled it.
 
         A roll taken back is offered again when the camera has read nothing since: its dice still lie in the tray.
         """
         with self._lock:
             current = self._require_game()
-            self._check_seq(current, seq)
+            self._check_seq(current, seq, game)
             if not current.actions:
                 raise IllegalAction("UNDO", "nothing to undo in this game")
             undone_seq, undone = current.actions[-1]
@@ -304,8 +307,13 @@ class TableSession:
         return self._current
 
     @staticmethod
-    def _check_seq(current: _Current, seq: int | None) -> None:
-        """``None``: a script that does not say what it saw (documented); otherwise it must be the state now."""
+    def _check_seq(current: _Current, seq: int | None, game: int | None) -> None:
+        """``None``: a script that does not say what it saw (documented); otherwise it must be the state now.
+
+        Each game numbers its events from 1, so a choice made at the start of one game would fit the start of the
+        next: ``game`` (``snapshot()["game"]["number"]``) tells them apart."""
+        if game is not None and game != current.record.id:
+            raise Stale("game", game, current.record.id)
         if seq is not None and seq != current.last_seq:
             raise Stale("seq", seq, current.last_seq)
 
@@ -317,7 +325,7 @@ class TableSession:
     # -- what the table sees but has not confirmed ------------------------------------------------------------------
 
     def offer_dice(self, dice: list[dict[str, Any]], *, source: str = "camera", change: bool = False,
-                   seq: int | None = None) -> None:
+                   seq: int | None = None, game: int | None = None) -> None:
         """A roll read by the camera (or typed in): shown as pending until a player confirms it.
 
         Each die is ``{"label", "confidence", ...}``; dice under ``min_confidence`` are marked ``low`` and block
@@ -327,7 +335,7 @@ class TableSession:
         marked = [{**d, "low": d["confidence"] < self.min_confidence} for d in marked]
         with self._lock:
             if seq is not None:
-                self._check_seq(self._require_game(), seq)
+                self._check_seq(self._require_game(), seq, game)
             self._readings += 1
             self._pending = {"dice": marked, "source": source, "change": change, "reading": self._readings}
             self._consumed = None
@@ -335,14 +343,14 @@ class TableSession:
         self._publish({"kind": "pending"})
 
     def correct_die(self, index: int, label: str, *, actor: str, seq: int | None = None,
-                    reading: int | None = None) -> None:
+                    reading: int | None = None, game: int | None = None) -> None:
         """Set one pending die by hand; the correction travels with the roll into the log when it is confirmed.
 
         ``reading`` is the number of the reading the player tapped a die of: a newer one has other dice.
         """
         with self._lock:
             current = self._require_game()
-            self._check_seq(current, seq)
+            self._check_seq(current, seq, game)
             self._check_reading(reading)
             if not self._pending or not 0 <= index < len(self._pending["dice"]):
                 count = len(self._pending["dice"]) if self._pending else 0
@@ -363,14 +371,14 @@ class TableSession:
                 log.exception("correction listener failed")
 
     def confirm(self, *, actor: str, source: str = "button", option: int | None = None, seq: int | None = None,
-                reading: int | None = None) -> StoredEvent:
+                reading: int | None = None, game: int | None = None) -> StoredEvent:
         """Confirm an option of the current prompt (the highlighted one by default), with the pending dice if it
         needs a roll. The reading (confidences, corrections) is stored with the action, for disputes.
 
         ``seq`` and ``reading`` say what the player saw (see :meth:`act`, :meth:`correct_die`)."""
         with self._lock:
             current = self._require_game()
-            self._check_seq(current, seq)
+            self._check_seq(current, seq, game)
             prompt = current.game.prompt(current.state)
             if not prompt.options:
                 raise IllegalAction("CONFIRM", f"nothing to confirm in phase {prompt.phase!r}")
@@ -395,11 +403,11 @@ class TableSession:
                 return self.act(chosen, actor=actor, source=source, reading=pending)
             return self.act(chosen, actor=actor, source=source)
 
-    def next_option(self, *, seq: int | None = None) -> dict[str, Any] | None:
+    def next_option(self, *, seq: int | None = None, game: int | None = None) -> dict[str, Any] | None:
         """Move the highlight to the next legal option (the 'next' button)."""
         with self._lock:
             current = self._require_game()
-            self._check_seq(current, seq)
+            self._check_seq(current, seq, game)
             prompt = current.game.prompt(current.state)
             if not prompt.options:
                 return None
@@ -408,11 +416,11 @@ class TableSession:
         self._publish({"kind": "cursor"})
         return option
 
-    def highlight(self, option: int, *, seq: int | None = None) -> dict[str, Any]:
+    def highlight(self, option: int, *, seq: int | None = None, game: int | None = None) -> dict[str, Any]:
         """Highlight one option, so the confirm button does what the screen shows (the dice chosen for a reroll)."""
         with self._lock:
             current = self._require_game()
-            self._check_seq(current, seq)
+            self._check_seq(current, seq, game)
             prompt = current.game.prompt(current.state)
             if not 0 <= option < len(prompt.options):
                 raise IllegalAction("CONFIRM", f"no option {option}; there are {len(prompt.options)}")

@@ -139,8 +139,8 @@ class TableButtons:
         self._changed = threading.Condition()
         self._handled = 0
         self._errors = itertools.count(1)
-        self.seen_seq: int | None = None
-        """The state the next press was chosen on, when a screen pressed it (:class:`VirtualButtons`)."""
+        self.seen: tuple[int | None, int | None] = (None, None)
+        """The state (seq, game) the next press was chosen on, when a screen pressed it (:class:`VirtualButtons`)."""
         self.devices: dict[str, DigitalInputDevice] = {}
         try:
             for name, pin in self.pins.items():
@@ -227,8 +227,8 @@ class TableButtons:
                 self._changed.notify_all()
 
     def _handle(self, name: str, press: Press) -> None:
-        seq, self.seen_seq = self.seen_seq, None
-        outcome = perform(self.session, name, press.kind, hold_seconds=self.hold_seconds, seq=seq)
+        seen, self.seen = self.seen, (None, None)
+        outcome = perform(self.session, name, press.kind, hold_seconds=self.hold_seconds, seen=seen)
         if not outcome.ok:
             self._needs_attention(outcome)
         with self._changed:
@@ -252,26 +252,27 @@ class TableButtons:
 
 
 def perform(session: TableSession, name: str, kind: PressKind, *, hold_seconds: float = 1.0,
-            seq: int | None = None) -> PressOutcome:
+            seen: tuple[int | None, int | None] = (None, None)) -> PressOutcome:
     """Do what a press of ``name`` means now (:data:`ACTIONS`) on the session; a refusal is an outcome, not an
     exception, so neither the button thread nor a dashboard request can be broken by a press.
 
-    A wired button acts on the state the screens show now (``seq`` None): it cannot be stale. A screen's button
-    passes the ``seq`` it showed, and is refused (``stale``) if the table has moved on."""
+    A wired button acts on the state the screens show now: it cannot be stale. A screen's button passes the state
+    it showed (``seen``: its seq and game number), and is refused (``stale``) if the table has moved on."""
     action = ACTIONS[(name, kind)]
+    seq, game = seen
     try:
         if action == "confirm":
             prompt = session.prompt()
             actor = prompt.actor if prompt is not None and prompt.actor else BUTTON_ACTOR
-            stored = session.confirm(actor=actor, source="button", seq=seq)
+            stored = session.confirm(actor=actor, source="button", seq=seq, game=game)
             return PressOutcome(name, kind.value, action, True, f"stored event {stored.seq} ({actor} {stored.type})",
                                 stored.seq)
         if action == "next":
-            option = session.next_option(seq=seq)
+            option = session.next_option(seq=seq, game=game)
             text = f"highlighted {option_label(option)}" if option is not None else "nothing to choose"
             return PressOutcome(name, kind.value, action, True, text)
         if action == "undo":
-            stored = session.undo(actor=BUTTON_ACTOR, source="button", seq=seq)
+            stored = session.undo(actor=BUTTON_ACTOR, source="button", seq=seq, game=game)
             undone = stored.payload.get("action", {}).get("type", "action")
             return PressOutcome(name, kind.value, action, True, f"undid {undone} (event {stored.seq})", stored.seq)
         return PressOutcome(name, kind.value, action, True, f"hold for {hold_seconds:g} s to undo")
@@ -406,9 +407,10 @@ class VirtualButtons:
     def names(self) -> tuple[str, ...]:
         return BUTTONS
 
-    def press(self, name: str, *, hold: bool = False, seq: int | None = None) -> PressOutcome:
-        """Press ``name`` briefly, or hold it until the hold is recognised, then release it. ``seq``: the state
-        the screen showed when it was pressed (refused as stale if the table has moved on).
+    def press(self, name: str, *, hold: bool = False, seen: tuple[int | None, int | None] = (None, None)
+              ) -> PressOutcome:
+        """Press ``name`` briefly, or hold it until the hold is recognised, then release it. ``seen``: the state
+        (seq, game number) the screen showed when it was pressed (refused as stale if the table has moved on).
 
         Raises ``KeyError`` for an unknown button and ``TimeoutError`` if the button thread does not answer.
         """
@@ -417,7 +419,7 @@ class VirtualButtons:
         pin, buttons = self._pins[name], self.buttons
         with self._lock:
             before = buttons.handled
-            buttons.seen_seq = seq
+            buttons.seen = seen
             pin.drive_low()
             try:
                 if hold:

@@ -32,6 +32,7 @@ from companion.web.auth import (
 )
 from companion.web.strict import (
     ACTOR,
+    GAME,
     MAX_INT,
     READING,
     SEQ,
@@ -106,11 +107,11 @@ def logout() -> Response:
 @requires_control
 def action() -> Any:
     """One action of the current game (``{"type": ..., its fields, "seq": N}``), or ``{"type": "undo"}``."""
-    body = fields(json_object(empty_ok=False), {"type": text(40), "actor": ACTOR, "seq": SEQ}, required=("type",),
-                  rest=json_value)
+    body = fields(json_object(empty_ok=False), {"type": text(40), "actor": ACTOR, "seq": SEQ, "game": GAME},
+                  required=("type",), rest=json_value)
     actor = body.pop("actor", None) or "table"
-    seq = body.pop("seq", None)
-    stored = table().act(body, actor=actor, source="dashboard", seq=seq)
+    seq, game = body.pop("seq", None), body.pop("game", None)
+    stored = table().act(body, actor=actor, source="dashboard", seq=seq, game=game)
     return jsonify(seq=stored.seq, events=stored.payload.get("events", []))
 
 
@@ -119,9 +120,10 @@ def action() -> Any:
 def confirm() -> Any:
     """Confirm an option of the current prompt by index (default: the highlighted one) with the pending dice;
     ``reading`` names the pending reading the player saw."""
-    body = fields(json_object(), {"option": whole(0, MAX_OPTION), "actor": ACTOR, "seq": SEQ, "reading": READING})
+    body = fields(json_object(), {"option": whole(0, MAX_OPTION), "actor": ACTOR, "seq": SEQ, "game": GAME,
+                                  "reading": READING})
     stored = table().confirm(actor=body.get("actor") or "table", source="dashboard", option=body.get("option"),
-                             seq=body.get("seq"), reading=body.get("reading"))
+                             seq=body.get("seq"), game=body.get("game"), reading=body.get("reading"))
     return jsonify(seq=stored.seq, events=stored.payload.get("events", []))
 
 
@@ -129,8 +131,9 @@ def confirm() -> Any:
 @requires_control
 def highlight() -> Any:
     """Highlight an option (``{"option": i, "seq": N}``): what the confirm buttons, wired or on screen, will do."""
-    body = fields(json_object(empty_ok=False), {"option": whole(0, MAX_OPTION), "seq": SEQ}, required=("option",))
-    table().highlight(body["option"], seq=body.get("seq"))
+    body = fields(json_object(empty_ok=False), {"option": whole(0, MAX_OPTION), "seq": SEQ, "game": GAME},
+                  required=("option",))
+    table().highlight(body["option"], seq=body.get("seq"), game=body.get("game"))
     return jsonify(ok=True)
 
 
@@ -138,7 +141,8 @@ def highlight() -> Any:
 @requires_control
 def enter_dice() -> Any:
     """Type in a whole roll (no camera, or a camera that cannot see): it becomes the pending reading."""
-    body = fields(json_object(empty_ok=False), {"dice": texts(MAX_DICE, 40), "seq": SEQ}, required=("dice",))
+    body = fields(json_object(empty_ok=False), {"dice": texts(MAX_DICE, 40), "seq": SEQ, "game": GAME},
+                  required=("dice",))
     session = table()
     game = session.game
     if game is None:
@@ -146,7 +150,8 @@ def enter_dice() -> Any:
     wrong = [d for d in body["dice"] if d not in game.die_faces]
     if wrong:
         raise BadInput("dice", f"{wrong[0]!r} is not a face; faces: {', '.join(dict.fromkeys(game.die_faces))}")
-    session.offer_dice([{"label": d, "confidence": 1.0} for d in body["dice"]], source="manual", seq=body.get("seq"))
+    session.offer_dice([{"label": d, "confidence": 1.0} for d in body["dice"]], source="manual", seq=body.get("seq"),
+                       game=body.get("game"))
     return jsonify(pending=len(body["dice"]))
 
 
@@ -154,10 +159,10 @@ def enter_dice() -> Any:
 @requires_control
 def correct_die(index: int) -> Any:
     """Set one pending die by a tap (index from 0); kept in the log as a correction when the roll is confirmed."""
-    body = fields(json_object(empty_ok=False), {"label": text(40), "actor": ACTOR, "seq": SEQ, "reading": READING},
-                  required=("label",))
+    body = fields(json_object(empty_ok=False), {"label": text(40), "actor": ACTOR, "seq": SEQ, "game": GAME,
+                                                "reading": READING}, required=("label",))
     table().correct_die(index, body["label"], actor=body.get("actor") or "table", seq=body.get("seq"),
-                        reading=body.get("reading"))
+                        reading=body.get("reading"), game=body.get("game"))
     return jsonify(ok=True)
 
 

@@ -24,7 +24,7 @@ from companion.games import GAMES, get_game
 from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
-from companion.web.strict import SEQ, boolean, fields, json_object, query_int
+from companion.web.strict import GAME, SEQ, boolean, fields, json_object, query_int
 from hw.buttons import perform
 from hw.press import PressKind
 
@@ -277,15 +277,15 @@ def press_button(name: str) -> Any:
     """A virtual GPIO button: the same press the wired button makes (``{"hold": true}`` for a long press)."""
     if name not in BUTTONS:
         return jsonify(error=f"no button {name!r}; buttons are {', '.join(BUTTONS)}"), 404
-    body = fields(json_object(), {"hold": boolean, "seq": SEQ})
-    hold, seq = body.get("hold", False), body.get("seq")
+    body = fields(json_object(), {"hold": boolean, "seq": SEQ, "game": GAME})
+    hold, seen = body.get("hold", False), (body.get("seq"), body.get("game"))
     session = table()
     buttons = current_app.extensions.get("buttons")
     try:
         if buttons is not None:  # mock pins: the press travels the same way a wired one does
-            outcome = buttons.press(name, hold=hold, seq=seq)
+            outcome = buttons.press(name, hold=hold, seen=seen)
         else:  # real pins on this table: do what that press would do
-            outcome = perform(session, name, PressKind.LONG if hold else PressKind.SHORT, seq=seq)
+            outcome = perform(session, name, PressKind.LONG if hold else PressKind.SHORT, seen=seen)
     except TimeoutError as exc:
         return jsonify(error=str(exc)), 503
     if outcome.rule == "stale":

@@ -169,6 +169,8 @@ def an_object(field: str, value: Any) -> dict[str, Any]:
 
 SEQ = whole(0)
 """The ``seq`` of ``/api/state`` a choice was made on (see ``TableSession.act``)."""
+GAME = whole(1)
+"""The number of the game a choice was made in (``/api/state``'s ``game.number``)."""
 READING = whole(1)
 ACTOR = text(64)
 

@@ -59,9 +59,10 @@ def test_hexen_rennen_started_after_chariot_race_is_read_rendered_and_taught_as_
         session.act(RandomBot().choose(session.game, session.state, prompt, rng), actor=prompt.actor)
         prompt = session.prompt()
     choice = next(option for option in prompt.options if "roll" in option)
-    _roll_in_the_tray(demo, prompt.options.index(choice), roll(session.game, choice, rng))
+    assert _roll_in_the_tray(demo, prompt.actor, roll(session.game, choice, rng)["dice"])
+    session.confirm(actor=prompt.actor, source="bot", option=prompt.options.index(choice))
     stored = session.events()[-1].payload
-    assert stored["source"] == "camera"  # read by the camera, not typed in because it could not
+    assert stored["reading"]["source"] == "camera"  # read by the camera, not typed in because it could not
     assert {d["label"] for d in stored["reading"]["dice"]} <= set("123456")
 
 

@@ -145,7 +145,7 @@ def test_the_confirm_button_after_a_hand_entered_reroll_keeps_the_reroll(race):
     assert client.post("/api/dice", {"dice": ["gallop"], "seq": seq}, headers=SCRIPT)[0] == 200
     buttons = TableButtons(session, pin_factory=MockFactory())
     try:
-        outcome = VirtualButtons(buttons).press("confirm", seq=seq)
+        outcome = VirtualButtons(buttons).press("confirm", seen=(seq, session.record.id))
     finally:
         buttons.close()
     assert outcome.ok, outcome.message
@@ -337,3 +337,12 @@ def test_a_restarted_companion_offers_the_roll_lying_in_the_tray(tmp_path):
         assert [d["label"] for d in second.session.snapshot()["pending"]["dice"]] == ["6"]
     finally:
         second.stop()
+
+
+def test_a_choice_made_at_the_start_of_one_game_is_stale_in_the_next(session):
+    """Both games are at seq 0: only the game number tells the late tap from a fresh one."""
+    first = session.new_game("dice-race", PLAYERS, seed=1).id
+    session.new_game("dice-race", PLAYERS, seed=2)
+    with pytest.raises(Stale, match="game"):
+        session.act({"type": "roll", "dice": ["4"]}, actor="Ada", seq=0, game=first)
+    assert session.events() == []

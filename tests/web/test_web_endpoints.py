@@ -16,7 +16,7 @@ class Buttons:
     def __init__(self) -> None:
         self.presses: list[tuple[str, bool]] = []
 
-    def press(self, name: str, *, hold: bool = False, seq: int | None = None) -> PressOutcome:
+    def press(self, name: str, *, hold: bool = False, seen: tuple = (None, None)) -> PressOutcome:
         self.presses.append((name, hold))
         return PressOutcome(name, "long" if hold else "short", "test", True, "pressed")
 

@@ -98,7 +98,8 @@ async function send(path, body) {
   const reading = S.state.pending ? S.state.pending.reading : undefined;
   let answer;
   try {
-    answer = await post(path, { ...body, seq: S.state.seq, ...(body.reading === null ? { reading } : {}) });
+    answer = await post(path, { ...body, seq: S.state.seq, game: S.state.game ? S.state.game.number : undefined,
+      ...(body.reading === null ? { reading } : {}) });
   } finally {
     S.busy = false;
     lockControls();
@@ -599,7 +600,9 @@ function highlightSelection() {
   const chosen = [...S.selection].sort((a, b) => a - b);
   const index = chosen.length ? findOption((o) => o.type === "reroll" && same(o.reroll, chosen))
     : findOption((o) => o.type === "done");
-  if (index >= 0 && index !== S.state.prompt.cursor) post("/api/highlight", { option: index, seq: S.state.seq });
+  if (index >= 0 && index !== S.state.prompt.cursor) {
+    post("/api/highlight", { option: index, seq: S.state.seq, game: S.state.game.number });
+  }
 }
 
 function renderSetup() {
