@@ -68,7 +68,9 @@ def race(session: TableSession) -> Iterator[LiveServer]:
     start_race(session)
     app = create_app(session, control_pin=PIN)
     server = Server(app, host="127.0.0.1", port=0, threads=12).start()
-    yield LiveServer(session, server)
+    live = LiveServer(session, server)
+    live.app = app  # type: ignore[attr-defined]
+    yield live
     session.broker.close()
     server.stop()
 

@@ -14,11 +14,8 @@ from gpiozero.pins.mock import MockFactory
 from companion.games import IllegalAction
 from companion.session import Stale, TableSession
 from companion.store import EventStore
-from companion.web import create_app
-from companion.web.server import Server
 from hw.buttons import TableButtons, VirtualButtons
-from tests.conftest import PIN, PLAYERS, LiveServer
-from tests.web.conftest import start_race
+from tests.conftest import PIN, PLAYERS
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 SCRIPT = {"X-Table-Pin": PIN}
@@ -32,18 +29,6 @@ def strict(text: str) -> object:
         raise ValueError(f"{name} is not JSON")
 
     return json.loads(text, parse_constant=refuse)
-
-
-@pytest.fixture
-def race(session: TableSession):
-    start_race(session)
-    app = create_app(session, control_pin=PIN)
-    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
-    live = LiveServer(session, server)
-    live.app = app  # type: ignore[attr-defined]
-    yield live
-    session.broker.close()
-    server.stop()
 
 
 def at_the_roll(session: TableSession) -> None:
