@@ -82,7 +82,7 @@ class StreamChannel(HTTPChannel):
         self.pending: list[bytes] = []
         """Bytes for the client, queued by the hub under its lock and moved into the output buffers by pump()."""
         self.ending: str | None = None
-        """"finish": close once the pending bytes are sent; "drop": close now."""
+        """How the stream ends, once the hub lets it go: "finish" once the pending bytes are sent, "drop" at once."""
         super().__init__(server, sock, addr, adj, map)
 
     def service(self) -> None:
@@ -93,8 +93,8 @@ class StreamChannel(HTTPChannel):
         self.streaming = True  # before requests is emptied: from then on received() drops what comes in
         self.hub.open(self)
         with self.requests_lock:
-            for request in self.requests:
-                request.close()
+            for queued in self.requests:
+                queued.close()
             self.requests = []
         self.last_activity = time.time()
         self.server.pull_trigger()
@@ -210,7 +210,12 @@ class StreamHub:
                         self._end(channel, "finish")
                 self._wake()
                 return
-            self._broadcast(sse(message))
+            try:
+                data = sse(message)
+            except (TypeError, ValueError):  # one bad message must not silence every screen for good
+                log.exception("a %s message is not JSON; not sent", message.get("kind"))
+                continue
+            self._broadcast(data)
 
     def _broadcast(self, data: bytes) -> None:
         with self._lock:
@@ -239,7 +244,8 @@ class StreamHub:
             for channel in dirty:
                 channel.pending = []
         for channel, pending, ending in work:
-            if not channel.connected:
+            if not channel.connected:  # it closed before it became a stream, so it never told the hub
+                self.forget(channel)
                 continue
             data = b"".join(pending)
             if ending == "drop" or channel.will_close:  # will_close: waitress's idle timeout gave up on it
