@@ -76,7 +76,7 @@ class ServerConfig:
     host: str = "0.0.0.0"
     port: int = field(default=8080, metadata={"min": 1, "max": 65535})
     threads: int = field(default=24, metadata={"min": 4, "max": 256})
-    """Each open dashboard holds one thread for its live stream: allow for every tablet plus the kiosk."""
+    """Requests answered at once. Live dashboards hold none (companion.web.streams); a camera view holds one."""
 
 
 @dataclass(frozen=True)

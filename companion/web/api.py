@@ -9,14 +9,10 @@ answered in one place (:func:`companion.web.answer_errors`).
 
 from __future__ import annotations
 
-import json
 import logging
-import queue
-import time
-from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.games import GAMES, IllegalAction
 from companion.session import MAX_SEED, TableSession
@@ -50,8 +46,6 @@ from companion.web.strict import (
 log = logging.getLogger(__name__)
 
 api = Blueprint("api", __name__, url_prefix="/api")
-
-KEEPALIVE_SECONDS = 15.0
 
 
 def table() -> TableSession:
@@ -197,36 +191,3 @@ def export(game_id: int) -> Any:
         mimetype="application/x-ndjson",
         headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"},
     )
-
-
-@api.get("/stream")
-def stream() -> Response:
-    """Server-Sent Events: the full state now, then one message per change, and a keepalive comment."""
-    session_ = table()
-    subscription = session_.broker.subscribe()
-
-    def messages() -> Iterator[str]:
-        try:
-            yield _sse({"kind": "hello", "state": session_.snapshot()})
-            while True:
-                try:
-                    message = subscription.get(timeout=KEEPALIVE_SECONDS)
-                except queue.Empty:
-                    yield f": keepalive {time.time():.0f}\n\n"
-                    continue
-                if message is None:  # the server is shutting down
-                    return
-                yield _sse(message)
-        finally:
-            session_.broker.unsubscribe(subscription)
-
-    return Response(
-        stream_with_context(messages()),
-        mimetype="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-
-
-def _sse(message: dict[str, Any]) -> str:
-    seq = message.get("state", {}).get("seq", 0)
-    return f"id: {seq}\nevent: {message['kind']}\ndata: {json.dumps(message, separators=(',', ':'))}\n\n"

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ipaddress
 import json
 import math
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -35,6 +36,8 @@ MJPEG_MAX_SECONDS = 600.0
 """A camera stream ends after this long; the page reopens it. Keeps a forgotten tab from holding a thread forever."""
 MJPEG_REPEAT_SECONDS = 2.0
 """An unchanged frame is sent again this often, so a stalled camera still shows its last picture to a new page."""
+MJPEG_MAX_VIEWERS = 4
+"""Camera streams at once: each holds a request thread, so more would starve the players' actions (503 beyond)."""
 BUTTONS = ("confirm", "next", "back")
 SPACE_HALF_WIDTH = 0.46
 """Half the drawn width of a lane, in board units (lanes are 1 apart): a thin gap shows between lanes."""
@@ -330,6 +333,10 @@ def camera_stream() -> Any:
     camera = _camera()
     if camera is None:
         abort(404, description="no camera on this table")
+    viewers = current_app.extensions.setdefault("mjpeg_viewers", threading.BoundedSemaphore(MJPEG_MAX_VIEWERS))
+    if not viewers.acquire(blocking=False):
+        return Response(f"at most {MJPEG_MAX_VIEWERS} camera views at once; close one\n", status=503,
+                        mimetype="text/plain", headers={"Retry-After": "10"})
 
     def frames() -> Iterator[bytes]:
         # Each part is followed at once by the next boundary: a browser shows a part only when it sees its end.
@@ -345,5 +352,7 @@ def camera_stream() -> Any:
                 yield head + jpeg + b"\r\n--frame\r\n"
             time.sleep(MJPEG_FRAME_SECONDS)
 
-    return Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame",
-                    headers={"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"})
+    response = Response(frames(), mimetype="multipart/x-mixed-replace; boundary=frame",
+                        headers={"Cache-Control": "no-cache, no-store", "X-Accel-Buffering": "no"})
+    response.call_on_close(viewers.release)  # the server closes the response when the viewer goes or time is up
+    return response

@@ -1,28 +1,41 @@
-"""Serving the app with waitress: a real WSGI server, multithreaded because every dashboard holds a live stream."""
+"""Serving the app with waitress: a real WSGI server whose request threads answer requests, never hold streams.
+
+The live streams (``/api/stream``) are served by :mod:`companion.web.streams` on waitress's loop thread, so the
+``threads`` only bound how many requests run at once.
+"""
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 
 from flask import Flask
 from waitress.server import create_server
 
+from companion.web.streams import MAX_STREAMS, StreamChannel, StreamHub
+
 log = logging.getLogger(__name__)
 
 LOOP_SECONDS = 0.25
+SPARE_CONNECTIONS = 64
+"""Connections beyond the streams' limit: requests, and the streams over it that must be answered 503."""
 
 
 class Server:
     """A waitress server that runs in the foreground (``serve_forever``) or in a thread (tests, the demo).
 
     We drive waitress's event loop in short slices instead of calling its ``run()`` so that :meth:`stop` can end
-    it from another thread cleanly: the loop thread itself closes the sockets it polls.
+    it from another thread cleanly: the loop thread itself closes the sockets it polls. After each slice the loop
+    thread also hands the live streams their messages (:meth:`StreamHub.pump`).
     """
 
     def __init__(self, app: Flask, *, host: str, port: int, threads: int = 24) -> None:
-        # channel_timeout: an SSE client that vanished is noticed at the next keepalive write.
-        self._server = create_server(app, host=host, port=port, threads=threads, channel_timeout=120, ident="companion")
+        # channel_timeout: a connection with no traffic for this long is closed (streams get keepalives).
+        self._server = create_server(app, host=host, port=port, threads=threads, channel_timeout=120,
+                                     connection_limit=MAX_STREAMS + SPARE_CONNECTIONS, ident="companion")
+        self.streams = StreamHub(app.extensions["table_session"], wake=self._server.pull_trigger)
+        self._server.channel_class = functools.partial(StreamChannel, hub=self.streams)
         self.host = host
         self.port = self._server.effective_port
         self._stopping = threading.Event()
@@ -35,10 +48,13 @@ class Server:
         return f"http://{host}:{self.port}/"
 
     def serve_forever(self) -> None:
+        self.streams.start()
         try:
             while not self._stopping.is_set():
                 self._server.asyncore.loop(timeout=LOOP_SECONDS, map=self._server._map, count=1)
+                self.streams.pump()
         finally:
+            self.streams.stop()  # first: its thread wakes the loop through the trigger that close() ends
             for channel in list(self._server._map.values()):  # open streams too: browsers must see the server go
                 channel.close()
             self._server.close()

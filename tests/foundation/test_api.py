@@ -125,7 +125,7 @@ def test_sse_delivers_a_new_event_to_a_connected_client(live):
     assert response.getheader("Content-Type").startswith("text/event-stream")
     hello = read_sse_message(response)
     assert hello["event"] == "hello"
-    assert live.session.broker.subscriber_count == 1
+    assert live.server.streams.count == 1
 
     threading.Thread(
         target=live.client().post, args=("/api/action", {"type": "roll", "dice": ["6"]}),
