@@ -58,7 +58,8 @@ HEAD = (
 def sse(message: dict[str, Any]) -> bytes:
     """One message as an SSE event: ``id`` is the state's seq, the event name its kind, the data compact JSON."""
     seq = message.get("state", {}).get("seq", 0)
-    return f"id: {seq}\nevent: {message['kind']}\ndata: {json.dumps(message, separators=(',', ':'), allow_nan=False)}\n\n".encode()
+    data = json.dumps(message, separators=(",", ":"), allow_nan=False)  # a browser's JSON.parse takes no NaN
+    return f"id: {seq}\nevent: {message['kind']}\ndata: {data}\n\n".encode()
 
 
 def refusal(status: str, error: str) -> bytes:
