@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from companion.games.base import Game, IllegalAction, Prompt
 
-__all__ = ["Game", "IllegalAction", "Prompt", "GAMES", "get_game"]
+__all__ = ["Game", "IllegalAction", "Prompt", "GAMES", "get_game", "get_presentation"]
 
 GAMES: dict[str, str] = {
     "chariot-race": "companion.games.chariot_race",
@@ -22,3 +23,15 @@ def get_game(game_id: str) -> Game:
     except KeyError:
         raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}") from None
     return importlib.import_module(module).GAME
+
+
+def get_presentation(game_id: str) -> Any:
+    """The game's pure presentation module (``<package>.present``, see :class:`~companion.games.base.Presentation`),
+    or None for a game that has none: the screens then show its view as a table."""
+    get_game(game_id)  # an unknown id is a KeyError naming the known ones
+    try:
+        return importlib.import_module(f"{GAMES[game_id]}.present")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{GAMES[game_id]}.present":
+            raise
+        return None

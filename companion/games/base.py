@@ -105,6 +105,15 @@ class Prompt:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+class Presentation(Protocol):
+    """How a game looks on a screen: a pure module ``<package>/present.py`` beside its rules, built from its own
+    data (the web layer sends what it returns as it is and never branches on a game)."""
+
+    def layout(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        """What never changes during a game (the board drawing, the box's contents), from the rules' ``view``."""
+        ...
+
+
 @runtime_checkable
 class Game(Protocol):
     """A game's rules. Implementations live in ``companion/games/<game>/`` and never do I/O beyond their data."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import math
 import threading
 import time
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from companion.games import GAMES, get_game
+from companion.games import GAMES, get_game, get_presentation
 from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
@@ -39,8 +38,6 @@ MJPEG_REPEAT_SECONDS = 2.0
 MJPEG_MAX_VIEWERS = 4
 """Camera streams at once: each holds a request thread, so more would starve the players' actions (503 beyond)."""
 BUTTONS = ("confirm", "next", "back")
-SPACE_HALF_WIDTH = 0.46
-"""Half the drawn width of a lane, in board units (lanes are 1 apart): a thin gap shows between lanes."""
 
 
 def table() -> TableSession:
@@ -117,134 +114,19 @@ def i18n(lang: str) -> Any:
 # ---------------------------------------------------------------------------------------------------- layout
 
 
-def _unit(dx: float, dy: float) -> tuple[float, float]:
-    length = math.hypot(dx, dy) or 1.0
-    return dx / length, dy / length
-
-
-def _edge(point: tuple[float, float], tangent: tuple[float, float], width: float) -> tuple[list[float], list[float]]:
-    """The two points ``width`` either side of ``point`` across ``tangent`` (left, right)."""
-    tx, ty = _unit(*tangent)
-    nx, ny = -ty, tx
-    x, y = point
-    return [round(x + nx * width, 3), round(y + ny * width, 3)], [round(x - nx * width, 3), round(y - ny * width, 3)]
-
-
-def board_layout(data: dict[str, Any]) -> dict[str, Any]:
-    """The drawing of a Chariot Race board (its JSON data): one polygon per space, the spina, the outer wall,
-    the finish line. The board's y axis points up; SVG's points down, so y is flipped here once."""
-    spaces = data["spaces"]
-    centre = {s["id"]: (float(s["x"]), -float(s["y"])) for s in spaces}
-    lanes: dict[int, list[dict[str, Any]]] = {}
-    for space in spaces:
-        lanes.setdefault(space["lane"], []).append(space)
-    ahead: dict[str, str] = {}
-    behind: dict[str, str] = {}
-    for lane in lanes.values():
-        lane.sort(key=lambda s: s["index"])
-        for k, space in enumerate(lane):
-            ahead[space["id"]] = lane[(k + 1) % len(lane)]["id"]
-            behind[space["id"]] = lane[k - 1]["id"]
-    start = {sid: int(n) for n, sid in data.get("start_positions", {}).items()}
-    lap = float(data["lap_length"])
-
-    def across(space: dict[str, Any], lane: int) -> str | None:
-        """CR-16: the lane-change target, the space of ``lane`` with the smallest front strictly ahead."""
-        best, gap = None, lap * 2
-        for other in lanes.get(lane, []):
-            d = (float(other["front"]) - float(space["front"])) % lap
-            if 1e-9 < d < gap:
-                best, gap = other["id"], d
-        return best
-
-    out_spaces = []
-    sides: dict[str, tuple[list[list[float]], list[list[float]]]] = {}
-    for space in spaces:
-        sid = space["id"]
-        c, a, b = centre[sid], centre[ahead[sid]], centre[behind[sid]]
-        p_back = ((b[0] + c[0]) / 2, (b[1] + c[1]) / 2)
-        p_front = ((c[0] + a[0]) / 2, (c[1] + a[1]) / 2)
-        back_l, back_r = _edge(p_back, (c[0] - b[0], c[1] - b[1]), SPACE_HALF_WIDTH)
-        mid_l, mid_r = _edge(c, (a[0] - b[0], a[1] - b[1]), SPACE_HALF_WIDTH)
-        front_l, front_r = _edge(p_front, (a[0] - c[0], a[1] - c[1]), SPACE_HALF_WIDTH)
-        sides[sid] = ([back_l, mid_l, front_l], [back_r, mid_r, front_r])
-        entry: dict[str, Any] = {
-            "id": sid, "lane": space["lane"], "index": space["index"], "x": round(c[0], 3), "y": round(c[1], 3),
-            "points": [back_l, mid_l, front_l, front_r, mid_r, back_r],
-            "angle": round(math.degrees(math.atan2(a[1] - b[1], a[0] - b[0])), 1),
-            "ahead": ahead[sid], "in": across(space, space["lane"] - 1), "out": across(space, space["lane"] + 1),
-        }
-        if "max_speed" in space:
-            entry["max_speed"] = space["max_speed"]
-        if space.get("rocks"):
-            entry["rocks"] = True
-        if sid in start:
-            entry["start"] = start[sid]
-        out_spaces.append(entry)
-
-    middle = sum(c[0] for c in centre.values()) / len(centre), sum(c[1] for c in centre.values()) / len(centre)
-
-    def boundary(lane: int, inner: bool) -> list[list[float]]:
-        points: list[list[float]] = []
-        for space in lanes.get(lane, []):
-            left, right = sides[space["id"]]
-            dist = [math.dist(left[1], middle), math.dist(right[1], middle)]
-            closer_left = dist[0] < dist[1]
-            points.extend(left if closer_left == inner else right)
-        return points
-
-    inner_lane, outer_lane = min(lanes), max(lanes)
-    firsts = [lane[0] for lane in lanes.values()]
-    ends = []
-    for space in firsts:
-        left, right = sides[space["id"]]
-        ends.extend([left[0], right[0]])
-    ends.sort(key=lambda p: math.dist(p, middle))
-    xs = [p[0] for s in out_spaces for p in s["points"]]
-    ys = [p[1] for s in out_spaces for p in s["points"]]
-    margin = 0.7
-    return {
-        "board": str(data.get("side", "?")),
-        "viewBox": [round(min(xs) - margin, 3), round(min(ys) - margin, 3),
-                    round(max(xs) - min(xs) + 2 * margin, 3), round(max(ys) - min(ys) + 2 * margin, 3)],
-        "spaces": out_spaces,
-        "spina": boundary(inner_lane, inner=True),
-        "outer": boundary(outer_lane, inner=False),
-        "finish": [ends[0], ends[-1]] if ends else None,
-        "lanes": data.get("lanes", {}),
-    }
-
-
 @pages.get("/api/layout")
 def layout() -> Any:
-    """What never changes during a game: for Chariot Race the board drawing, for Hexen Rennen the box (clans, tile
-    numbers, stages, finish fields); the die faces for every game."""
+    """What never changes during a game, from the game's presentation (a board drawing, the box's contents), and
+    the die faces."""
     session = table()
     game = session.game
     if game is None:
         return jsonify(game=None, number=None, board=None, faces=[])
-    faces = list(dict.fromkeys(game.die_faces))
-    answer: dict[str, Any] = {"game": game.id, "number": session.record.id, "faces": faces, "board": None}
-    if game.id == "chariot-race":
-        from companion.games.chariot_race.board import load_board
-        from companion.games.chariot_race.components import load_chariot_board
-
-        view = session.snapshot()["view"]
-        answer["board"] = board_layout(load_board(view["board"]).data)
-        kinds = {c["chariot_board"] for c in view["chariots"]}
-        answer["chariot_boards"] = {}
-        for name in sorted(kinds):
-            kind = load_chariot_board(name if name == "standard" or name.startswith("alt-") else f"alt-{name}")
-            answer["chariot_boards"][name] = {"dice_by_speed": list(kind.dice_by_speed),
-                                              "speed_cap": list(kind.speed_cap), "placeholder": kind.placeholder}
-    elif game.id == "hexenrennen":
-        from companion.games.hexenrennen.kit import load_kit
-
-        kit = load_kit()
-        answer["kit"] = {"clans": list(kit.clans), "witches_per_clan": kit.witches_per_clan,
-                         "tile_numbers": list(kit.tile_numbers), "card_numbers": list(kit.card_numbers),
-                         "card_magic": kit.card_magic, "stages": kit.stages, "stage_length": kit.stage_length,
-                         "finish_points": list(kit.finish_points)}
+    answer: dict[str, Any] = {"game": game.id, "number": session.record.id,
+                              "faces": list(dict.fromkeys(game.die_faces)), "board": None}
+    presentation = get_presentation(game.id)
+    if presentation is not None:
+        answer.update(presentation.layout(session.snapshot()["view"]))
     return jsonify(answer)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from companion.games.chariot_race.board import load_board
+from companion.games.chariot_race.present import board_layout
 from companion.web import create_app
-from companion.web.pages import board_layout
 from hw.buttons import PressOutcome
 from tests.conftest import PIN
 from tests.web.conftest import FakeCamera, start_race
@@ -77,7 +77,7 @@ def test_the_layout_draws_every_space_of_the_board(app):
 
 def test_the_lane_change_targets_match_the_rules():
     board = load_board("B")
-    layout = board_layout(board.data)
+    layout = board_layout(board)
     for space in layout["spaces"]:
         k = board.index[space["id"]]
         for key, targets in (("in", board.inward), ("out", board.outward), ("ahead", board.ahead)):
