@@ -175,11 +175,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r}; choose one of {', '.join(sorted(GAMES))}")
-    from companion.runtime import DEMO_PLAYERS
+    from companion.runtime import demo_options
 
-    if not 0 <= args.humans <= len(DEMO_PLAYERS):
-        raise UsageError(f"--humans {args.humans}: the demo has {len(DEMO_PLAYERS)} seats, give 0 to "
-                         f"{len(DEMO_PLAYERS)}")
+    seats = len(demo_options(args.game)["players"])
+    if not 0 <= args.humans <= seats:
+        raise UsageError(f"--humans {args.humans}: the demo has {seats} seats, give 0 to {seats}")
     config = demo_config(args.data_dir.resolve(), host=args.host, port=args.port, pin=args.pin)
     return _run_until_signal(config, bots=True, pin_from="--pin (companion demo --help)", game=args.game,
                              delay=args.delay, humans=args.humans)

@@ -18,7 +18,7 @@ from flask import Flask
 
 from companion.camera import TableCamera
 from companion.config import Config
-from companion.games import Game, IllegalAction, Prompt, get_game
+from companion.games import Game, IllegalAction, Prompt, get_game, get_presentation
 from companion.games.base import BOT_KEY
 from companion.games.bots import Bot, GreedyBot, RandomBot, roll
 from companion.malloc import keep_memory_flat
@@ -35,19 +35,15 @@ log = logging.getLogger(__name__)
 PENDING_FILE = "tray-roll.json"
 """In the data dir: the roll lying in the tray, offered again after a restart (not a game event)."""
 
-DEMO_PLAYERS = [("Julia", "green"), ("Klaus", "red"), ("Ben", "blue"), ("Anna", "yellow")]
-DEMO_OPTIONS: dict[str, dict] = {
-    # Hexen Rennen's clans have other colours, and its face-down tiles need a seeded "truth" for bots to reveal.
-    "hexenrennen": {"players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "orange"},
-                                {"name": "Ben", "colour": "blue"}, {"name": "Anna", "colour": "yellow"}],
-                    "tiles": "shuffled", "piles": "shuffled"},
-}
+DEMO_PLAYERS = ["Julia", "Klaus", "Ben", "Anna"]
+"""The demo's seats for a game whose presentation has no ``DEMO_OPTIONS`` of its own."""
 
 
 def demo_options(game_id: str, humans: int = 0) -> dict[str, Any]:
-    """The set-up of a demo game of ``game_id``: the first ``humans`` seats are people, the others bots."""
-    options = copy.deepcopy(DEMO_OPTIONS.get(game_id) or
-                            {"players": [{"name": name, "colour": colour} for name, colour in DEMO_PLAYERS]})
+    """The set-up of a demo game of ``game_id`` (its presentation's ``DEMO_OPTIONS``): the first ``humans`` seats
+    are people, the others bots."""
+    own = getattr(get_presentation(game_id), "DEMO_OPTIONS", None)
+    options = copy.deepcopy(own or {"players": [{"name": name} for name in DEMO_PLAYERS]})
     for n, player in enumerate(options["players"]):
         player[BOT_KEY] = n >= humans
     return options

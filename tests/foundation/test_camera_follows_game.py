@@ -12,7 +12,7 @@ import pytest
 from companion.config import demo_config
 from companion.games import get_game
 from companion.games.bots import RandomBot, roll
-from companion.runtime import DEMO_OPTIONS, Companion, _roll_in_the_tray, build
+from companion.runtime import Companion, _roll_in_the_tray, build, demo_options
 from companion.session import TableSession
 from companion.store import EventStore
 from tests.conftest import PIN, Client
@@ -40,7 +40,7 @@ def test_hexen_rennen_started_after_chariot_race_is_read_rendered_and_taught_as_
     csrf = {"headers": {"X-CSRF-Token": client.login()}}
     status, _ = client.post("/api/game", {"game": "chariot-race", "options": {"players": CHARIOT_PLAYERS}}, **csrf)
     assert status == 200 and camera.dice_set == "chariot_race"
-    status, _ = client.post("/api/game", {"game": "hexenrennen", "options": DEMO_OPTIONS["hexenrennen"]}, **csrf)
+    status, _ = client.post("/api/game", {"game": "hexenrennen", "options": demo_options("hexenrennen")}, **csrf)
     assert status == 200
 
     assert camera.dice_set == "d6" and camera.source.dice_set == "d6"  # at once, not on some later frame
@@ -70,7 +70,7 @@ def test_a_resumed_game_reads_its_own_dice_whatever_game_the_config_names(tmp_pa
     data = tmp_path / "data"
     data.mkdir()
     store = EventStore.in_data_dir(data)
-    TableSession(store).new_game("hexenrennen", DEMO_OPTIONS["hexenrennen"], seed=3)  # the power went here
+    TableSession(store).new_game("hexenrennen", demo_options("hexenrennen"), seed=3)  # the power went here
     store.close()
     config = demo_config(data, port=0)
     assert get_game(config.game.id).dice_set == "chariot_race"
@@ -90,7 +90,7 @@ def test_dice_without_a_model_turn_the_camera_off_with_the_reason_until_a_game_w
     assert state["state"] is CameraState.OFF and "cubitos" in state["message"]
     assert camera.status()["state"] is CameraState.OFF and camera.teacher is None
     assert not camera.pipeline.running
-    session.new_game("hexenrennen", DEMO_OPTIONS["hexenrennen"], seed=4)
+    session.new_game("hexenrennen", demo_options("hexenrennen"), seed=4)
     assert camera.off is None and camera.pipeline.running and camera.teacher.summary()["dice_set"] == "d6"
     before = camera.reading_count
     camera.source.roll(["3"])

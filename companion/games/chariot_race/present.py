@@ -15,6 +15,9 @@ from typing import Any
 from companion.games.chariot_race.board import NO_SPACE, Board, load_board
 from companion.games.chariot_race.components import load_chariot_board
 
+DEMO_OPTIONS: dict[str, Any] = {"players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "red"},
+                                            {"name": "Ben", "colour": "blue"}, {"name": "Anna", "colour": "yellow"}]}
+"""The set-up ``companion demo`` plays (its bots fill the seats)."""
 SPACE_HALF_WIDTH = 0.46
 """Half the drawn width of a lane, in board units (lanes are 1 apart): a thin gap shows between lanes."""
 MARGIN = 0.7

@@ -7,6 +7,13 @@ from typing import Any
 
 from companion.games.hexenrennen.kit import load_kit
 
+DEMO_OPTIONS: dict[str, Any] = {
+    "players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "orange"},
+                {"name": "Ben", "colour": "blue"}, {"name": "Anna", "colour": "yellow"}],
+    "tiles": "shuffled", "piles": "shuffled"}
+"""The set-up ``companion demo`` plays: the face-down tiles get a seeded "truth", since bots cannot look at a real
+table to reveal them."""
+
 
 def layout(view: Mapping[str, Any]) -> dict[str, Any]:
     """What never changes during this game (``/api/layout``): clans, tile and card numbers, stages, finish fields."""
