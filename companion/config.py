@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
+from companion.games import GAMES
+
 
 class ConfigError(ValueError):
     """A config file that cannot be used; the message is meant for the person who edits the file."""
@@ -32,7 +34,7 @@ def choices(*allowed: Any, **meta: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class GameConfig:
-    id: str = field(default="chariot-race", metadata=choices("chariot-race", "hexenrennen", "dice-race"))
+    id: str = field(default="chariot-race", metadata=choices(*GAMES))
     language: str = field(default="de", metadata=choices("de", "nl", "en"))
 
 
