@@ -323,24 +323,13 @@ def hexen_forced(event: Mapping[str, Any]) -> bool:
     return event.get("type") in HEXEN_FORCED or bool(event.get("type") == "card_played" and event.get("forced"))
 
 
-def _stays_key(event: Mapping[str, Any]) -> str | None:
-    """Which line a ``stays`` event gets, from its rule and reason (the engine's reasons are English)."""
-    reason, rule = str(event.get("reason", "")), event.get("rule")
-    if "magic card ends the move" in reason or "cannot be carried out" in reason:
-        return None  # the moved / drawn line before it says it all
-    if "chose to let it stay" in reason:
-        return "hx_stays_chosen"
-    if rule == "HR-11":
-        return "hx_stays_number"
-    if "occupied" in reason:
-        return "hx_stays_occupied"
-    if "beyond" in reason:
-        return "hx_stays_beyond"
-    if "pile is empty" in reason:
-        return "hx_stays_pile_empty"
-    if "no card" in reason:
-        return "hx_stays_no_card"
-    return "hx_stays"
+STAYS_LINES: dict[str, str | None] = {
+    "magic_ends_move": None, "drawn_card_void": None,  # the moved / drawn line before it says it all
+    "chose_to_stay": "hx_stays_chosen", "foreign_number": "hx_stays_number", "occupied": "hx_stays_occupied",
+    "beyond_finish": "hx_stays_beyond", "pile_empty": "hx_stays_pile_empty", "no_card": "hx_stays_no_card",
+    "no_playable_card": "hx_stays_no_card",
+}
+"""The line of a ``stays`` event by its ``reason`` code; an unknown code gets the plain "stays"."""
 
 
 def describe_hexen(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
@@ -398,14 +387,12 @@ def describe_hexen(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
         return _text(lang, "hx_drawn_ignored" if event.get("ignored") else "hx_drawn", colour=colour,
                      card=_hexen_card(event.get("card"), lang), witch=witch)
     if kind == "stays":
-        key = _stays_key(event)
+        key = STAYS_LINES.get(str(event.get("reason")), "hx_stays")
         if key is None:
             return None
-        reason = str(event.get("reason", ""))
-        # "a blue number", "the green pile is empty", "yellow chose to let it stay": the clan is the reason's word
-        word = next((w for w in reason.split() if w in colours), "")
+        clan = str(event.get("clan", ""))
         return _text(lang, key, witch=witch, place=hexen_place(event.get("space"), lang),
-                     colour=colours.get(word, word), player=names.get(word, word))
+                     colour=colours.get(clan, clan), player=names.get(clan, clan))
     if kind == "finished":
         return _text(lang, "hx_finished", witch=witch, points=event.get("points"))
     if kind == "chain_end":

@@ -310,7 +310,7 @@ def test_hr12_a_magic_card_goes_to_the_next_free_revealed_own_magic_tile_and_sto
                   tiles={8: "blue-magic", 20: "blue-magic", 36: "blue-magic", 12: "yellow-magic"})
     state, events = play(state, roll(3), move("blue-1"), card("magic"))
     assert at(state, "blue-1") == 36  # past the yellow magic tile; 20 is occupied
-    assert of_type(events, "stays")[0]["reason"] == "a magic card ends the move"
+    assert of_type(events, "stays")[0]["reason"] == "magic_ends_move"
 
 
 def test_hr12_without_a_playable_card_the_witch_just_stays():

@@ -151,3 +151,28 @@ def test_chariot_race_names_and_lines_are_unchanged():
     assert logtext.names_for(view, "en") == {"green": "Julia"}
     event = {"type": "moved", "chariot": "green", "to": "L1-05", "path": ["straight"] * 4, "damage": 0}
     assert logtext.describe_event(event, lang="en", names={"green": "Julia"}) == "Julia drives 4 spaces to L1-05"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_reason_a_witch_stays_is_a_code_with_a_line_in_every_language(seed):
+    """Bot games with shuffled tiles: each ``stays`` event says why as a code the log knows, not as English."""
+    from companion.games.bots import RandomBot, roll
+    from companion.games.hexenrennen.rules import STAYS_REASONS
+
+    game, rng = get_game("hexenrennen"), random.Random(seed)
+    state = game.setup({"players": PLAYERS, "tiles": "shuffled", "piles": "shuffled"}, rng)
+    names = {lang: logtext.hexen_names(game.view(state), lang) for lang in logtext.LANGUAGES}
+    seen = set()
+    while not game.is_over(state):
+        prompt = game.prompt(state)
+        choice = RandomBot().choose(game, state, prompt, rng)
+        if "roll" in choice:
+            choice = roll(game, choice, rng)
+        state, events = game.apply(state, choice)
+        for event in (e for e in events if e["type"] == "stays"):
+            assert event["reason"] in STAYS_REASONS, event
+            seen.add(event["reason"])
+            for lang in logtext.LANGUAGES:
+                line = logtext.describe_hexen(event, lang=lang, names=names[lang])
+                assert line is None or ("?" not in line and "{" not in line), (event, lang, line)
+    assert seen

@@ -424,10 +424,15 @@ def _place(state: State, there: int, by: str, events: list[Event], value: int | 
                           forced=back_by_number)
 
 
-def _stays(state: State, events: list[Event], reason: str, rule: str) -> State:
+STAYS_REASONS = ("beyond_finish", "occupied", "no_playable_card", "foreign_number", "pile_empty", "no_card",
+                 "chose_to_stay", "magic_ends_move", "drawn_card_void")
+"""Why a witch stays, as the ``reason`` code of a ``stays`` event; ``clan`` or ``card`` name whose, or which."""
+
+
+def _stays(state: State, events: list[Event], reason: str, rule: str, **details: Any) -> State:
     k = state.witch
     events.append({"type": "stays", "witch": witch_id(state, k), "space": state.witches[k], "reason": reason,
-                   "rule": rule})
+                   "rule": rule, **details})
     return _end_chain(state, events)
 
 
@@ -458,26 +463,26 @@ def resolve(state: State, events: list[Event]) -> State:
         if tile.clan == clan and tile.value != MAGIC:  # HR-10: own number, move on and follow the next tile
             there = here + tile.value
             if there > kit.last_space:
-                return _stays(state, events, f"{tile.value} would go beyond the finish", "HR-17")
+                return _stays(state, events, "beyond_finish", "HR-17", value=tile.value)
             if there in occupied(state):
-                return _stays(state, events, f"space {there} is occupied", "HR-10")
+                return _stays(state, events, "occupied", "HR-10", at=there)
             state = _place(state, there, "tile", events, value=tile.value)
             continue
         if tile.clan == clan:  # HR-12: own magic, the player may play a card forward
             if card_options(state._replace(phase="own_magic")):
                 return _asks(state, "own_magic", events)
-            return _stays(state, events, "no card can be played from here", "HR-12")
+            return _stays(state, events, "no_playable_card", "HR-12")
         if tile.value != MAGIC:  # HR-11
-            return _stays(state, events, f"a {tile.clan} number", "HR-11")
+            return _stays(state, events, "foreign_number", "HR-11", clan=tile.clan)
         if tile.clan in state.neutrals:  # HR-20
             if not state.piles[state.neutrals.index(tile.clan)]:
-                return _stays(state, events, f"the {tile.clan} pile is empty", "HR-20")
+                return _stays(state, events, "pile_empty", "HR-20", clan=tile.clan)
             events.append({"type": "asks", "phase": "draw", "player": state.current, "witch": witch_id(state, k),
                            "space": here, "pile": tile.clan})
             return state._replace(phase="draw")
         if card_options(state._replace(phase="foreign_magic")):  # HR-13, HR-16
             return _asks(state, "foreign_magic", events)
-        return _stays(state, events, f"{tile.clan} has no card that can be played here", "HR-13")
+        return _stays(state, events, "no_card", "HR-13", clan=tile.clan)
 
 
 def _end_chain(state: State, events: list[Event]) -> State:
@@ -607,7 +612,7 @@ def _on_card(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         if not forward and state.forced and options:  # HR-16
             raise IllegalAction("HR-16", f"{wid} was sent back onto {clan}'s magic tile by a number card: {clan} "
                                 "must play a card against it", legal=options)
-        return _stays(state, events, f"{clan} chose to let it stay", PHASE_RULE[state.phase])
+        return _stays(state, events, "chose_to_stay", PHASE_RULE[state.phase], clan=clan)
     i = state.clans.index(clan)
     hand = state.hands[i]
     value = parse_value(action.get("card"), state.kit.card_numbers)
@@ -630,7 +635,7 @@ def _on_card(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     state = _place(state._replace(hands=tuple(hands)), there, "magic" if value == MAGIC else "card", events,
                    value=value, player=clan, back_by_number=not forward and value != MAGIC)
     if value == MAGIC:  # HR-12/HR-13: a magic card ends the move
-        return _stays(state, events, "a magic card ends the move", PHASE_RULE[state.phase])
+        return _stays(state, events, "magic_ends_move", PHASE_RULE[state.phase])
     return resolve(state, events)
 
 
@@ -654,12 +659,11 @@ def _on_draw(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     events.append({"type": "drawn", "clan": neutral, "card": card_name(value), "witch": wid,
                    "ignored": there is None, "pile_left": len(pile)})
     if there is None:
-        return _stays(state, events, f"the drawn {card_name(value)} cannot be carried out: {why}",
-                      "HR-20")
+        return _stays(state, events, "drawn_card_void", "HR-20", card=card_name(value))
     state = _place(state, there, "magic" if value == MAGIC else "draw", events, value=value, player=neutral,
                    back_by_number=value != MAGIC)
     if value == MAGIC:
-        return _stays(state, events, "a magic card ends the move", "HR-20")
+        return _stays(state, events, "magic_ends_move", "HR-20")
     return resolve(state, events)
 
 
