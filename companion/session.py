@@ -257,7 +257,7 @@ class TableSession:
             if not is_listed(prompt, action):
                 raise IllegalAction("ACTION", f"{action['type']!r} is not one of the choices offered now",
                                     legal=prompt.options)
-            payload = {"action": dict(action), "events": events, "source": source}
+            payload = {"action": dict(action), "events": events, "source": source, "phase": prompt.phase}
             if reading is not None:
                 payload["reading"] = reading
             stored = self.store.append(current.record.id, actor=actor, type=action["type"], payload=payload)

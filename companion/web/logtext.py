@@ -172,7 +172,7 @@ def bot_names(names: Mapping[str, str], actor: str, lang: str) -> dict[str, str]
 
 def _action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lang: str) -> str | None:
     """A line for a player's choice that no rules event describes (the rest is told by the events).
-    ``phase`` is where the turn stood before this action (see :func:`_phase_after`)."""
+    ``phase`` is the phase the action was chosen in, as the session stored it with the action."""
     kind = action.get("type")
     if kind == "skip_repair":
         return _text(lang, "skip_repair", chariot=actor)
@@ -198,21 +198,6 @@ def _corrections(reading: Mapping[str, Any] | None, lang: str) -> list[str]:
     return lines
 
 
-def _phase_after(action: Mapping[str, Any], events: list[Mapping[str, Any]], phase: str | None) -> str | None:
-    """Where a Chariot Race turn stands after an action, as far as a "done" needs to know (CR-13, CR-21)."""
-    kinds = {e.get("type") for e in events}
-    kind = action.get("type")
-    if kinds & {"turn", "game_over"}:
-        return None
-    if "moved" in kinds or kind in ("caltrop", "spear"):
-        return "attack"
-    if kind == "roll":
-        return "reroll"
-    if kind in ("reroll", "turn") or (kind == "done" and phase == "reroll"):
-        return "fortune"
-    return phase
-
-
 def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[str, str],
                 game: str | None = None) -> list[dict[str, Any]]:
     """Every stored event of a game as a log entry: ``{"seq", "actor", "type", "lines": [{"text", "forced",
@@ -227,7 +212,6 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
     """
     entries: list[dict[str, Any]] = []
     by_seq: dict[int, dict[str, Any]] = {}
-    phase: str | None = None
     for event in stored:
         payload = event.get("payload") or {}
         seq = int(event.get("seq", 0))
@@ -247,7 +231,7 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
         said = bot_names(names, str(event.get("actor")), lang) if bot else names  # a bot's move says so
         actor = said.get(event.get("actor", ""), event.get("actor") or "?")
         lines: list[dict[str, Any]] = []
-        text = None if game == HEXEN else _action_line(action, actor, phase, lang=lang)
+        text = None if game == HEXEN else _action_line(action, actor, payload.get("phase"), lang=lang)
         if text:
             lines.append({"text": text, "forced": False, "event": action.get("type")})
         for rules_event in payload.get("events") or []:
@@ -271,7 +255,6 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
                  "undone": False, "undoes": None, "bot": bot}
         entries.append(entry)
         by_seq[seq] = entry
-        phase = _phase_after(action, payload.get("events") or [], phase)
     return entries
 
 

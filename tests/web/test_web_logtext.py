@@ -11,8 +11,10 @@ from companion.web import logtext
 NAMES = {"green": "Julia", "yellow": "Klaus", "blue": "Ben"}
 
 
-def stored(seq, action, events=(), actor="green", reading=None, type_=None, source="dashboard"):
+def stored(seq, action, events=(), actor="green", reading=None, type_=None, source="dashboard", phase=None):
     payload = {"action": action, "events": list(events), "source": source}
+    if phase is not None:
+        payload["phase"] = phase
     if reading is not None:
         payload["reading"] = reading
     return {"seq": seq, "actor": actor, "type": type_ or action["type"], "payload": payload}
@@ -75,13 +77,14 @@ def test_done_is_told_by_the_phase_it_ends():
     log = [
         stored(1, {"type": "roll", "roll": 2, "dice": ["attack", "fortune"]},
                [{"type": "rolled", "chariot": "green", "dice": ["attack", "fortune"]}]),
-        stored(2, {"type": "done"}),
+        stored(2, {"type": "done"}, phase="reroll"),
         stored(3, {"type": "turn", "die": 0, "face": "steer", "cost": 2},
                [{"type": "turned", "chariot": "green", "die": 0, "face": "steer", "cost": 2}]),
-        stored(4, {"type": "done"}, [{"type": "fortune_gained", "chariot": "green", "gained": 1, "fortune": 2},
-                                     {"type": "moved", "chariot": "green", "from": "L0-01", "to": "L0-05",
-                                      "path": ["straight"] * 4, "damage": 0, "left": 12}]),
-        stored(5, {"type": "done"}, [{"type": "turn", "chariot": "yellow", "round": 1}]),
+        stored(4, {"type": "done"}, phase="fortune", events=[
+            {"type": "fortune_gained", "chariot": "green", "gained": 1, "fortune": 2},
+            {"type": "moved", "chariot": "green", "from": "L0-01", "to": "L0-05", "path": ["straight"] * 4,
+             "damage": 0, "left": 12}]),
+        stored(5, {"type": "done"}, [{"type": "turn", "chariot": "yellow", "round": 1}], phase="attack"),
     ]
     lines = [e["lines"][0]["text"] for e in logtext.log_entries(log, lang="en", names=NAMES)]
     assert lines == ["Julia rolls Attack, Fortune", "Julia keeps the dice",
@@ -159,3 +162,15 @@ def test_language_choice():
     assert logtext.pick_language(None, ["fr-FR", "de-AT"]) == "de"
     assert logtext.pick_language(None, [], "nl") == "nl"
     assert json.dumps(logtext.catalog("xx")["lang"]) == '"en"'
+
+
+def test_the_session_stores_the_phase_an_action_was_chosen_in(session):
+    """The log's "keeps the dice" reads the phase off the stored action, not off a second copy of the phases."""
+    from tests.web.conftest import start_race
+
+    start_race(session)
+    session.act({"type": "roll", "dice": ["attack", "fortune", "drive", "steer"]}, actor="green")
+    stored = session.act({"type": "done"}, actor="green")
+    assert stored.payload["phase"] == "reroll"
+    lines = logtext.log_entries([e.to_json() for e in session.events()], lang="en", names={"green": "Julia"})
+    assert lines[-1]["lines"][0]["text"] == "Julia keeps the dice"
