@@ -113,6 +113,16 @@ class Presentation(Protocol):
         """What never changes during a game (the board drawing, the box's contents), from the rules' ``view``."""
         ...
 
+    def names(self, view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
+        """Actor and piece ids -> how the log calls them in ``lang`` ("Julia (grün 2)", "Hexe 2 von Julia")."""
+        ...
+
+    def log_lines(self, action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *,
+                  actor: str, lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        """The log lines of one stored action, ``{"text", "forced", "event"}`` each, from the action, the phase it
+        was chosen in and the rules' events alone: a line never depends on the events before it."""
+        ...
+
 
 @runtime_checkable
 class Game(Protocol):

@@ -144,7 +144,7 @@ def readable_log() -> Any:
     snapshot = session.snapshot()
     if snapshot["game"] is None:
         return jsonify(game=None, entries=[])
-    names = logtext.names_for(snapshot.get("view"), lang)
+    names = logtext.names_for(snapshot["game"]["id"], snapshot.get("view"), lang)
     # Entries need their predecessors (an undo names what it undid, "done" needs the phase): build from the start.
     stored = [event.to_json() for event in session.events()]
     every = logtext.log_entries(stored, lang=lang, names=names, game=snapshot["game"]["id"])

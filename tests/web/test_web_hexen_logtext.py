@@ -7,6 +7,7 @@ import random
 import pytest
 
 from companion.games import get_game
+from companion.games.hexenrennen import present
 from companion.web import logtext
 
 PLAYERS = [{"name": "Julia", "colour": "blue"}, {"name": "Ben", "colour": "yellow"},
@@ -41,7 +42,7 @@ play a 5 against it, and it ends on another clan's number: net +5."""
 
 
 def lines(view, stored, lang):
-    names = logtext.names_for(view, lang)
+    names = logtext.names_for("hexenrennen", view, lang)
     return [[(line["text"], line["forced"]) for line in entry["lines"]]
             for entry in logtext.log_entries(stored, lang=lang, names=names, game="hexenrennen")]
 
@@ -96,21 +97,21 @@ def test_own_magic_a_magic_card_and_letting_it_stay():
     texts = [text for entry in lines(view, stored, "en") for text, _ in entry]
     assert "Julia decides: play a card for Julia's witch 1 or let it stay" in texts
     assert "Julia lets Julia's witch 1 stay on space 2" in texts
-    names = logtext.names_for(view, "en")
+    names = logtext.names_for("hexenrennen", view, "en")
     magic = {"type": "moved", "witch": "blue-1", "from": 2, "to": 11, "by": "magic", "value": "magic",
              "player": "blue"}
-    assert logtext.describe_hexen(magic, lang="en", names=names) == \
+    assert present.describe(magic, lang="en", names=names) == \
         "Julia's witch 1 flies forward to the magic sign on space 11"
     back = {**magic, "from": 11, "to": 2, "player": "yellow"}
-    assert logtext.describe_hexen(back, lang="de", names=logtext.names_for(view, "de")) == \
+    assert present.describe(back, lang="de", names=logtext.names_for("hexenrennen", view, "de")) == \
         "Hexe 1 von Julia muss zurück zum Zauberzeichen auf Feld 2"
 
 
 def test_a_neutral_pile_a_pass_the_finish_and_the_end():
     view, _ = play([])
-    names = logtext.names_for(view, "en")
+    names = logtext.names_for("hexenrennen", view, "en")
     assert names["orange"] == "orange (neutral)"
-    say = lambda event, lang="en": logtext.describe_hexen(event, lang=lang, names=logtext.names_for(view, lang))  # noqa: E731
+    say = lambda event, lang="en": present.describe(event, lang=lang, names=present.names(view, lang))  # noqa: E731
     assert say({"type": "asks", "phase": "draw", "player": "blue", "witch": "blue-2", "space": 6,
                 "pile": "orange"}) == "Julia turns over the top card of the orange pile for Julia's witch 2"
     assert say({"type": "drawn", "clan": "orange", "card": 3, "witch": "blue-2", "ignored": False,
@@ -132,25 +133,27 @@ def test_a_neutral_pile_a_pass_the_finish_and_the_end():
 
 
 def test_flashed_lines_are_the_decisions_due_and_the_forced_card():
-    assert logtext.hexen_forced({"type": "asks", "phase": "own_magic"})
-    assert logtext.hexen_forced({"type": "card_played", "forced": True})
-    assert not logtext.hexen_forced({"type": "card_played", "forced": False})
-    assert not logtext.hexen_forced({"type": "moved"})
+    assert present.forced({"type": "asks", "phase": "own_magic"})
+    assert present.forced({"type": "card_played", "forced": True})
+    assert not present.forced({"type": "card_played", "forced": False})
+    assert not present.forced({"type": "moved"})
 
 
 def test_an_undone_reveal_is_named_by_its_line():
     view, stored = play(RULEBOOK_CHAIN[:2])
     stored.append({"seq": 3, "actor": "table", "type": "undo", "payload": {"undoes": 2, "action": {}}})
-    entries = logtext.log_entries(stored, lang="en", names=logtext.names_for(view, "en"), game="hexenrennen")
+    entries = logtext.log_entries(stored, lang="en", names=present.names(view, "en"), game="hexenrennen")
     assert entries[1]["undone"] is True
     assert entries[2]["lines"][0]["text"] == "Taken back: Space 3 is turned over: blue 10"
 
 
-def test_chariot_race_names_and_lines_are_unchanged():
+def test_each_game_names_its_own_actors_and_tells_its_own_events():
     view = {"chariots": [{"id": "green", "colour": "green", "player": "Julia"}]}
-    assert logtext.names_for(view, "en") == {"green": "Julia"}
+    assert logtext.names_for("chariot-race", view, "en") == {"green": "Julia"}
     event = {"type": "moved", "chariot": "green", "to": "L1-05", "path": ["straight"] * 4, "damage": 0}
-    assert logtext.describe_event(event, lang="en", names={"green": "Julia"}) == "Julia drives 4 spaces to L1-05"
+    stored = [{"seq": 1, "actor": "green", "type": "move", "payload": {"action": {"type": "move"}, "events": [event]}}]
+    [entry] = logtext.log_entries(stored, lang="en", names={"green": "Julia"}, game="chariot-race")
+    assert entry["lines"][0]["text"] == "Julia drives 4 spaces to L1-05"
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -161,7 +164,7 @@ def test_every_reason_a_witch_stays_is_a_code_with_a_line_in_every_language(seed
 
     game, rng = get_game("hexenrennen"), random.Random(seed)
     state = game.setup({"players": PLAYERS, "tiles": "shuffled", "piles": "shuffled"}, rng)
-    names = {lang: logtext.hexen_names(game.view(state), lang) for lang in logtext.LANGUAGES}
+    names = {lang: present.names(game.view(state), lang) for lang in logtext.LANGUAGES}
     seen = set()
     while not game.is_over(state):
         prompt = game.prompt(state)
@@ -173,6 +176,6 @@ def test_every_reason_a_witch_stays_is_a_code_with_a_line_in_every_language(seed
             assert event["reason"] in STAYS_REASONS, event
             seen.add(event["reason"])
             for lang in logtext.LANGUAGES:
-                line = logtext.describe_hexen(event, lang=lang, names=names[lang])
+                line = present.describe(event, lang=lang, names=names[lang])
                 assert line is None or ("?" not in line and "{" not in line), (event, lang, line)
     assert seen

@@ -6,7 +6,10 @@ import json
 
 import pytest
 
+from companion.games.chariot_race import present
 from companion.web import logtext
+
+GAME = "chariot-race"
 
 NAMES = {"green": "Julia", "yellow": "Klaus", "blue": "Ben"}
 
@@ -28,12 +31,12 @@ def stored(seq, action, events=(), actor="green", reading=None, type_=None, sour
 def test_a_ram_in_three_languages(lang, text):
     event = {"type": "rammed", "chariot": "green", "target": "yellow", "space": "L1-12", "damage": 2,
              "target_damage": 2, "left": 4, "target_left": 0}
-    assert logtext.describe_event(event, lang=lang, names=NAMES) == text
+    assert present.describe_event(event, lang=lang, names=NAMES) == text
 
 
 def test_an_uneven_ram_says_who_took_what():
     event = {"type": "rammed", "chariot": "green", "target": "yellow", "damage": 2, "target_damage": 0}
-    assert logtext.describe_event(event, lang="en", names=NAMES) == "Julia rams Klaus: −2 and −0"
+    assert present.describe_event(event, lang="en", names=NAMES) == "Julia rams Klaus: −2 and −0"
 
 
 def test_the_forced_effects_of_a_move_are_lines_of_their_own_and_marked_forced():
@@ -47,7 +50,7 @@ def test_the_forced_effects_of_a_move_are_lines_of_their_own_and_marked_forced()
         {"type": "moved", "chariot": "green", "from": "L2-06", "to": "L1-10", "path": ["straight"] * 8,
          "damage": 7, "left": 4},
     ])
-    [entry] = logtext.log_entries([move], lang="en", names=NAMES)
+    [entry] = logtext.log_entries([move], lang="en", names=NAMES, game=GAME)
     texts = [line["text"] for line in entry["lines"]]
     assert texts == [
         "Julia takes the curve at speed 8 (max 7): −1",
@@ -66,7 +69,7 @@ def test_a_corrected_die_is_kept_in_the_log():
     ]}
     roll = stored(1, {"type": "roll", "roll": 2, "dice": ["drive", "steer"]},
                   [{"type": "rolled", "chariot": "green", "dice": ["drive", "steer"]}], reading=reading)
-    [entry] = logtext.log_entries([roll], lang="de", names=NAMES)
+    [entry] = logtext.log_entries([roll], lang="de", names=NAMES, game=GAME)
     assert [line["text"] for line in entry["lines"]] == [
         "Julia würfelt Fahren, Lenken",
         "Würfel 2 von Hand gesetzt: Fortuna → Lenken",
@@ -86,7 +89,7 @@ def test_done_is_told_by_the_phase_it_ends():
              "damage": 0, "left": 12}]),
         stored(5, {"type": "done"}, [{"type": "turn", "chariot": "yellow", "round": 1}], phase="attack"),
     ]
-    lines = [e["lines"][0]["text"] for e in logtext.log_entries(log, lang="en", names=NAMES)]
+    lines = [e["lines"][0]["text"] for e in logtext.log_entries(log, lang="en", names=NAMES, game=GAME)]
     assert lines == ["Julia rolls Attack, Fortune", "Julia keeps the dice",
                      "Julia pays 2 fortune and turns die 1 to Steer", "Julia spends no more fortune",
                      "Julia makes no more attacks"]
@@ -95,7 +98,7 @@ def test_done_is_told_by_the_phase_it_ends():
 def test_an_undo_marks_what_it_took_back():
     log = [stored(1, {"type": "skip_repair"}),
            {"seq": 2, "actor": "table", "type": "undo", "payload": {"undoes": 1, "action": {"type": "skip_repair"}}}]
-    entries = logtext.log_entries(log, lang="nl", names=NAMES)
+    entries = logtext.log_entries(log, lang="nl", names=NAMES, game=GAME)
     assert entries[0]["undone"] is True
     assert entries[1]["lines"][0]["text"] == "Teruggenomen: Julia repareert niet"
     assert entries[1]["undoes"] == 1
@@ -112,7 +115,7 @@ def test_a_bot_s_move_names_its_actor_as_a_bot_and_a_person_s_does_not(lang, bot
                {"type": "moved", "chariot": "green", "from": "L1-07", "to": "L1-10", "path": ["straight"] * 3}],
                source="bot"),
            stored(2, {"type": "skip_repair"}, actor="yellow")]
-    entries = logtext.log_entries(log, lang=lang, names=NAMES)
+    entries = logtext.log_entries(log, lang=lang, names=NAMES, game=GAME)
     assert [[line["text"] for line in entry["lines"]] for entry in entries] == [bot, [person]]
     assert [entry["bot"] for entry in entries] == [True, False]
 
@@ -122,17 +125,17 @@ def test_two_chariots_of_one_player_are_told_apart_by_colour():
                          {"id": "green-2", "colour": "green", "player": "Julia"},
                          {"id": "blue", "colour": "blue", "player": "Ben"},
                          {"id": "blue-2", "colour": "blue", "player": "Ben"}]}
-    names = logtext.chariot_names(view, "nl")
+    names = present.names(view, "nl")
     assert names["green-2"] == "Julia (groen 2)"
     event = {"type": "spear", "chariot": "blue", "target": "green-2", "damage": 1, "left": 5}
-    assert logtext.describe_event(event, lang="en", names=logtext.chariot_names(view, "en")) == \
+    assert present.describe_event(event, lang="en", names=present.names(view, "en")) == \
         "Ben (blue) throws a spear at Julia (green 2): −1"
 
 
 def test_the_end_of_the_race_with_and_without_a_winner():
-    assert logtext.describe_event({"type": "game_over", "winner": "blue"}, lang="de", names=NAMES) == \
+    assert present.describe_event({"type": "game_over", "winner": "blue"}, lang="de", names=NAMES) == \
         "Ben gewinnt das Rennen!"
-    assert logtext.describe_event({"type": "game_over", "winner": None}, lang="en", names=NAMES) == \
+    assert present.describe_event({"type": "game_over", "winner": None}, lang="en", names=NAMES) == \
         "The race is over: no winner"
 
 
@@ -172,5 +175,6 @@ def test_the_session_stores_the_phase_an_action_was_chosen_in(session):
     session.act({"type": "roll", "dice": ["attack", "fortune", "drive", "steer"]}, actor="green")
     stored = session.act({"type": "done"}, actor="green")
     assert stored.payload["phase"] == "reroll"
-    lines = logtext.log_entries([e.to_json() for e in session.events()], lang="en", names={"green": "Julia"})
+    lines = logtext.log_entries([e.to_json() for e in session.events()], lang="en", names={"green": "Julia"},
+                                game=GAME)
     assert lines[-1]["lines"][0]["text"] == "Julia keeps the dice"

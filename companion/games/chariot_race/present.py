@@ -14,6 +14,7 @@ from typing import Any
 
 from companion.games.chariot_race.board import NO_SPACE, Board, load_board
 from companion.games.chariot_race.components import load_chariot_board
+from companion.texts import catalog, colour, face, text
 
 DEMO_OPTIONS: dict[str, Any] = {"players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "red"},
                                             {"name": "Ben", "colour": "blue"}, {"name": "Anna", "colour": "yellow"}]}
@@ -111,3 +112,113 @@ def board_layout(board: Board) -> dict[str, Any]:
         "finish": [ends[0], ends[-1]] if ends else None,
         "lanes": board.data.get("lanes", {}),
     }
+
+
+# -- the log ---------------------------------------------------------------------------------------------------------
+
+FORCED = frozenset({"speed_capped", "gallop_damage", "curve_damage", "rammed", "placed_behind", "caltrop_hit",
+                    "rocks", "wrecked", "lap", "finished", "spear", "game_over", "fortune_gained"})
+"""Events the rules force on the table (as opposed to a player's choice): the dashboard flashes these."""
+DONE_LINES = {"reroll": "keeps_dice", "fortune": "stops_spending", "attack": "no_more_attacks"}
+"""What a ``done`` says, by the phase it was chosen in (the session stores the phase with the action)."""
+QUIET = ("done", "action", "undo", "corrected", "manual")
+
+
+def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
+    """Chariot id -> how the log calls it: the player's name, plus the colour when a player drives two (CR-7).
+
+    >>> view = {"chariots": [{"id": "green", "colour": "green", "player": "Julia"},
+    ...                      {"id": "green-2", "colour": "green", "player": "Julia"}]}
+    >>> names(view, "de")
+    {'green': 'Julia (grün)', 'green-2': 'Julia (grün 2)'}
+    """
+    chariots = (view or {}).get("chariots") or []
+    per_player: dict[str, int] = {}
+    for chariot in chariots:
+        per_player[chariot["player"]] = per_player.get(chariot["player"], 0) + 1
+    out = {}
+    for chariot in chariots:
+        name = chariot["player"]
+        if per_player[name] > 1:
+            second = " 2" if chariot["id"].endswith("-2") else ""
+            name = f"{name} ({colour(lang, chariot['colour'])}{second})"
+        out[chariot["id"]] = name
+    return out
+
+
+def _faces(dice: Any, lang: str) -> str:
+    return ", ".join(face(lang, d) for d in dice or [])
+
+
+def _signs(signs: Any) -> str:
+    return " ".join("+1" if s > 0 else "−1" for s in signs or [])
+
+
+def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
+    """One line for one rules event, or None for an event the log leaves out.
+
+    >>> event = {"type": "rammed", "chariot": "green", "target": "yellow", "damage": 2, "target_damage": 2}
+    >>> describe_event(event, lang="de", names={"green": "Julia", "yellow": "Klaus"})
+    'Julia rammt Klaus: beide −2'
+    """
+    kind = event.get("type")
+    name = names.get(event.get("chariot", ""), event.get("chariot"))
+    target = names.get(event.get("target", ""), event.get("target"))
+    fields = {**event, "chariot": name, "target": target}
+    if kind == "rolled":
+        return text(lang, "rolled", fields, dice=_faces(event.get("dice"), lang))
+    if kind == "rerolled":
+        chosen = event.get("reroll") or []
+        new = [event["dice"][i] for i in chosen] if event.get("dice") else []
+        key = "rerolled_paid" if event.get("cost") else "rerolled_free"
+        return text(lang, key, fields, n=len(chosen), dice=_faces(new, lang))
+    if kind == "turned":
+        return text(lang, "turned", fields, die=int(event.get("die", 0)) + 1, face=face(lang, event.get("face")))
+    if kind == "moved":
+        steps = len(event.get("path") or [])
+        if event.get("to") is None:
+            return text(lang, "moved_wrecked", fields, steps=steps)
+        return text(lang, "moved_damage" if event.get("damage") else "moved", fields, steps=steps)
+    if kind == "rammed":
+        even = event.get("damage") == event.get("target_damage")
+        return text(lang, "rammed" if even else "rammed_uneven", fields)
+    if kind == "placed_behind":
+        return text(lang, "placed_behind", fields, behind=names.get(event.get("behind", ""), event.get("behind")))
+    if kind == "wrecked":
+        return text(lang, "wrecked_caltrop" if event.get("caltrop") else "wrecked", fields)
+    if kind == "game_over":
+        winner = event.get("winner")
+        if winner is None:
+            return text(lang, "game_over_none")
+        return text(lang, "game_over", winner=names.get(winner, winner))
+    if kind == "speed_set" and event.get("speed") == event.get("was"):
+        return None  # a gallop that could not add speed: its damage line says enough
+    if kind in catalog(lang)["log"] and kind not in QUIET:
+        return text(lang, kind, fields)
+    return None
+
+
+def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lang: str) -> str | None:
+    """A line for a player's choice that no rules event describes (the rest is told by the events)."""
+    kind = action.get("type")
+    if kind == "skip_repair":
+        return text(lang, "skip_repair", chariot=actor)
+    if kind == "drive":
+        return text(lang, "drive", chariot=actor, signs=_signs(action.get("signs")))
+    if kind == "done":
+        return text(lang, DONE_LINES.get(phase or "", "done"), chariot=actor)
+    return None
+
+
+def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
+              lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
+    lines = []
+    chosen = action_line(action, actor, phase, lang=lang)
+    if chosen:
+        lines.append({"text": chosen, "forced": False, "event": action.get("type")})
+    for event in events:
+        line = describe_event(event, lang=lang, names=names)
+        if line:
+            lines.append({"text": line, "forced": event.get("type") in FORCED, "event": event.get("type")})
+    return lines

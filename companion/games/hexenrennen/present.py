@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.hexenrennen.kit import load_kit
+from companion.texts import colour, text
 
 DEMO_OPTIONS: dict[str, Any] = {
     "players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "orange"},
@@ -22,3 +23,136 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
                     "tile_numbers": list(kit.tile_numbers), "card_numbers": list(kit.card_numbers),
                     "card_magic": kit.card_magic, "stages": kit.stages, "stage_length": kit.stage_length,
                     "finish_points": list(kit.finish_points)}}
+
+
+# -- the log ---------------------------------------------------------------------------------------------------------
+
+FORCED = frozenset({"asks", "finished", "game_over", "passed"})
+"""Events the table must notice: a card decision that is due (and whose), a witch home, the end."""
+STAYS_LINES: dict[str, str | None] = {
+    "magic_ends_move": None, "drawn_card_void": None,  # the moved / drawn line before it says it all
+    "chose_to_stay": "hx_stays_chosen", "foreign_number": "hx_stays_number", "occupied": "hx_stays_occupied",
+    "beyond_finish": "hx_stays_beyond", "pile_empty": "hx_stays_pile_empty", "no_card": "hx_stays_no_card",
+    "no_playable_card": "hx_stays_no_card",
+}
+"""The line of a ``stays`` event by its ``reason`` code (``rules.STAYS_REASONS``); an unknown code: "stays"."""
+
+
+def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
+    """Clan -> the player's name (a neutral clan: its colour), witch id -> "Julia's witch 2".
+
+    >>> view = {"players": [{"clan": "blue", "name": "Julia"}], "neutrals": [{"clan": "green"}],
+    ...         "witches": [{"id": "blue-2", "clan": "blue"}]}
+    >>> names(view, "de")
+    {'blue': 'Julia', 'green': 'grün (neutral)', 'blue-2': 'Hexe 2 von Julia'}
+    """
+    view = view or {}
+    out = {p["clan"]: p["name"] for p in view.get("players") or []}
+    for neutral in view.get("neutrals") or []:
+        out[neutral["clan"]] = text(lang, "hx_neutral_name", colour=colour(lang, neutral["clan"]))
+    for witch in view.get("witches") or []:
+        n = witch["id"].rsplit("-", 1)[-1]
+        out[witch["id"]] = text(lang, "hx_witch", name=out.get(witch["clan"], witch["clan"]), n=n)
+    return out
+
+
+def place(space: Any, lang: str) -> str:
+    """A space as the log says it: the start, space 14, the 3-point finish field."""
+    track = load_kit().track_length
+    if not isinstance(space, int) or space <= 0:
+        return text(lang, "hx_place_start")
+    if space > track:
+        return text(lang, "hx_place_finish", points=load_kit().points(space))
+    return text(lang, "hx_place_space", n=space)
+
+
+def _card(card: Any, lang: str) -> str:
+    return text(lang, "hx_card_magic") if card == "magic" else text(lang, "hx_card_number", value=card)
+
+
+def forced(event: Mapping[str, Any]) -> bool:
+    """Whether an event is flashed on every screen (see :data:`FORCED`)."""
+    return event.get("type") in FORCED or bool(event.get("type") == "card_played" and event.get("forced"))
+
+
+def describe(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
+    """One line for one event (``README.md``), or None.
+
+    >>> names = {"blue": "Julia", "yellow": "Ben", "blue-1": "Julia's witch 1"}
+    >>> describe({"type": "moved", "witch": "blue-1", "from": 3, "to": 13, "by": "tile", "value": 10},
+    ...          lang="en", names=names)
+    "Julia's witch 1 follows its own 10: on to space 13"
+    >>> describe({"type": "asks", "phase": "foreign_magic", "player": "yellow", "witch": "blue-1",
+    ...           "space": 20, "forced": True}, lang="en", names=names)
+    "Ben must play a card against Julia's witch 1"
+    """
+    kind = event.get("type")
+    witch = names.get(event.get("witch", ""), event.get("witch"))
+    player = names.get(event.get("player", ""), event.get("player"))
+    clan = colour(lang, event.get("clan", ""))
+    if kind == "turn":
+        return text(lang, "hx_turn", turn=event.get("turn"), player=player)
+    if kind == "rolled":
+        return text(lang, "hx_rolled", player=player, die=event.get("die"))
+    if kind == "passed":
+        return text(lang, "hx_passed", player=player, die=event.get("die"))
+    if kind == "moved":
+        by, value = event.get("by"), event.get("value")
+        to = place(event.get("to"), lang)
+        back = isinstance(event.get("to"), int) and isinstance(event.get("from"), int) and event["to"] < event["from"]
+        key = {"die": "hx_moved_die", "tile": "hx_moved_tile", "draw": "hx_moved_card_back"}.get(by)
+        if by in ("card", "magic"):
+            key = f"hx_moved_{by}_{'back' if back else 'forward'}"
+        return text(lang, key or "hx_moved_die", witch=witch, value=value, to=to)
+    if kind == "revealed":
+        tile = (text(lang, "hx_tile_magic", colour=clan) if event.get("value") == "magic"
+                else text(lang, "hx_tile_number", colour=clan, value=event.get("value")))
+        return text(lang, "hx_revealed", space=event.get("space"), tile=tile)
+    if kind == "asks":
+        phase = event.get("phase")
+        if phase == "draw":
+            return text(lang, "hx_asks_draw", player=player, witch=witch, colour=colour(lang, event.get("pile", "")))
+        if phase == "foreign_magic" and event.get("forced"):
+            return text(lang, "hx_asks_forced", player=player, witch=witch)
+        return text(lang, "hx_asks_own_magic" if phase == "own_magic" else "hx_asks_foreign_magic",
+                    player=player, witch=witch)
+    if kind == "card_played":
+        key = ("hx_card_played_forced" if event.get("forced") else
+               "hx_card_played_forward" if event.get("direction") == "forward" else "hx_card_played_back")
+        return text(lang, key, player=player, card=_card(event.get("card"), lang), witch=witch,
+                    n=event.get("cards_left"))
+    if kind == "drawn":
+        return text(lang, "hx_drawn_ignored" if event.get("ignored") else "hx_drawn", colour=clan,
+                    card=_card(event.get("card"), lang), witch=witch)
+    if kind == "stays":
+        key = STAYS_LINES.get(str(event.get("reason")), "hx_stays")
+        if key is None:
+            return None
+        return text(lang, key, witch=witch, place=place(event.get("space"), lang), colour=clan,
+                    player=names.get(event.get("clan", ""), event.get("clan", "")))
+    if kind == "finished":
+        return text(lang, "hx_finished", witch=witch, points=event.get("points"))
+    if kind == "chain_end":
+        if int(event.get("steps") or 0) < 2:
+            return None  # a single move: its line said where the witch went
+        net = int(event.get("net") or 0)
+        return text(lang, "hx_chain_end", witch=witch, net=f"{net:+d}", **{
+            "from": place(event.get("from"), lang), "to": place(event.get("to"), lang)})
+    if kind == "game_over":
+        winners = list(event.get("winners") or [])
+        points = (event.get("scores") or {}).get(winners[0], 0) if winners else 0
+        joined = text(lang, "hx_and").join(names.get(w, w) for w in winners)
+        return text(lang, "hx_game_over_shared" if len(winners) > 1 else "hx_game_over", winners=joined,
+                    points=points)
+    return None
+
+
+def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
+              lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The lines of one stored action: every event tells its part (a choice always has an event)."""
+    lines = []
+    for event in events:
+        line = describe(event, lang=lang, names=names)
+        if line:
+            lines.append({"text": line, "forced": forced(event), "event": event.get("type")})
+    return lines

@@ -1,0 +1,83 @@
+"""What every registered game owes the shared layers, checked over the registry: a game added without its log lines,
+its texts in every language or a faithful replay fails here, not at a table."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion import texts
+from companion.games import GAMES, get_game, get_presentation
+from companion.games.bots import RandomBot, roll
+from companion.runtime import demo_options
+from companion.session import replay
+from companion.store import GameRecord
+from companion.web import logtext
+
+MAX_ACTIONS = 3000
+
+
+def bot_game(game_id: str, seed: int) -> tuple[object, dict, list[dict]]:
+    """A whole game of random bots, stored as the session stores it (the phase each action was chosen in)."""
+    game, rng = get_game(game_id), random.Random(seed)
+    options = demo_options(game_id)
+    state = game.setup(options, random.Random(seed))
+    stored = []
+    for seq in range(1, MAX_ACTIONS + 1):
+        if game.is_over(state):
+            break
+        prompt = game.prompt(state)
+        choice = RandomBot().choose(game, state, prompt, rng)
+        action = roll(game, choice, rng) if "roll" in choice else choice
+        action = {k: v for k, v in action.items() if k != "roll"}
+        state, events = game.apply(state, action)
+        stored.append({"seq": seq, "actor": prompt.actor, "type": action["type"],
+                       "payload": {"action": action, "events": events, "source": "bot", "phase": prompt.phase}})
+    return state, options, stored
+
+
+class Strict(dict):
+    def __missing__(self, key: str) -> str:
+        raise KeyError(f"a text asks for {{{key}}}, which its event does not give")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_action_of_a_bot_game_has_log_lines_in_every_language_with_every_field(game_id, monkeypatch):
+    monkeypatch.setattr(texts, "_Fields", Strict)
+    state, _, stored = bot_game(game_id, seed=3)
+    game, presentation = get_game(game_id), get_presentation(game_id)
+    assert presentation is not None, f"{game_id} has no present.py"
+    for lang in texts.LANGUAGES:
+        names = presentation.names(game.view(state), lang)
+        entries = logtext.log_entries(stored, lang=lang, names=names, game=game_id)
+        for entry in entries:
+            assert entry["lines"], entry
+            for line in entry["lines"]:
+                assert "{" not in line["text"] and line["text"].strip(), (lang, line)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_replaying_the_log_gives_the_state_of_live_play(game_id):
+    state, options, stored = bot_game(game_id, seed=5)
+    game = get_game(game_id)
+    record = GameRecord(1, game_id, options, 5, 0.0, None)
+    events = [type("Stored", (), {"type": e["type"], "seq": e["seq"], "payload": e["payload"]}) for e in stored]
+    replayed, _ = replay(game, record, events)
+    assert game.view(replayed) == game.view(state)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_layout_of_the_start_position_is_plain_json(game_id):
+    import json
+
+    game = get_game(game_id)
+    state = game.setup(demo_options(game_id), random.Random(1))
+    json.dumps(get_presentation(game_id).layout(game.view(state)), allow_nan=False)
+
+
+def test_the_games_texts_merge_without_a_key_defined_twice():
+    for lang in texts.LANGUAGES:
+        texts.catalog.cache_clear()
+        assert texts.catalog(lang)["log"]
+    texts.catalog.cache_clear()
