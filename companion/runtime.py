@@ -18,6 +18,8 @@ from flask import Flask
 
 from companion.camera import TableCamera
 from companion.config import Config
+from companion.controls import TableControls
+from companion.controls import attach as attach_controls
 from companion.games import Game, IllegalAction, Prompt, get_game, get_presentation
 from companion.games.base import BOT_KEY
 from companion.games.bots import Bot, GreedyBot, RandomBot, roll
@@ -26,7 +28,7 @@ from companion.session import NoGame, Stale, TableSession
 from companion.store import EventStore, StoredEvent
 from companion.web import create_app, load_secret_key
 from companion.web.server import Server
-from hw import Hardware, attach
+from hw import Hardware
 from hw.systemd import Watchdog
 from vision.camera_state import CameraState
 
@@ -56,6 +58,8 @@ class Companion:
     session: TableSession
     server: Server
     hardware: Hardware | None = None
+    controls: TableControls | None = None
+    """The buttons, wired or on screens, and what a press means (owns ``hardware``)."""
     camera: TableCamera | None = None
     app: Flask | None = None
     watchdog: Watchdog | None = None
@@ -70,7 +74,9 @@ class Companion:
         self.stop_event.set()
         if self.watchdog:
             self.watchdog.close()
-        if self.hardware:
+        if self.controls:
+            self.controls.close()  # its hardware too
+        elif self.hardware:
             self.hardware.close()
         if self.camera:
             self.camera.stop()
@@ -89,7 +95,8 @@ def build(config: Config) -> Companion:
     session = TableSession(store, min_confidence=config.tray.min_confidence,
                            pending_path=config.data_dir / PENDING_FILE)
     session.resume()
-    hardware = attach(session, config.buttons, min_confidence=config.tray.min_confidence)  # never raises
+    controls = attach_controls(session, config.buttons, min_confidence=config.tray.min_confidence)  # never raises
+    hardware = controls.hardware
     app = create_app(
         session,
         control_pin=config.control_pin,
@@ -97,13 +104,13 @@ def build(config: Config) -> Companion:
         default_game=config.game.id,
         health={"data_dir": str(config.data_dir), "camera": config.camera.source},
     )
-    app.extensions["buttons"] = hardware.virtual  # presses on mock pins from the dashboard; None with real pins
+    app.extensions["buttons"] = controls  # a screen's press: through the mock pins, or performed directly
     app.extensions["hardware"] = hardware
     app.config["LANGUAGE"] = config.game.language
     camera = _start_camera(session, config)
     app.extensions["camera"] = camera
     server = Server(app, host=config.server.host, port=config.server.port, threads=config.server.threads)
-    return Companion(config, store, session, server, hardware=hardware, camera=camera, app=app)
+    return Companion(config, store, session, server, hardware=hardware, controls=controls, camera=camera, app=app)
 
 
 def _start_camera(session: TableSession, config: Config) -> TableCamera | None:

@@ -77,3 +77,8 @@ def face(lang: str, value: Any) -> str:
 
 def colour(lang: str, value: Any) -> str:
     return catalog(lang)["colours"].get(str(value), str(value))
+
+
+def ui(lang: str, key: str, **fields: Any) -> str:
+    """A screen's text (``ui``), as the buttons and their hints say it too; a missing field shows as '?'."""
+    return catalog(lang)["ui"][key].format_map(_Fields(fields))

@@ -1,14 +1,21 @@
 """The table's hardware besides the camera: three buttons, a status light, a buzzer; plus systemd's watchdog.
 
-One call puts it together from the config's ``[buttons]`` section and gives back one handle to close::
+hw imports nothing from ``companion``: it reports presses and shows what the table publishes, and the companion
+decides what they mean. The dependency runs one way only (``companion`` -> ``hw``). One call puts the hardware
+together from the config's ``[buttons]`` section and gives back one handle to close::
 
     from hw import attach
-    hardware = attach(session, config.buttons, min_confidence=config.tray.min_confidence)
+    hardware = attach(table, config.buttons, when_pressed=on_press, min_confidence=config.tray.min_confidence)
     ...
     hardware.close()
 
-Modules: :mod:`hw.press` (debounce, short/long: pure), :mod:`hw.buttons` (buttons -> session, virtual presses),
-:mod:`hw.status` (LED and buzzer from the session's state), :mod:`hw.factory` (pin factory by config),
+``table`` is anything :class:`hw.follower.Followed` (a broker and a snapshot: the companion's ``TableSession``),
+``on_press(name, kind)`` whatever a press should do. The companion's side of it, what a press means now and the
+"needs attention" after a refused one, is ``companion/controls.py``.
+
+Modules: :mod:`hw.press` (debounce, short/long: pure), :mod:`hw.buttons` (pins -> ``when_pressed(name, kind)``,
+presses from software on mock pins), :mod:`hw.status` (LED and buzzer from the table's state),
+:mod:`hw.follower` (a thread following the table's messages), :mod:`hw.factory` (pin factory by config),
 :mod:`hw.systemd` (sd_notify and watchdog).
 """
 
@@ -16,19 +23,39 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 from gpiozero import Factory
 
-from companion.config import ButtonsConfig
-from companion.session import TableSession
-from hw.buttons import TableButtons, VirtualButtons
+from hw.buttons import PressHandler, TableButtons, VirtualButtons
 from hw.factory import HardwareError, factory_name, make_pin_factory
+from hw.follower import Followed
 from hw.status import ReadingBuzzer, StatusLight
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Hardware", "HardwareError", "attach", "pin_conflicts"]
+__all__ = ["ButtonsSettings", "Hardware", "HardwareError", "attach", "pin_conflicts"]
+
+
+class ButtonsSettings(Protocol):
+    """The config's ``[buttons]`` section (``companion.config.ButtonsConfig``), as far as hw reads it."""
+
+    @property
+    def enabled(self) -> bool: ...
+    @property
+    def pin_factory(self) -> str: ...
+    @property
+    def confirm(self) -> int: ...
+    @property
+    def next(self) -> int: ...
+    @property
+    def back(self) -> int: ...
+    @property
+    def hold_seconds(self) -> float: ...
+    @property
+    def led(self) -> int | None: ...
+    @property
+    def buzzer(self) -> int | None: ...
 
 
 @dataclass
@@ -42,25 +69,8 @@ class Hardware:
     """Software presses on mock pins (demo, dashboard); None with real pins."""
     factory: str | None = None
     error: str | None = None
-    """Why the hardware could not start (also logged and in ``status["buttons"]["error"]``)."""
+    """Why the hardware could not start (also logged; the companion shows it as ``status["buttons"]["error"]``)."""
     _own_factory: Factory | None = field(default=None, repr=False)
-
-    def describe(self) -> dict[str, Any]:
-        """For the dashboard (``GET /api/buttons``): the buttons, what each does now, whether they can be pressed."""
-        buttons: list[dict[str, Any]] = []
-        if self.virtual is not None:
-            buttons = self.virtual.describe()
-        elif self.buttons is not None:
-            hints = self.buttons.hints()
-            buttons = [{"name": n, "pin": p, **hints[n]} for n, p in self.buttons.pins.items()]
-        return {
-            "enabled": self.buttons is not None,
-            "virtual": self.virtual is not None,
-            "factory": self.factory,
-            "error": self.error,
-            "light": self.light.state.value if self.light is not None and self.light.state else None,
-            "buttons": buttons,
-        }
 
     def close(self) -> None:
         for part in (self.buttons, self.light, self.buzzer):
@@ -74,7 +84,7 @@ class Hardware:
             self._own_factory = None
 
 
-def pin_conflicts(config: ButtonsConfig) -> list[str]:
+def pin_conflicts(config: ButtonsSettings) -> list[str]:
     """Pins used twice in ``[buttons]`` (gpiozero would only say "pin in use"); empty when all are distinct."""
     used: dict[int, str] = {}
     problems = []
@@ -89,25 +99,26 @@ def pin_conflicts(config: ButtonsConfig) -> list[str]:
 
 
 def attach(
-    session: TableSession,
-    config: ButtonsConfig,
+    table: Followed,
+    config: ButtonsSettings,
     *,
+    when_pressed: PressHandler | None = None,
     min_confidence: float = 0.8,
     pin_factory: Factory | None = None,
     strict: bool = False,
 ) -> Hardware:
-    """Start the buttons, the status light and the buzzer that ``config`` asks for, all following ``session``.
+    """Start the buttons, the status light and the buzzer that ``config`` asks for; light and buzzer follow
+    ``table``, and every press is reported to ``when_pressed(name, kind)``.
 
     :param min_confidence: the config's ``[tray] min_confidence`` (the light's "needs attention").
     :param pin_factory: use this factory instead of ``config.pin_factory`` (tests pass their MockFactory).
     :param strict: raise :class:`HardwareError` instead of carrying on without hardware.
 
     Not strict (the default for serving): a table whose GPIO cannot start still serves its dashboard; the reason
-    is logged, kept in ``Hardware.error`` and shown as ``status["buttons"]["error"]``, and ``companion doctor``
-    says what to fix. Buttons, light and buzzer run in their own daemon threads.
+    is logged and kept in ``Hardware.error``, and ``companion doctor`` says what to fix. Buttons, light and buzzer
+    run in their own daemon threads.
     """
     if not config.enabled:
-        session.set_status(buttons={"enabled": False, "error": None})
         return Hardware()
     hardware = Hardware()
     try:
@@ -119,17 +130,17 @@ def attach(
             factory = hardware._own_factory = make_pin_factory(config.pin_factory)
         hardware.factory = factory_name(factory)
         hardware.buttons = TableButtons(
-            session,
             confirm=config.confirm,
             next=config.next,
             back=config.back,
             hold_seconds=config.hold_seconds,
             pin_factory=factory,
+            when_pressed=when_pressed,
         )
         if config.led is not None:
-            hardware.light = StatusLight(session, led=config.led, min_confidence=min_confidence, pin_factory=factory)
+            hardware.light = StatusLight(table, led=config.led, min_confidence=min_confidence, pin_factory=factory)
         if config.buzzer is not None:
-            hardware.buzzer = ReadingBuzzer(session, buzzer=config.buzzer, pin_factory=factory)
+            hardware.buzzer = ReadingBuzzer(table, buzzer=config.buzzer, pin_factory=factory)
         try:
             hardware.virtual = VirtualButtons(hardware.buttons)
         except HardwareError:
@@ -140,7 +151,6 @@ def attach(
         if strict:
             raise HardwareError(message) from exc
         log.error("buttons and status light disabled: %s", message)
-        session.set_status(buttons={"enabled": False, "error": message})
         return Hardware(factory=hardware.factory, error=message)
     log.info(
         "buttons on %s pins: confirm GPIO%d, next GPIO%d, back GPIO%d (hold %.1f s)%s%s",

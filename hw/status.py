@@ -1,6 +1,9 @@
 """The status light (one LED or an RGB LED) and the optional buzzer: the table's state at a glance, no screen needed.
 
-The light shows one of four states, derived from the session's snapshot alone (:func:`light_state`), so the LED,
+Both follow the table (:class:`hw.follower.Followed`: a ``TableSession`` in the companion) and read only what it
+publishes, the snapshot and its events; hw imports nothing of the companion.
+
+The light shows one of four states, derived from the table's snapshot alone (:func:`light_state`), so the LED,
 the dashboard and the tests can never disagree about it:
 
 ===========  ==================================================  ==================  =============
@@ -37,11 +40,13 @@ from typing import Any
 
 from gpiozero import LED, RGBLED, Buzzer, Factory
 
-from companion.session import UNDO, TableSession
-from hw.follower import SessionFollower
+from hw.follower import Followed, Message, SessionFollower
 from vision.camera_state import CameraState
 
 log = logging.getLogger(__name__)
+
+UNDO_EVENT = "undo"
+"""The type of the event an undo stores (``companion.session.UNDO``; a test keeps the two equal)."""
 
 
 class LightState(enum.Enum):
@@ -52,7 +57,7 @@ class LightState(enum.Enum):
 
 
 def light_state(snapshot: Mapping[str, Any], *, min_confidence: float = 0.8) -> LightState:
-    """The state the light shows for one ``session.snapshot()``.
+    """The state the light shows for one snapshot of the table (``TableSession.snapshot()``).
 
     Attention wins over everything (a problem must not hide behind "rolling"); then rolling, then waiting.
     ``min_confidence`` is the config's ``[tray] min_confidence``: a pending die below it (or marked ``low``)
@@ -100,7 +105,7 @@ PATTERNS: Mapping[LightState, Pattern] = {
 
 
 class StatusLight(SessionFollower):
-    """Follows a session and shows :func:`light_state` on an LED.
+    """Follows the table and shows :func:`light_state` on an LED.
 
     :param led: a BCM pin number (one LED), or a ready gpiozero ``LED`` / ``RGBLED`` (closed with this light).
     :param min_confidence: see :func:`light_state`.
@@ -114,7 +119,7 @@ class StatusLight(SessionFollower):
 
     def __init__(
         self,
-        session: TableSession,
+        table: Followed,
         *,
         led: int | LED | RGBLED,
         min_confidence: float = 0.8,
@@ -125,10 +130,10 @@ class StatusLight(SessionFollower):
         self.state: LightState | None = None
         self.when_changed: Callable[[LightState], None] | None = None
         self._changed = threading.Condition()
-        super().__init__(session)
+        super().__init__(table)
         self.start()
 
-    def follow(self, message: dict[str, Any]) -> None:
+    def follow(self, message: Message) -> None:
         state = light_state(message["state"], min_confidence=self.min_confidence)
         if state is self.state:
             return
@@ -173,7 +178,7 @@ class ReadingBuzzer(SessionFollower):
 
     def __init__(
         self,
-        session: TableSession,
+        table: Followed,
         *,
         buzzer: int | Buzzer,
         beep_seconds: float = 0.08,
@@ -184,15 +189,15 @@ class ReadingBuzzer(SessionFollower):
         self.beeps = 0
         """How many beep signals were given."""
         self._beeped = threading.Condition()
-        super().__init__(session)
+        super().__init__(table)
         self.start()
 
-    def follow(self, message: dict[str, Any]) -> None:
+    def follow(self, message: Message) -> None:
         if message.get("kind") != "event":
             return
         event = message.get("event") or {}
         payload = event.get("payload") or {}
-        if event.get("type") == UNDO:
+        if event.get("type") == UNDO_EVENT:
             n = 2
         elif "dice" in (payload.get("action") or {}):
             n = 1

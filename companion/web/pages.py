@@ -20,12 +20,13 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from companion import controls
 from companion.games import GAMES, get_game, get_presentation
 from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
 from companion.web.strict import GAME, SEQ, boolean, fields, json_object, query_int
-from hw.buttons import perform
+from hw.buttons import BUTTONS
 from hw.press import PressKind
 
 pages = Blueprint("pages", __name__)
@@ -37,7 +38,6 @@ MJPEG_REPEAT_SECONDS = 2.0
 """An unchanged frame is sent again this often, so a stalled camera still shows its last picture to a new page."""
 MJPEG_MAX_VIEWERS = 4
 """Camera streams at once: each holds a request thread, so more would starve the players' actions (503 beyond)."""
-BUTTONS = ("confirm", "next", "back")
 
 
 def table() -> TableSession:
@@ -159,18 +159,19 @@ def readable_log() -> Any:
 @pages.post("/api/buttons/<name>")
 @requires_control
 def press_button(name: str) -> Any:
-    """A virtual GPIO button: the same press the wired button makes (``{"hold": true}`` for a long press)."""
+    """A screen's button: the same press the wired button makes (``{"hold": true}`` for a long press), through
+    the table's controls (``companion.controls.TableControls``: on mock pins the press travels the pins)."""
     if name not in BUTTONS:
         return jsonify(error=f"no button {name!r}; buttons are {', '.join(BUTTONS)}"), 404
     body = fields(json_object(), {"hold": boolean, "seq": SEQ, "game": GAME})
     hold, seen = body.get("hold", False), (body.get("seq"), body.get("game"))
     session = table()
-    buttons = current_app.extensions.get("buttons")
+    table_controls = current_app.extensions.get("buttons")
     try:
-        if buttons is not None:  # mock pins: the press travels the same way a wired one does
-            outcome = buttons.press(name, hold=hold, seen=seen)
-        else:  # real pins on this table: do what that press would do
-            outcome = perform(session, name, PressKind.LONG if hold else PressKind.SHORT, seen=seen)
+        if table_controls is not None:
+            outcome = table_controls.press(name, hold=hold, seen=seen)
+        else:  # an app without the table's controls (tests): do what that press would do
+            outcome = controls.perform(session, name, PressKind.LONG if hold else PressKind.SHORT, seen=seen)
     except TimeoutError as exc:
         return jsonify(error=str(exc)), 503
     if outcome.rule == "stale":

@@ -13,8 +13,8 @@ import pytest
 from gpiozero import RGBLED
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from companion.session import TableSession
-from hw.status import PATTERNS, LightState, ReadingBuzzer, StatusLight, light_state
+from companion.session import UNDO, TableSession
+from hw.status import PATTERNS, UNDO_EVENT, LightState, ReadingBuzzer, StatusLight, light_state
 from vision.camera_state import CameraState
 
 WAIT = 5.0
@@ -135,3 +135,7 @@ def test_the_buzzer_beeps_once_for_an_accepted_reading_and_twice_for_undo(
         assert not buzzer.wait_for_beeps(3, timeout=0.2)
     finally:
         buzzer.close()
+
+
+def test_the_buzzer_knows_an_undo_by_the_sessions_own_event_type() -> None:
+    assert UNDO_EVENT == UNDO  # hw cannot import it: the companion depends on hw, not the other way round

@@ -9,12 +9,12 @@ import threading
 from pathlib import Path
 
 import pytest
-from gpiozero.pins.mock import MockFactory
 
+from companion.config import ButtonsConfig
+from companion.controls import attach
 from companion.games import IllegalAction
 from companion.session import Stale, TableSession
 from companion.store import EventStore
-from hw.buttons import TableButtons, VirtualButtons
 from tests.conftest import PIN, PLAYERS
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -108,16 +108,16 @@ def test_a_confirm_of_a_reading_the_camera_has_since_replaced_is_stale(session):
 
 def test_a_screen_button_pressed_on_an_old_state_is_refused(race):
     session = race.session
-    buttons = TableButtons(session, pin_factory=MockFactory())
+    controls = attach(session, ButtonsConfig(pin_factory="mock"), strict=True)
     try:
-        race.app.extensions["buttons"] = VirtualButtons(buttons)
+        race.app.extensions["buttons"] = controls
         old = session.snapshot()["seq"]
         at_the_reroll(session)
         status, answer = race.client().post("/api/buttons/confirm", {"seq": old}, headers=SCRIPT)
         assert status == 409 and answer["error"] == "stale"
         assert len(session.events()) == 1
     finally:
-        buttons.close()
+        controls.close()
 
 
 def test_the_confirm_button_after_a_hand_entered_reroll_keeps_the_reroll(race):
@@ -128,11 +128,11 @@ def test_the_confirm_button_after_a_hand_entered_reroll_keeps_the_reroll(race):
     seq = session.snapshot()["seq"]
     assert client.post("/api/highlight", {"option": reroll, "seq": seq}, headers=SCRIPT)[0] == 200
     assert client.post("/api/dice", {"dice": ["gallop"], "seq": seq}, headers=SCRIPT)[0] == 200
-    buttons = TableButtons(session, pin_factory=MockFactory())
+    controls = attach(session, ButtonsConfig(pin_factory="mock"), strict=True)
     try:
-        outcome = VirtualButtons(buttons).press("confirm", seen=(seq, session.record.id))
+        outcome = controls.press("confirm", seen=(seq, session.record.id))
     finally:
-        buttons.close()
+        controls.close()
     assert outcome.ok, outcome.message
     assert session.events()[-1].payload["action"] == {"type": "reroll", "reroll": [0], "dice": ["gallop"]}
     assert session.snapshot()["view"]["dice"][0] == "gallop"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from companion.controls import PressOutcome
 from companion.games.chariot_race.board import load_board
 from companion.games.chariot_race.present import board_layout
 from companion.web import create_app
-from hw.buttons import PressOutcome
 from tests.conftest import PIN
 from tests.web.conftest import FakeCamera, start_race
 

@@ -17,22 +17,21 @@ ROLL = ["drive", "steer", "steer", "fortune"]
 @pytest.fixture
 def race_with_buttons(session):
     """A Chariot Race at Julia's free reroll, with the virtual buttons on gpiozero's mock pins (as the demo)."""
-    from gpiozero.pins.mock import MockFactory
-
+    from companion.config import ButtonsConfig
+    from companion.controls import attach
     from companion.web import create_app
-    from hw.buttons import TableButtons, VirtualButtons
     from tests.web.conftest import start_race
 
     start_race(session)
     session.act({"type": "roll", "dice": ROLL}, actor="green")
-    buttons = TableButtons(session, pin_factory=MockFactory())
+    controls = attach(session, ButtonsConfig(pin_factory="mock"), strict=True)
     app = create_app(session, control_pin=PIN)
-    app.extensions["buttons"] = VirtualButtons(buttons)
+    app.extensions["buttons"] = controls
     server = Server(app, host="127.0.0.1", port=0, threads=8).start()
     yield LiveServer(session, server)
     session.broker.close()
     server.stop()
-    buttons.close()
+    controls.close()
 
 
 def test_the_green_confirm_after_a_hand_entered_reroll_keeps_the_reroll(race_with_buttons, open_page):

@@ -8,13 +8,14 @@ never worked out a second time here.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping
 from typing import Any
 
 from companion.games.chariot_race.board import NO_SPACE, Board, load_board
 from companion.games.chariot_race.components import load_chariot_board
-from companion.texts import catalog, colour, face, text
+from companion.texts import catalog, colour, face, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {"players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "red"},
                                             {"name": "Ben", "colour": "blue"}, {"name": "Anna", "colour": "yellow"}]}
@@ -222,3 +223,52 @@ def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping
         if line:
             lines.append({"text": line, "forced": event.get("type") in FORCED, "event": event.get("type")})
     return lines
+
+
+# -- the options, as the screens and the buttons name them ----------------------------------------------------
+
+
+def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> str | None:
+    """How the screens and the buttons name one of this game's options, in ``lang`` (None: no text for it)."""
+    view, prompt = snapshot.get("view") or {}, snapshot.get("prompt") or {}
+    car = next((c for c in view.get("chariots") or [] if c.get("id") == prompt.get("actor")), None)
+    kind = option.get("type")
+    if kind == "repair":
+        return ui(lang, "repair", n=min(3, car["max_damage"] - car["damage"]) if car else 3)
+    if kind == "skip_repair":
+        return ui(lang, "skip_repair")
+    if kind == "reroll":
+        chosen = option.get("reroll") or []
+        return (f"{ui(lang, 'reroll_paid' if option.get('cost') else 'reroll_selected', n=len(chosen))}: "
+                + ", ".join(str(i + 1) for i in chosen))
+    if kind == "turn":
+        face_name = face(lang, option.get("face"))
+        turn = ui(lang, "turn_die", n=int(option.get("die", 0)) + 1)
+        return f"{turn} {face_name}"
+    if kind == "done":
+        key = {"reroll": "keep_dice", "fortune": "no_more_fortune", "attack": "no_attack"}.get(prompt.get("phase"))
+        return ui(lang, key) if key else None
+    if kind == "drive":
+        signs = option.get("signs") or []
+        speed: Any = "?"
+        if car is not None:
+            gallops = sum(1 for d in view.get("dice") or [] if d == "gallop")
+            speed = max(0, min(car["max_speed"], car["speed"] + sum(signs) + 2 * gallops))
+        return ui(lang, "drive_option", signs=" ".join("+1" if s > 0 else "−1" for s in signs), speed=speed)
+    if kind == "move":
+        if option.get("wrecked"):
+            return f"{_steps(option.get('path') or [], lang)}: {ui(lang, 'move_wreck')}"
+        damage = ui(lang, "move_damage", damage=option["damage"]) if option.get("damage") else ui(lang, "move_safe")
+        return f"{ui(lang, 'move_to', to=option.get('to'))} · {damage}"
+    if kind == "caltrop":
+        return ui(lang, "drop_caltrop", space=option.get("space"))
+    if kind == "spear":
+        target = option.get("target")
+        return ui(lang, "throw_spear", name=names(view, lang).get(target, target))
+    return None
+
+
+def _steps(path: list[str], lang: str) -> str:
+    """A move's steps as the dashboard says them: "2× straight, left"."""
+    groups = [(step, len(list(run))) for step, run in itertools.groupby(path)]
+    return ", ".join((f"{n}× " if n > 1 else "") + ui(lang, f"step_{step}") for step, n in groups)

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.hexenrennen.kit import load_kit
-from companion.texts import colour, text
+from companion.texts import colour, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {
     "players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "orange"},
@@ -156,3 +156,32 @@ def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping
         if line:
             lines.append({"text": line, "forced": forced(event), "event": event.get("type")})
     return lines
+
+
+# -- the options, as the screens and the buttons name them ----------------------------------------------------
+
+
+def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> str | None:
+    """How the screens and the buttons name one of this game's options, in ``lang`` (None: no text for it)."""
+    view = snapshot.get("view") or {}
+    kind = option.get("type")
+    if kind == "move":
+        witch = option.get("witch")
+        space = next((w.get("space") for w in view.get("witches") or [] if w.get("id") == witch), 0)
+        return ui(lang, "hx_move_option", witch=names(view, lang).get(witch, witch),
+                   **{"from": place(space, lang)}, to=place(option.get("to"), lang))
+    if kind == "reveal":
+        clan, value = option.get("clan"), option.get("value")
+        return f"{colour(lang, clan)} {ui(lang, 'hx_magic') if value == 'magic' else value}"
+    if kind == "stay":
+        return ui(lang, "hx_stay")
+    if kind == "play":
+        to = place(option.get("to"), lang)
+        return ui(lang, "hx_card_to", card=_card_label(option.get("card"), lang), to=to)
+    if kind == "draw":
+        return _card_label(option.get("card"), lang)
+    return None
+
+
+def _card_label(card: Any, lang: str) -> str:
+    return f"✶ {ui(lang, 'hx_magic')}" if card == "magic" else str(card)
