@@ -216,6 +216,16 @@ class EventStore:
         )
         return [StoredEvent(g, s, t, a, ty, json.loads(p)) for g, s, t, a, ty, p in rows]
 
+    def event(self, game_id: int, seq: int) -> StoredEvent | None:
+        rows = self.events(game_id, after=seq - 1)
+        return rows[0] if rows and rows[0].seq == seq else None
+
+    def undone_seqs(self, game_id: int) -> list[int]:
+        """The events an undo took back, without reading every payload's actions (the log marks them)."""
+        rows = self._query("SELECT json_extract(payload, '$.undoes') FROM events WHERE game_id = ? AND type = 'undo' "
+                           "ORDER BY seq", (game_id,))
+        return [seq for (seq,) in rows if isinstance(seq, int)]
+
     def export_jsonl(self, game_id: int) -> Iterator[str]:
         """One JSON object per line: the game header first, then every event in order."""
         record = self.game(game_id)

@@ -7,7 +7,7 @@ with its texts in ``<package>/i18n/``); this module adds what every game shares:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.games import get_presentation
@@ -69,11 +69,15 @@ def _corrections(reading: Mapping[str, Any] | None, lang: str) -> list[str]:
 
 
 def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[str, str],
-                game: str | None = None) -> list[dict[str, Any]]:
+                game: str | None = None,
+                earlier: Callable[[int], Mapping[str, Any] | None] | None = None) -> list[dict[str, Any]]:
     """Every stored event of a game as a log entry: ``{"seq", "actor", "type", "lines": [{"text", "forced",
     "event"}], "undone", "undoes", "bot"}``, oldest first. The game's presentation (``log_lines``) says what each
     action and its rules events read like; this adds what every game shares: dice corrected by hand, undo (an
     undone action stays, marked ``undone``), and a bot's move naming its actor as a bot ("Julia (bot) rolls ...").
+
+    Each entry depends on its own stored event only, but for an undo, which names what it took back: ``earlier``
+    gives that event when it is not among ``stored`` (the log is sent in parts, ``/api/log?after=N``).
 
     >>> stored = [{"seq": 1, "actor": "green", "type": "skip_repair", "payload": {"action": {"type": "skip_repair"},
     ...            "events": []}},
@@ -90,6 +94,9 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
         seq = int(event.get("seq", 0))
         if event.get("type") == "undo":
             undone = by_seq.get(payload.get("undoes"))
+            if undone is None and earlier is not None and isinstance(payload.get("undoes"), int):
+                before = earlier(payload["undoes"])
+                undone = log_entries([before], lang=lang, names=names, game=game)[0] if before else None
             what = undone["lines"][0]["text"] if undone and undone["lines"] else f"#{payload.get('undoes')}"
             if undone:
                 undone["undone"] = True

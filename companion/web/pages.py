@@ -145,12 +145,19 @@ def readable_log() -> Any:
     if snapshot["game"] is None:
         return jsonify(game=None, entries=[])
     names = logtext.names_for(snapshot["game"]["id"], snapshot.get("view"), lang)
-    # Entries need their predecessors (an undo names what it undid, "done" needs the phase): build from the start.
-    stored = [event.to_json() for event in session.events()]
-    every = logtext.log_entries(stored, lang=lang, names=names, game=snapshot["game"]["id"])
-    entries = [e for e in every if e["seq"] > after]
-    undone = [e["seq"] for e in every if e["undone"]]
-    return jsonify(game=snapshot["game"]["number"], lang=lang, entries=entries, undone=undone)
+    number = snapshot["game"]["number"]
+
+    def earlier(seq: int) -> dict[str, Any] | None:
+        event = session.store.event(number, seq)
+        return event.to_json() if event else None
+
+    # Only the events after ``after``: each entry is told by its own event (an undo looks up what it took back).
+    stored = [event.to_json() for event in session.events(after=after)]
+    entries = logtext.log_entries(stored, lang=lang, names=names, game=snapshot["game"]["id"], earlier=earlier)
+    undone = session.store.undone_seqs(number)
+    for entry in entries:
+        entry["undone"] = entry["seq"] in undone
+    return jsonify(game=number, lang=lang, entries=entries, undone=undone)
 
 
 # ---------------------------------------------------------------------------------------------------- buttons
