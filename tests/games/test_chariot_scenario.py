@@ -5,18 +5,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from chariot_positions import board_a_with, car, position
+from chariot_positions import car, position
 
 from companion.games.base import IllegalAction
 from companion.games.chariot_race.scenario import PositionError, run_scenario, state_from_position
-
-JULIA_BOARD = board_a_with(**{"L1-12": {"max_speed": None}, "L1-13": {"max_speed": 5}})
 
 
 def julia_position():
     return position(car("green", "L2-07", damage=11, speed=6, fortune=3), car("red", "L0-10"),
                     car("yellow", "L1-13", damage=2), car("blue", "L1-12", damage=6),
-                    board=JULIA_BOARD, order=["green", "red", "yellow", "blue"])
+                    order=["green", "red", "yellow", "blue"])
 
 
 JULIA_TURN = {"chariot": "green", "repair": False, "dice": ["drive", "drive", "gallop", "steer"], "drive": [1, -1],
