@@ -19,6 +19,7 @@ from pathlib import Path
 
 from companion import __version__
 from companion.config import Config, ConfigError, demo_config, load_config
+from companion.games import GAMES
 from companion.store import EventStore, StoreError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -113,10 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
     check.set_defaults(handler=doctor.main)
 
     rules = commands.add_parser("rules", help="settle a rule dispute: apply one turn to a position, print the result")
-    rules.add_argument("game", choices=["chariot-race"], help="the game")
+    rules.add_argument("game", choices=sorted(GAMES), help="the game")
     rules.add_argument("what", choices=["apply"], help="apply: play one turn from a position")
-    rules.add_argument("--position", type=Path, required=True, help="Position JSON file (see README)")
-    rules.add_argument("--turn", type=Path, required=True, help="Turn JSON file (see README)")
+    rules.add_argument("--position", type=Path, required=True, help="Position JSON file (see the game's README)")
+    rules.add_argument("--turn", type=Path, required=True, help="Turn JSON file (see the game's README)")
     rules.set_defaults(handler=cmd_rules)
 
     export = commands.add_parser("export", help="write a game's event log as JSON lines")
@@ -171,8 +172,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from companion.games import GAMES
-
     if args.game not in GAMES:
         raise UsageError(f"unknown game {args.game!r}; choose one of {', '.join(sorted(GAMES))}")
     from companion.runtime import demo_options
@@ -195,16 +194,20 @@ def _read_json(path: Path) -> object:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    """The game's ``scenario`` hook: exit 1 with the rule for a turn the rules forbid, 2 for a malformed file."""
+    from companion.games import get_game
     from companion.games.base import IllegalAction
-    from companion.games.chariot_race.scenario import run_scenario
 
+    scenario = getattr(get_game(args.game), "scenario", None)
+    if scenario is None:
+        raise UsageError(f"{args.game} has no scenario command")
     position, turn = _read_json(args.position), _read_json(args.turn)
     try:
-        result = run_scenario(position, turn)
+        result = scenario(position, turn)
     except IllegalAction as exc:
         print(json.dumps({"error": str(exc), "rule": exc.rule, "legal": exc.legal}), file=sys.stderr)
         return 1
-    except ValueError as exc:  # a malformed position or turn: names the field
+    except ValueError as exc:  # a malformed position or turn: names the key
         raise UsageError(str(exc)) from None
     print(json.dumps(result, indent=2))
     return 0

@@ -18,8 +18,9 @@ a tap on the tablet, a bot) adds ``"dice": [n faces]`` before applying it. That 
 
 from __future__ import annotations
 
+import difflib
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -157,6 +158,65 @@ class Game(Protocol):
     def score(self, state: Any, actor: str) -> float:
         """How good ``state`` looks for ``actor``: higher is better. Only the greedy bot uses it."""
         ...
+
+    def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+        """Settle a rule dispute: play one ``turn`` from ``position`` through the same ``apply`` as a live game.
+
+        Optional (``companion rules <game> apply`` says so for a game without it). Both formats are JSON the players
+        write by hand, documented in the game's README. Returns ``{"position": ..., "events": [...]}``: the table
+        right after the turn, itself a valid Position (the next turn can be played from it), and the events of this
+        turn only. Raises ``IllegalAction`` naming the rule for a turn the rules forbid, and ``ScenarioError`` naming
+        the key for a malformed position or turn: an unknown key is refused, never ignored.
+        """
+        ...
+
+
+class ScenarioError(ValueError):
+    """A Position or Turn that is not well formed: a missing, mistyped or unknown key, a value out of range.
+
+    ``field`` is the dotted path of the culprit (``turn.attacks[0].spear``) so a person can fix the file; a turn that
+    is well formed but breaks a rule is an ``IllegalAction`` instead.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+def check_keys(obj: Any, known: Iterable[str], where: str) -> Mapping[str, Any]:
+    """``obj`` as an object with no keys but ``known``; ``where`` is its path in the file.
+
+    A typo must not be dropped silently: ``"attack"`` for ``"attacks"`` would otherwise lose a spear.
+
+    >>> check_keys({"attack": []}, ["chariot", "attacks"], "turn")
+    Traceback (most recent call last):
+    ...
+    companion.games.base.ScenarioError: turn.attack: unknown key (did you mean 'attacks'?); known: chariot, attacks
+    """
+    if not isinstance(obj, Mapping):
+        raise ScenarioError(where, f"expected an object, got {obj!r}")
+    known = list(known)
+    for key in obj:
+        if key not in known:
+            close = difflib.get_close_matches(str(key), known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ScenarioError(f"{where}.{key}", f"unknown key{hint}; known: {', '.join(known)}")
+    return obj
+
+
+def typed_value(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str,
+                default: Any = ...) -> Any:
+    """``obj[key]`` if it is a ``kind`` (``true`` is no int), ``default`` if absent, required without a default."""
+    if key not in obj:
+        if default is ...:
+            raise ScenarioError(f"{where}.{key}", "missing")
+        return default
+    value = obj[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        names = " or ".join(k.__name__ for k in kinds)
+        raise ScenarioError(f"{where}.{key}", f"expected {names}, got {value!r}")
+    return value
 
 
 class UnknownField(IllegalAction):

@@ -114,3 +114,21 @@ def test_rules_apply_with_a_malformed_position_names_the_field(tmp_path):
     turn.write_text("{}")
     result = companion("rules", "chariot-race", "apply", "--position", str(position), "--turn", str(turn))
     assert result.returncode == 2 and "board" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_rules_apply_refuses_a_misspelt_key_instead_of_dropping_what_it_holds(tmp_path):
+    position, turn = tmp_path / "p.json", tmp_path / "t.json"
+    position.write_text(json.dumps(JULIA_POSITION))
+    turn.write_text(json.dumps({"chariot": "green", "dice": ["attack", "drive", "gallop", "steer"], "drive": [1],
+                                "path": ["straight"] * 8, "attack": [{"spear": "red"}]}))
+    result = companion("rules", "chariot-race", "apply", "--position", str(position), "--turn", str(turn))
+    assert result.returncode == 2 and result.stdout == ""
+    assert "turn.attack: unknown key (did you mean 'attacks'?)" in result.stderr
+
+
+def test_rules_offers_every_registered_game():
+    from companion.games import GAMES
+
+    rules = build_parser()._subparsers._group_actions[0].choices["rules"]
+    game = next(action for action in rules._actions if action.dest == "game")
+    assert sorted(game.choices) == sorted(GAMES)

@@ -42,6 +42,8 @@ def broken_board(change):
     (lambda d: d["start_positions"].update({"2": "L7-01"}), "start_positions.2: unknown space 'L7-01'"),
     (lambda d: d["start_positions"].update({"2": "L1-20"}), "start_positions.2: start space L1-20 must lie"),
     (lambda d: d["spaces"][0].update(rocks="yes"), "spaces[0].rocks: expected bool"),
+    (lambda d: d["spaces"][40].update(max_sped=5), "spaces[40].max_sped: unknown key; known: id, lane"),
+    (lambda d: d.update(laps=3), "laps: unknown key; known: game, side"),
 ])
 def test_a_bad_board_names_the_file_and_the_field(change, field):
     with pytest.raises(DataError) as err:

@@ -1,7 +1,7 @@
 """Chariot Race rules CR-1..CR-25, each told as a position, a turn and what the rules must do.
 
 Board A (reference) in short: lanes 0 inner, 1 middle, 2 outer; the home straight is spaces 00-07 of every lane;
-curve limits: L0-11 max 3, L1-12 max 5, L2-14 max 7 (far curve), L0-25 max 4, L1-29 max 6, L2-34 max 8 (home curve).
+curve limits: L0-11 max 3, L1-13 max 5, L2-14 max 7 (far curve), L0-25 max 4, L1-30 max 6, L2-34 max 8 (home curve).
 Chariots get fortune 0 unless a test needs it, so no repair or fortune phase interrupts.
 """
 
@@ -14,7 +14,6 @@ from chariot_positions import (
     DONE,
     SIX,
     begin,
-    board_a_with,
     car,
     chariot,
     keep,
@@ -321,7 +320,7 @@ def test_cr16_exactly_speed_steps_and_never_off_the_track():
 def test_cr17_passing_a_curve_space_too_fast_costs_the_excess():
     state, _ = begin(position(car("green", "L1-08", speed=7)))  # 3 dice at speed 7
     state, events = play(state, *keep("fortune", "fortune", "fortune"))
-    assert of_type(events, "curve_damage") == [{"type": "curve_damage", "chariot": "green", "space": "L1-12",
+    assert of_type(events, "curve_damage") == [{"type": "curve_damage", "chariot": "green", "space": "L1-13",
                                                 "speed": 7, "max_speed": 5, "damage": 2, "left": 10}]
     assert chariot(state, "green")["space"] == "L1-15"
 
@@ -361,10 +360,10 @@ def test_cr19_a_caltrop_costs_1_damage_and_returns_to_the_supply():
 
 
 def test_cr19_order_on_entering_is_curve_then_ram_then_caltrop():
-    state, _ = begin(position(car("green", "L1-10", speed=7), car("red", "L1-12"), caltrops=["L1-12"],
+    state, _ = begin(position(car("green", "L1-10", speed=7), car("red", "L1-13"), caltrops=["L1-13"],
                               order=["green", "red"]))
     state, events = play(state, *keep("fortune", "fortune", "fortune"))
-    assert [e["type"] for e in events if e.get("space") == "L1-12"] == ["curve_damage", "rammed", "caltrop_hit"]
+    assert [e["type"] for e in events if e.get("space") == "L1-13"] == ["curve_damage", "rammed", "caltrop_hit"]
     assert chariot(state, "green")["damage"] == 12 - 2 - 2 - 1
 
 
@@ -482,13 +481,11 @@ def test_cr25_variant_no_damage_after_the_finish_line():
 
 
 def test_julia_rulebook_example_costs_7_damage_and_wrecks_klaus():
-    """Rulebook movement example. Reference board A cannot host it exactly: by the CR-16 lane-change Decision the
-    outer max-7 space L2-14 leads in to L1-13, while A's middle-lane max-5 label is on L1-12. The test board moves
-    that label one space on (L1-13), everything else is board A."""
-    board = board_a_with(**{"L1-12": {"max_speed": None}, "L1-13": {"max_speed": 5}})
+    """Rulebook movement example, on the shipped board A: by the CR-16 lane-change Decision the outer max-7 space
+    L2-14 leads in to L1-13, which carries the middle lane's max-5 label."""
     state, _ = begin(position(car("green", "L2-07", damage=11, speed=6), car("red", "L0-10"),
                               car("yellow", "L1-13", damage=2), car("blue", "L1-12", damage=6),
-                              board=board, order=["green", "red", "yellow", "blue"]))
+                              order=["green", "red", "yellow", "blue"]))
     state, events = play(state, roll("drive", "drive", "gallop", "steer"), DONE, {"type": "drive", "signs": [1, -1]})
     assert chariot(state, "green")["speed"] == 8 and chariot(state, "green")["damage"] == 10
     move = next(o for o in options(state) if o["path"] == ["straight"] * 7 + ["in"])

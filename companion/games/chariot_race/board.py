@@ -44,6 +44,8 @@ class Board:
     """CR-16 lane-change target towards lane 0, ``NO_SPACE`` from lane 0."""
     outward: tuple[int, ...]
     """CR-16 lane-change target towards lane 2, ``NO_SPACE`` from lane 2."""
+    links: tuple[frozenset[int], ...]
+    """CR-21: the spaces one step away in any direction (ahead, behind, lane changes forwards and backwards)."""
     in_spear_range: tuple[frozenset[int], ...]
     """CR-21: spaces at most ``SPEAR_RANGE`` steps away in any direction, the own space excluded."""
     lap_length: float
@@ -59,6 +61,15 @@ class Board:
         if step == "out":
             return self.outward[space]
         raise ValueError(f"unknown path step {step!r}; steps are {', '.join(STEPS)}")
+
+    def steps_between(self, origin: int, target: int) -> int:
+        """CR-21: how many steps apart two spaces are, counted over ``links``; a refused spear says it."""
+        seen, frontier, steps = {origin}, {origin}, 0
+        while target not in seen:
+            frontier = {j for k in frontier for j in self.links[k]} - seen
+            seen |= frontier
+            steps += 1
+        return steps
 
     def wraps(self, origin: int, target: int) -> bool:
         """True when going forwards from ``origin`` to ``target`` crosses the finish line (CR-23)."""
@@ -107,11 +118,12 @@ def build_board(data: dict[str, Any], source: str) -> Board:
             if j != NO_SPACE:
                 neighbours[i].add(j)
                 neighbours[j].add(i)
+    links = tuple(frozenset(n) for n in neighbours)
     in_range = []
     for i in range(len(spaces)):
         reached, frontier = {i}, {i}
         for _ in range(SPEAR_RANGE):
-            frontier = {j for k in frontier for j in neighbours[k]} - reached
+            frontier = {j for k in frontier for j in links[k]} - reached
             reached |= frontier
         in_range.append(frozenset(reached - {i}))
     return Board(
@@ -128,6 +140,7 @@ def build_board(data: dict[str, Any], source: str) -> Board:
         behind=tuple(behind),
         inward=tuple(inward),
         outward=tuple(outward),
+        links=links,
         in_spear_range=tuple(in_range),
         lap_length=lap,
         start_spaces=tuple(index[data["start_positions"][str(n)]] for n in range(1, 7)),

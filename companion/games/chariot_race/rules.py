@@ -27,7 +27,7 @@ from itertools import combinations
 from typing import Any, NamedTuple
 
 from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase, seat_is_bot
-from companion.games.chariot_race.board import NO_SPACE, STEPS, Board, load_board
+from companion.games.chariot_race.board import NO_SPACE, SPEAR_RANGE, STEPS, Board, load_board
 from companion.games.chariot_race.components import (
     ALTERNATIVES,
     STANDARD,
@@ -411,6 +411,12 @@ class ChariotRace:
     def seats(self, state: State) -> dict[str, bool]:
         return {car.id: car.bot for car in state.cars}
 
+    def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+        """A rule dispute: one turn from a position (``scenario.py``; the formats are in README.md)."""
+        from companion.games.chariot_race.scenario import run_scenario  # it builds on this module
+
+        return run_scenario(position, turn)
+
     def score(self, state: State, actor: str) -> float:
         """Greedy-bot heuristic: own progress and health, a little fortune, opponents' damage a little."""
         board = state.table.board
@@ -759,7 +765,8 @@ def _on_attack(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     legal = attack_options(state, i)
     wanted = {k: action.get(k) for k in ("type", "space", "target") if k in action}
     if wanted not in legal:
-        raise IllegalAction("CR-21", f"{state.cars[i].id} cannot {action['type']} {wanted}",
+        why = _out_of_range(state, i, action.get("target")) if action["type"] == "spear" else ""
+        raise IllegalAction("CR-21", f"{state.cars[i].id} cannot {action['type']} {wanted}{why}",
                             legal=[o for o in legal if o["type"] == action["type"]])
     work = _Work(state, events)
     if action["type"] == "caltrop":
@@ -775,6 +782,18 @@ def _on_attack(state: State, action: Mapping[str, Any], events: list[Event]) -> 
                        "left": work.cars[k].damage})
         work.wreck_if_broken(k, space)
     return _next_attack(work.done(attacks=state.attacks - 1), events)
+
+
+def _out_of_range(state: State, i: int, target: Any) -> str:
+    """Why a spear at a chariot still racing is refused when it is too far: how far it is."""
+    other = next((c for k, c in enumerate(state.cars) if c.id == target and k != i and not c.wrecked), None)
+    board = state.table.board
+    here = state.cars[i].space
+    if other is None or other.space in board.in_spear_range[here]:
+        return ""
+    steps = board.steps_between(here, other.space)
+    return (f": {target} on {board.ids[other.space]} is {steps} steps from {board.ids[here]}, "
+            f"a spear reaches {SPEAR_RANGE}")
 
 
 def _end_turn(state: State, events: list[Event]) -> State:

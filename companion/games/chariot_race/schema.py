@@ -17,6 +17,9 @@ from typing import Any
 FACE_NAMES = ("drive", "gallop", "steer", "attack", "fortune")
 """The faces the rules give a meaning to (CR-1); a dice file may only use these."""
 LANES = (0, 1, 2)
+BOARD_KEYS = ("game", "side", "note", "lap_length", "lanes", "finish_line_u", "start_positions", "spaces")
+SPACE_KEYS = ("id", "lane", "index", "segment", "back", "front", "x", "y", "max_speed", "rocks")
+"""A board's keys: any other is a typo (``"max_sped"`` would drop a curve without a word) and fails the load."""
 
 
 class DataError(ValueError):
@@ -89,9 +92,16 @@ def check_chariot_board(data: Any, source: str) -> None:
             raise DataError(source, f"speed_cap[{i}]", f"expected a speed 0..{top_speed}, got {cap!r}")
 
 
+def _known_keys(obj: dict[str, Any], known: tuple[str, ...], source: str, where: str) -> None:
+    for key in obj:
+        if key not in known:
+            raise DataError(source, f"{where}.{key}" if where else key, f"unknown key; known: {', '.join(known)}")
+
+
 def check_board(data: Any, source: str) -> None:
     """CR-5: three lanes of spaces closing into a loop, progress coordinates, curves, rocks, six start spaces."""
     lap = _get(data, "lap_length", (int, float), source, "")
+    _known_keys(data, BOARD_KEYS, source, "")
     if lap <= 0:
         raise DataError(source, "lap_length", f"expected a positive number, got {lap}")
     spaces = _get(data, "spaces", list, source, "")
@@ -102,6 +112,7 @@ def check_board(data: Any, source: str) -> None:
     for i, space in enumerate(spaces):
         where = f"spaces[{i}]"
         sid = _get(space, "id", str, source, where)
+        _known_keys(space, SPACE_KEYS, source, where)
         if sid in seen:
             raise DataError(source, f"{where}.id", f"duplicate space id {sid!r}")
         seen.add(sid)

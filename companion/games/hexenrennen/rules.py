@@ -704,6 +704,12 @@ class HexenRennen:
     def seats(self, state: State) -> dict[str, bool]:
         return {clan: clan in state.bots for clan in state.clans}
 
+    def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+        """A rule dispute: one turn from a position (``scenario.py``; the formats are in README.md)."""
+        from companion.games.hexenrennen.scenario import run_scenario  # it builds on this module
+
+        return run_scenario(position, turn)
+
     def score(self, state: State, actor: str) -> float:
         """Greedy-bot heuristic: own witches' progress (finish fields worth much more), cards in hand a little,
         the opponents' average progress against it."""
