@@ -30,6 +30,14 @@ finally:
 """
 
 
+def rss_mb(pid: int) -> float:
+    """A process's resident memory now (VmRSS), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
 @dataclass
 class Served:
     process: subprocess.Popen
@@ -42,11 +50,7 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
     def rss_mb(self) -> float:
-        """Resident memory now (VmRSS), in MB."""
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        raise RuntimeError("no VmRSS")
+        return rss_mb(self.process.pid)
 
     def stop(self) -> None:
         self.process.terminate()

@@ -31,9 +31,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from machine import describe, machine_line
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # before bench/, whose vision.py would hide the vision package
 
-from companion.web.streams import STREAMS_PER_ADDRESS
+from machine import describe, machine_line  # noqa: E402
+from served import rss_mb  # noqa: E402
+
+from companion.web.streams import STREAMS_PER_ADDRESS  # noqa: E402
 
 PIN = "2468"
 PLAYERS = [{"name": name, "colour": colour} for name, colour in
@@ -80,10 +84,7 @@ class ServerProcess:
         self.port = int(self.process.stdout.readline())
 
     def rss_mb(self) -> float:
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        raise RuntimeError("no VmRSS")
+        return rss_mb(self.process.pid)
 
     def stop(self) -> None:
         self.process.stdin.close()
