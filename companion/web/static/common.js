@@ -35,6 +35,11 @@ function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
+// ---- game modules: each game's browser module registers itself; the table page dispatches to it by game id --------
+
+const GAME_UI = {};
+function registerGame(id, ui) { GAME_UI[id] = ui; }
+
 async function post(path, body = {}) {
   try {
     const response = await fetch(path, {

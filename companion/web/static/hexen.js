@@ -1,7 +1,8 @@
 // Hexen Rennen on the table screen: the track of 48 tiles as far as it is turned over, the witches, the finish
 // fields, the cards each player has left, and the turn: roll, choose a witch, tell the companion what a hidden tile
 // shows (a tap on its colour, then on its number), the card decisions (whose, and which cards can be played).
-// table.js owns the page (stream, log, undo, roll box); it calls into `Hexen` when state.game.id is "hexenrennen".
+// table.js owns the page (stream, log, undo, roll box); it calls into the module this file registers for
+// "hexenrennen" (registerGame) whenever that is the game on the table.
 // Loaded before table.js: everything here reads table.js's globals (S, view, options, ...) only when called.
 "use strict";
 
@@ -18,7 +19,7 @@ const Hexen = (() => {
   const ui = { colour: null, witch: null, key: "" };
   // A phone gets two rows per stage (8 tiles a row) instead of one row of 16: tiles twice as big.
   const narrow = window.matchMedia("(max-width: 700px)");
-  narrow.addEventListener("change", () => { if (isHexen()) { drawBoard(); drawOverlay(); } });
+  narrow.addEventListener("change", () => { if (gameUI() === Hexen) { drawBoard(); drawOverlay(); } });
   const columns = () => (narrow.matches ? kit().stage_length / 2 : kit().stage_length);
   const rows = () => Math.ceil(trackLength() / columns());
 
@@ -496,3 +497,4 @@ const Hexen = (() => {
   return { name, witchName, optionLabel, drawTrack, drawOverlay, heading, body, banner, order, phases, setup,
     boards, reset, place };
 })();
+registerGame("hexenrennen", Hexen);

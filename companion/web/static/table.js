@@ -16,7 +16,8 @@ const HITS = new Set(["rammed", "curve_damage", "caltrop_hit", "spear", "gallop_
 // ---- helpers ------------------------------------------------------------------------------------------------------
 
 const isChariot = () => S.state && S.state.game && S.state.game.id === "chariot-race";
-const isHexen = () => S.state && S.state.game && S.state.game.id === "hexenrennen";
+// The game's own browser module (registerGame), or null: a game without one gets the plain table of its view.
+const gameUI = () => (S.state && S.state.game && GAME_UI[S.state.game.id]) || null;
 const view = () => (S.state && S.state.view) || {};
 const chariots = () => view().chariots || [];
 const chariotById = (id) => chariots().find((c) => c.id === id);
@@ -28,7 +29,7 @@ function chariotName(id) {
   if (same < 2) return car.player;
   return `${car.player} (${colourName(car.colour)}${car.id.endsWith("-2") ? " 2" : ""})`;
 }
-const actorName = (id) => (isChariot() ? chariotName(id) : isHexen() ? Hexen.name(id) : id);
+const actorName = (id) => (isChariot() ? chariotName(id) : gameUI() ? gameUI().name(id) : id);
 
 function options() { return (S.state && S.state.prompt && S.state.prompt.options) || []; }
 function findOption(test) { return options().findIndex(test); }
@@ -58,7 +59,7 @@ function speedAfter(signs) {
 }
 
 function optionLabel(option) {
-  if (isHexen()) return Hexen.optionLabel(option);
+  if (gameUI()) return gameUI().optionLabel(option);
   const phase = S.state.prompt.phase;
   switch (option.type) {
     case "repair": {
@@ -129,7 +130,9 @@ function drawBoard() {
   const track = $("#track");
   track.replaceChildren();
   track.classList.remove("hexen-track");
-  if (isHexen() && S.layout && S.layout.kit) { track.hidden = false; Hexen.drawTrack(track); return; }
+  if (gameUI() && S.layout && S.layout.game === S.state.game.id) {
+    track.hidden = false; gameUI().drawTrack(track); return;
+  }
   const layout = S.layout && S.layout.board;
   track.hidden = !layout;
   if (!layout) return;
@@ -192,7 +195,7 @@ function caltropIcon(x, y, cls = "caltrop") {
 }
 
 function drawOverlay() {
-  if (isHexen()) { Hexen.drawOverlay(); return; }
+  if (gameUI()) { gameUI().drawOverlay(); return; }
   const overlay = document.getElementById("overlay");
   if (!overlay || !S.spaceById) return;
   overlay.replaceChildren();
@@ -332,7 +335,7 @@ function dolphin(active) {
 
 function renderBoards() {
   const container = $("#boards");
-  if (isHexen()) { container.hidden = false; container.replaceChildren(...Hexen.boards()); return; }
+  if (gameUI()) { container.hidden = false; container.replaceChildren(...gameUI().boards()); return; }
   if (!isChariot()) { container.replaceChildren(); container.hidden = true; return; }
   container.hidden = false;
   const v = view();
@@ -368,7 +371,7 @@ function renderBanner() {
   const banner = $("#turn-banner");
   const v = view();
   if (!S.state.game) { banner.replaceChildren(); return; }
-  if (isHexen()) { banner.replaceChildren(...Hexen.banner()); return; }
+  if (gameUI()) { banner.replaceChildren(...gameUI().banner()); return; }
   if (S.state.game.over) {
     const winner = v.winner;
     banner.replaceChildren(el("span", { class: "winner" }, winner ? T("winner", { name: actorName(winner) })
@@ -385,7 +388,7 @@ function renderBanner() {
 function renderOrder() {
   const box = $("#order");
   const v = view();
-  if (isHexen()) { box.replaceChildren(...Hexen.order()); return; }
+  if (gameUI()) { box.replaceChildren(...gameUI().order()); return; }
   if (!isChariot()) { box.replaceChildren(); return; }
   const at = v.order.indexOf(v.current);
   box.replaceChildren(el("span", { class: "order-label" }, T("turn_order")),
@@ -398,7 +401,7 @@ function renderOrder() {
 
 function renderPhases() {
   const list = $("#phases");
-  if (isHexen()) { list.replaceChildren(...Hexen.phases()); return; }
+  if (gameUI()) { list.replaceChildren(...gameUI().phases()); return; }
   if (!isChariot()) { list.replaceChildren(); return; }
   const at = STEP_OF[S.state.prompt.phase] ?? -1;
   list.replaceChildren(...STEPS.map((step, k) => el("li", {
@@ -607,7 +610,7 @@ function highlightSelection() {
 
 function renderSetup() {
   const card = $("#setup-card");
-  if (isHexen()) { const setup = Hexen.setup(); card.replaceChildren(...(setup ? [setup] : [])); return; }
+  if (gameUI()) { const setup = gameUI().setup(); card.replaceChildren(...(setup ? [setup] : [])); return; }
   if (!isChariot() || S.state.seq !== 0 || S.state.game.over) { card.replaceChildren(); return; }
   const cars = [...chariots()].sort((a, b) => a.start_position - b.start_position);
   card.replaceChildren(el("div", { class: "setup" }, el("h3", {}, T("setup_title")),
@@ -631,9 +634,9 @@ function renderTurn() {
     const phaseName = prompt.phase === "over" ? T("phase_over") : T(`phase_${prompt.phase}`);
     heading.textContent = prompt.actor ? `${chariotName(prompt.actor)}: ${phaseName}` : phaseName;
     turnBody.append(...body());
-  } else if (isHexen()) {
-    heading.textContent = Hexen.heading();
-    turnBody.append(...Hexen.body().filter(Boolean));
+  } else if (gameUI()) {
+    heading.textContent = gameUI().heading();
+    turnBody.append(...gameUI().body().filter(Boolean));
   } else {
     heading.textContent = S.state.game.over ? T("no_winner").split(":")[0] : T("turn_of", { name: prompt.actor });
     if (S.state.game.over) return;
@@ -649,7 +652,7 @@ function renderTurn() {
 function renderGenericView() {
   const box = $("#view");
   box.replaceChildren();
-  if (!S.state.game || isChariot() || isHexen()) return;
+  if (!S.state.game || isChariot() || gameUI()) return;
   const rows = view().players || [];
   if (!rows.length) return;
   const keys = Object.keys(rows[0]);
@@ -776,9 +779,10 @@ function render() {
     S.dest = null;
     S.alt = 0;
   }
-  if (isHexen()) Hexen.reset(key);
-  document.body.classList.toggle("chariot-race", isChariot());
-  document.body.classList.toggle("hexenrennen", isHexen());
+  if (gameUI()) gameUI().reset(key);
+  for (const id of ["chariot-race", ...Object.keys(GAME_UI)]) {
+    document.body.classList.toggle(id, Boolean(S.state.game) && S.state.game.id === id);
+  }
   document.getElementById("title").textContent = state.game
     ? state.game.title + (state.game.over ? " 🏁" : "") : T("title");
   renderBanner();
