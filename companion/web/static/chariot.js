@@ -1,0 +1,461 @@
+// Chariot Race on the table screen: the board drawn from /api/layout with the chariots, caltrops and the legal
+// destinations, each chariot's board (damage, speed, fortune, laps), and the turn phase by phase with only the rules'
+// options. table.js owns the page (stream, log, undo, roll box); it calls into the module this file registers for
+// "chariot-race" (registerGame). Loaded before table.js: it reads table.js's globals only when called.
+"use strict";
+
+const Chariot = (() => {
+  const STEPS = ["repair", "speed", "roll", "fortune", "move", "attack"];
+
+  const STEP_OF = { repair: 0, roll: 2, reroll: 2, fortune: 2, drive: 4, move: 4, attack: 5, over: 6 };
+
+  const HITS = new Set(["rammed", "curve_damage", "caltrop_hit", "spear", "gallop_damage", "wrecked", "rocks"]);
+
+  const chariots = () => view().chariots || [];
+
+  const chariotById = (id) => chariots().find((c) => c.id === id);
+
+  function name(id) {
+    const car = chariotById(id);
+    if (!car) return id || "";
+    const same = chariots().filter((c) => c.player === car.player).length;
+    if (same < 2) return car.player;
+    return `${car.player} (${colourName(car.colour)}${car.id.endsWith("-2") ? " 2" : ""})`;
+  }
+
+  function signsText(signs) { return signs.map((s) => (s > 0 ? "+1" : "−1")).join(" "); }
+
+  function stepsText(path) {
+    const parts = [];
+    for (const step of path) {
+      const last = parts[parts.length - 1];
+      if (last && last.step === step) last.n += 1; else parts.push({ step, n: 1 });
+    }
+    return parts.map((p) => (p.n > 1 ? `${p.n}× ` : "") + T(`step_${p.step}`)).join(", ");
+  }
+
+  function damageText(option) {
+    if (option.wrecked) return T("move_wreck");
+    return option.damage ? T("move_damage", { damage: option.damage }) : T("move_safe");
+  }
+
+  function speedAfter(signs) {
+    const car = chariotById(S.state.prompt.actor);
+    const gallops = view().dice.filter((d) => d === "gallop").length;
+    const sum = signs.reduce((a, b) => a + b, 0) + 2 * gallops;
+    return Math.max(0, Math.min(car.max_speed, car.speed + sum));
+  }
+
+  function optionLabel(option) {
+    const phase = S.state.prompt.phase;
+    switch (option.type) {
+      case "repair": {
+        const car = chariotById(S.state.prompt.actor);
+        return T("repair", { n: car ? Math.min(3, car.max_damage - car.damage) : 3 });
+      }
+      case "skip_repair": return T("skip_repair");
+      case "roll": return T("confirm_roll");
+      case "reroll": return `${T(option.cost ? "reroll_paid" : "reroll_selected", { n: option.reroll.length })}: `
+        + option.reroll.map((i) => `${i + 1}`).join(", ");
+      case "turn": return `${T("turn_die", { n: option.die + 1 })} ${faceName(option.face)}`;
+      case "done": return T({ reroll: "keep_dice", fortune: "no_more_fortune", attack: "no_attack" }[phase] || "done");
+      case "drive": return T("drive_option", { signs: signsText(option.signs), speed: speedAfter(option.signs) });
+      case "move": return option.wrecked ? `${stepsText(option.path)}: ${T("move_wreck")}`
+        : `${T("move_to", { to: option.to })} · ${damageText(option)}`;
+      case "caltrop": return T("drop_caltrop", { space: option.space });
+      case "spear": return T("throw_spear", { name: name(option.target) });
+      default: return plainLabel(option);
+    }
+  }
+
+  function drawTrack(track) {
+    const layout = S.layout.board;
+    track.setAttribute("viewBox", layout.viewBox.join(" "));
+    const pts = (points) => points.map((p) => p.join(",")).join(" ");
+    const arena = svg("g", { class: "arena" },
+      svg("polygon", { class: "outer", points: pts(layout.outer) }),
+      svg("polygon", { class: "spina", points: pts(layout.spina) }));
+    const spaces = svg("g", { class: "spaces" });
+    const marks = svg("g", { class: "marks" });
+    S.spaceById = {};
+    for (const space of layout.spaces) {
+      S.spaceById[space.id] = space;
+      const classes = ["space", `lane-${space.lane}`];
+      if (space.max_speed) classes.push("curve");
+      if (space.rocks) classes.push("rocks");
+      spaces.append(svg("polygon", { class: classes.join(" "), points: pts(space.points), "data-id": space.id,
+        onclick: () => onSpaceTap(space.id) }));
+      if (space.max_speed) {
+        marks.append(svg("g", { class: "limit", transform: `translate(${space.x} ${space.y})` },
+          svg("circle", { r: 0.3 }), svg("text", { y: 0.11, "text-anchor": "middle" }, String(space.max_speed))));
+      }
+      if (space.rocks) {
+        marks.append(svg("path", { class: "rock", transform: `translate(${space.x} ${space.y})`,
+          d: "M-.32 .2l.1-.28.16-.07.12.1.14-.18.16.12.06.31z" }));
+      }
+      if (space.start) {
+        marks.append(svg("text", { class: "start-no", x: space.x, y: space.y + 0.36, "text-anchor": "middle" },
+          String(space.start)));
+      }
+    }
+    if (layout.finish) {
+      const [a, b] = layout.finish;
+      marks.append(svg("line", { class: "finish-a", x1: a[0], y1: a[1], x2: b[0], y2: b[1] }),
+        svg("line", { class: "finish-b", x1: a[0], y1: a[1], x2: b[0], y2: b[1] }));
+    }
+    track.append(svg("defs", {},
+      svg("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4,
+        orient: "auto-start-reverse" }, svg("path", { d: "M0 0L10 5L0 10z", class: "arrow-head" }))),
+    arena, spaces, marks, svg("g", { id: "overlay" }));
+  }
+
+  function pathPoints(from, path) {
+    const points = [];
+    let here = S.spaceById[from];
+    if (!here) return points;
+    points.push([here.x, here.y]);
+    for (const step of path) {
+      const next = S.spaceById[step === "straight" ? here.ahead : here[step]];
+      if (!next) break;
+      points.push([next.x, next.y]);
+      here = next;
+    }
+    return points;
+  }
+
+  function caltropIcon(x, y, cls = "caltrop") {
+    return svg("path", { class: cls, transform: `translate(${x} ${y})`,
+      d: "M0-.24L.07-.07.24 0 .07.07 0 .24-.07.07-.24 0-.07-.07z" });
+  }
+
+  function drawOverlay() {
+    const overlay = document.getElementById("overlay");
+    if (!overlay || !S.spaceById) return;
+    overlay.replaceChildren();
+    const v = view();
+    const prompt = S.state.prompt || {};
+    for (const id of v.caltrops || []) {
+      const space = S.spaceById[id];
+      if (space) overlay.append(caltropIcon(space.x, space.y));
+    }
+    const mine = control || true;  // spectators see the same highlights; the server refuses their taps
+    if (mine && prompt.phase === "move") {
+      const best = destinations();
+      for (const [to, list] of Object.entries(best)) {
+        const space = S.spaceById[to];
+        if (!space) continue;
+        const option = list[0];
+        const selected = S.dest === to;
+        overlay.append(svg("g", { class: `dest${selected ? " selected" : ""}${option.damage ? " costly" : ""}`,
+          "data-dest": to, onclick: () => selectDest(to) },
+        svg("polygon", { points: space.points.map((p) => p.join(",")).join(" ") }),
+        svg("text", { x: space.x, y: space.y - 0.12, "text-anchor": "middle", class: "dest-label" },
+          option.damage ? `−${option.damage}` : "✓")));
+      }
+      const shown = selectedMove() || (S.dest ? null : options()[prompt.cursor || 0]);
+      const car = chariotById(prompt.actor);
+      if (shown && car) {
+        const points = pathPoints(car.space, shown.path);
+        if (points.length > 1) {
+          overlay.append(svg("polyline", { class: `path-preview${selectedMove() ? "" : " cursor"}`,
+            points: points.map((p) => p.join(",")).join(" "), "marker-end": "url(#arrow)" }));
+        }
+      }
+    }
+    if (prompt.phase === "attack") {
+      for (const option of options()) {
+        if (option.type !== "caltrop") continue;
+        const space = S.spaceById[option.space];
+        if (!space) continue;
+        overlay.append(svg("g", { class: "caltrop-target", "data-caltrop": option.space,
+          onclick: () => confirmOption(options().indexOf(option)) },
+        svg("polygon", { points: space.points.map((p) => p.join(",")).join(" ") }),
+        caltropIcon(space.x, space.y, "caltrop-ghost")));
+      }
+    }
+    const targets = new Set(options().filter((o) => o.type === "spear").map((o) => o.target));
+    for (const car of chariots()) {
+      if (car.wrecked || !car.space || !S.spaceById[car.space]) continue;
+      const space = S.spaceById[car.space];
+      const current = car.id === v.current;
+      const classes = ["chariot", `colour-${car.colour}`];
+      if (current) classes.push("current");
+      if (car.finished) classes.push("finished");
+      if (targets.has(car.id)) classes.push("spear-target");
+      const group = svg("g", { class: classes.join(" "), "data-chariot": car.id,
+        transform: `translate(${space.x} ${space.y}) rotate(${space.angle})`,
+        onclick: () => onChariotTap(car.id) },
+      svg("circle", { class: "halo", r: 0.5 }),
+      svg("rect", { class: "body", x: -0.36, y: -0.3, width: 0.62, height: 0.6, rx: 0.14 }),
+      svg("path", { class: "pole", d: "M.26 0h.18" }),
+      svg("text", { class: "initial", y: 0.13, x: -0.05, "text-anchor": "middle",
+        transform: `rotate(${-space.angle} -0.05 0)` }, car.player.slice(0, 1).toUpperCase()
+        + (car.id.endsWith("-2") ? "²" : "")));
+      overlay.append(group);
+    }
+  }
+
+  function flash(ids) {
+    for (const id of ids) {
+      const node = document.querySelector(`#overlay [data-chariot="${id}"]`);
+      if (!node) continue;
+      node.classList.remove("hit");
+      void node.getBoundingClientRect();
+      node.classList.add("hit");
+    }
+  }
+
+  function destinations() {
+    const groups = {};
+    for (const option of options()) {
+      if (option.type !== "move" || option.wrecked || !option.to) continue;
+      (groups[option.to] = groups[option.to] || []).push(option);
+    }
+    for (const list of Object.values(groups)) list.sort((a, b) => a.damage - b.damage);
+    return groups;
+  }
+
+  function selectedMove() {
+    if (!S.dest) return null;
+    const list = destinations()[S.dest];
+    return list ? list[Math.min(S.alt, list.length - 1)] : null;
+  }
+
+  function selectDest(to) {
+    if (S.state.prompt.phase !== "move") return;
+    S.dest = to;
+    S.alt = 0;
+    render();
+  }
+
+  function onSpaceTap(id) {
+    if (!S.state || !S.state.prompt) return;
+    if (S.state.prompt.phase === "move" && destinations()[id]) selectDest(id);
+    if (S.state.prompt.phase === "attack") {
+      const index = findOption((o) => o.type === "caltrop" && o.space === id);
+      if (index >= 0) confirmOption(index);
+    }
+  }
+
+  function onChariotTap(id) {
+    if (!S.state || !S.state.prompt) return;
+    if (S.state.prompt.phase === "attack") {
+      const index = findOption((o) => o.type === "spear" && o.target === id);
+      if (index >= 0) confirmOption(index);
+    } else if (S.state.prompt.phase === "move") {
+      const car = chariotById(id);
+      if (car && destinations()[car.space]) selectDest(car.space);
+    }
+  }
+
+  function trackRow(kind, label, max, value, extra = () => ({})) {
+    const cells = [];
+    for (let n = 0; n <= max; n++) {
+      const more = extra(n);
+      cells.push(el("span", { class: `cell${n === value ? " peg" : ""}${more.cls ? " " + more.cls : ""}`,
+        title: more.title || null }, String(n), more.sub ? el("small", {}, more.sub) : null));
+    }
+    return el("div", { class: `track-row ${kind}`, "data-value": value },
+      el("span", { class: "track-label" }, label, el("b", {}, String(value))), el("div", { class: "cells" }, cells));
+  }
+
+  function dolphin(active) {
+    return svg("svg", { class: `dolphin${active ? "" : " spent"}`, viewBox: "0 0 32 20", width: 30, height: 19 },
+      svg("path", { d: "M2 14c6-9 16-11 24-6l4-3-1 5c1 2 1 3 0 4-6-3-13-2-19 2l1-4c-3 1-6 2-9 2z" }));
+  }
+
+  function boards() {
+    const v = view();
+    return chariots().map((car) => {
+      const kind = (S.layout.chariot_boards || {})[car.chariot_board] || {};
+      const laps = Math.min(car.laps, 2);
+      const status = car.wrecked ? T("wrecked") : car.finished ? T("finished") : "";
+      const card = el("article", { class: `chariot-card colour-${car.colour}${car.id === v.current ? " current" : ""}`
+        + `${car.wrecked ? " wrecked" : ""}${car.finished ? " finished" : ""}`, "data-chariot": car.id },
+      el("header", {},
+        el("span", { class: "swatch" }),
+        el("strong", {}, name(car.id)),
+        el("span", { class: "laps", title: T("lap_of", { lap: Math.min(laps + 1, 2) }) },
+          dolphin(laps < 2), dolphin(laps < 1)),
+        status ? el("span", { class: "status" }, status) : null),
+      trackRow("damage", T("damage"), car.max_damage, car.damage,
+        (n) => ({ cls: n === 0 ? "zero" : n > car.damage ? "lost" : "" })),
+      trackRow("speed", T("speed_short"), car.max_speed, car.speed, (n) => ({
+        cls: n > car.speed_cap ? "over-cap" : "",
+        sub: kind.dice_by_speed ? String(kind.dice_by_speed[n]) : "",
+      })),
+      trackRow("fortune", T("fortune_short"), car.max_fortune, car.fortune),
+      el("div", { class: "dice-line" }, el("span", {}, T("dice_count", { n: car.dice_count })),
+        el("span", { class: "mini-dice" }, Array.from({ length: car.dice_count }, () => el("i", {}))),
+        car.speed_cap < car.max_speed ? el("span", { class: "cap" }, T("cap", { cap: car.speed_cap })) : null));
+      return card;
+    });
+  }
+
+  function banner() {
+    const v = view();
+    if (S.state.game.over) return plainBanner();
+    const car = chariotById(S.state.prompt.actor);
+    return [
+      car ? el("span", { class: `swatch colour-${car.colour}` }) : null,
+      el("span", { class: "who" }, T("turn_of", { name: actorName(S.state.prompt.actor) })),
+      v.round ? el("span", { class: "round" }, T("round", { round: v.round })) : null];
+  }
+
+  function order() {
+    const v = view();
+    const at = v.order.indexOf(v.current);
+    return [el("span", { class: "order-label" }, T("turn_order")),
+      ...v.order.map((id, k) => {
+        const car = chariotById(id);
+        return el("span", { class: `order-chip colour-${car.colour}${k === at ? " now" : ""}${k < at ? " done" : ""}`,
+          "data-chariot": id }, el("span", { class: "swatch" }), name(id));
+      })];
+  }
+
+  function phases() {
+    const at = STEP_OF[S.state.prompt.phase] ?? -1;
+    return STEPS.map((step, k) => el("li", {
+      class: k === at ? "now" : k < at ? "done" : "" }, T(`phase_${step}`)));
+  }
+
+  function setup() {
+    if (S.state.seq !== 0 || S.state.game.over) return null;
+    const cars = [...chariots()].sort((a, b) => a.start_position - b.start_position);
+    return el("div", { class: "setup" }, el("h3", {}, T("setup_title")),
+      el("ol", {}, cars.map((car) => el("li", { class: `colour-${car.colour}` }, el("span", { class: "swatch" }),
+        `${T("setup_position", { n: car.start_position })}: ${name(car.id)} → ${car.space}`))));
+  }
+
+  function heading() {
+    const prompt = S.state.prompt;
+    const phaseName = prompt.phase === "over" ? T("phase_over") : T(`phase_${prompt.phase}`);
+    return prompt.actor ? `${name(prompt.actor)}: ${phaseName}` : phaseName;
+  }
+
+  function body() {
+    const prompt = S.state.prompt;
+    const v = view();
+    const car = chariotById(prompt.actor);
+    const nodes = [];
+    const phase = prompt.phase;
+    if (phase === "over") {
+      nodes.push(el("p", { class: "winner big" }, v.winner ? T("winner", { name: name(v.winner) })
+        : T("no_winner")));
+      return nodes;
+    }
+    if (phase === "repair") {
+      nodes.push(el("p", {}, T("repair_offer", { fortune: car.fortune, damage: car.damage, max: car.max_damage })));
+      nodes.push(el("div", { class: "choices" }, options().map((o, i) => actionButton(optionLabel(o), i,
+        o.type === "repair" ? "primary" : ""))));
+      return nodes;
+    }
+    if (phase === "roll") {
+      nodes.push(el("p", { class: "speed-line" }, T("speed_line", { speed: car.speed, cap: car.speed_cap,
+        damage: car.damage, n: car.dice_count })));
+      nodes.push(rollBox(options()[0].roll, 0));
+      return nodes;
+    }
+    if (phase === "reroll" || phase === "fortune") {
+      const paid = phase === "fortune";
+      nodes.push(el("p", {}, paid ? T("fortune_spend", { fortune: car.fortune }) : T("free_reroll")));
+      nodes.push(el("div", { id: "current-dice", class: "dice-row" }, v.dice.map((face, i) => dieButton(face, {
+        index: i, selected: S.selection.includes(i), onclick: () => toggleDie(i) }))));
+      nodes.push(el("p", { class: "hint" }, T("select_dice")));
+      const doneIndex = findOption((o) => o.type === "done");
+      if (S.selection.length) {
+        const chosen = [...S.selection].sort((a, b) => a - b);
+        const index = findOption((o) => o.type === "reroll" && same(o.reroll, chosen));
+        if (index >= 0) nodes.push(rollBox(chosen.length, index, { reroll: true }));
+        if (paid && chosen.length === 1) {
+          const die = chosen[0];
+          const turns = options().map((o, i) => [o, i]).filter(([o]) => o.type === "turn" && o.die === die);
+          nodes.push(el("div", { class: "turn-die" }, el("p", {}, T("turn_die", { n: die + 1 })),
+            el("div", { class: "face-row" }, turns.map(([o, i]) => el("button", { type: "button", class: "face-btn",
+              "data-turn": o.face, onclick: () => confirmOption(i) }, dieIcon(o.face, { size: 44 }),
+            el("span", {}, faceName(o.face)))))));
+        }
+      } else if (paid) {
+        nodes.push(el("p", { class: "hint" }, T("turn_hint")));
+      }
+      nodes.push(el("div", { class: "choices" }, actionButton(optionLabel(options()[doneIndex]), doneIndex, "primary")));
+      return nodes;
+    }
+    if (phase === "drive") {
+      nodes.push(el("div", { class: "dice-row small" }, v.dice.map((face, i) => dieButton(face, { index: i }))));
+      nodes.push(el("p", {}, T("drive_choice")));
+      const gallops = v.dice.filter((d) => d === "gallop").length;
+      if (gallops) nodes.push(el("p", { class: "warn" }, T("gallop_note", { n: gallops, speed: 2 * gallops,
+        damage: gallops })));
+      nodes.push(el("div", { class: "choices" }, options().map((o, i) => actionButton(optionLabel(o), i))));
+      return nodes;
+    }
+    if (phase === "move") {
+      nodes.push(el("p", { class: "big" }, T("move_choice", { speed: car.speed })));
+      const chosen = selectedMove();
+      if (chosen) {
+        const list = destinations()[S.dest];
+        const index = options().indexOf(chosen);
+        nodes.push(el("div", { class: "move-summary" },
+          el("p", { class: "big" }, T("move_to", { to: chosen.to }), " · ",
+            el("b", { class: chosen.damage ? "bad" : "good" }, damageText(chosen))),
+          el("p", { class: "path" }, stepsText(chosen.path)),
+          el("button", { type: "button", id: "confirm-move", class: "primary big", "data-option": index,
+            onclick: () => confirmOption(index) }, T("confirm_move")),
+          list.length > 1 ? el("details", { class: "alternatives" },
+            el("summary", {}, T("path_alternatives", { to: chosen.to })),
+            list.map((o, k) => el("button", { type: "button", class: `option${k === S.alt ? " selected" : ""}`,
+              onclick: () => { S.alt = k; render(); } }, `${stepsText(o.path)} · ${damageText(o)}`))) : null));
+      }
+      const groups = Object.entries(destinations()).sort((a, b) => a[1][0].damage - b[1][0].damage
+        || a[0].localeCompare(b[0]));
+      nodes.push(el("div", { class: "choices dests" }, groups.map(([to, list]) => el("button", { type: "button",
+        class: `option dest-btn${S.dest === to ? " selected" : ""}${list[0].damage ? " costly" : ""}`,
+        "data-dest": to, onclick: () => selectDest(to) }, `${to} · ${damageText(list[0])}`))));
+      const wrecks = options().map((o, i) => [o, i]).filter(([o]) => o.type === "move" && o.wrecked);
+      if (wrecks.length) {
+        nodes.push(el("details", { class: "wrecks" }, el("summary", {}, T("move_wreck_paths", { n: wrecks.length })),
+          wrecks.map(([o, i]) => actionButton(optionLabel(o), i, "danger"))));
+      }
+      return nodes;
+    }
+    if (phase === "attack") {
+      nodes.push(el("p", { class: "big" }, T("attack_choice", { n: v.attacks_left })));
+      nodes.push(el("div", { class: "choices" }, options().map((o, i) => actionButton(optionLabel(o), i,
+        o.type === "done" ? "" : "attack"))));
+      return nodes;
+    }
+    nodes.push(el("div", { class: "choices" }, options().map((o, i) => actionButton(optionLabel(o), i))));
+    return nodes;
+  }
+
+  function toggleDie(i) {
+    const at = S.selection.indexOf(i);
+    if (at >= 0) S.selection.splice(at, 1); else S.selection.push(i);
+    render();
+    highlightSelection();
+  }
+
+  // The table's highlight follows the dice chosen for a reroll, so the green Confirm (on screen or wired) rerolls
+  // them instead of keeping the old dice.
+
+  function highlightSelection() {
+    if (!control) return;
+    const chosen = [...S.selection].sort((a, b) => a - b);
+    const index = chosen.length ? findOption((o) => o.type === "reroll" && same(o.reroll, chosen))
+      : findOption((o) => o.type === "done");
+    if (index >= 0 && index !== S.state.prompt.cursor) {
+      post("/api/highlight", { option: index, seq: S.state.seq, game: S.state.game.number });
+    }
+  }
+
+  // Who a forced event hit shakes on the track (a ram, a spear, a caltrop ...).
+  function onEvent(event) {
+    flash((event.payload.events || []).filter((e) => HITS.has(e.type)).flatMap((e) => [e.chariot, e.target])
+      .filter(Boolean));
+  }
+
+  return { name, optionLabel, drawTrack, drawOverlay, heading, body, banner, order, phases, setup, boards, onEvent,
+    reset: () => {} };
+})();
+registerGame("chariot-race", Chariot);
