@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib
+from pathlib import Path
 from typing import Any
 
 from companion.games.base import Game, IllegalAction, Prompt
 
-__all__ = ["Game", "IllegalAction", "Prompt", "GAMES", "get_game", "get_presentation"]
+__all__ = ["Game", "IllegalAction", "Prompt", "GAMES", "browser_module", "get_game", "get_presentation"]
 
 GAMES: dict[str, str] = {
     "chariot-race": "companion.games.chariot_race",
@@ -23,6 +24,15 @@ def get_game(game_id: str) -> Game:
     except KeyError:
         raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}") from None
     return importlib.import_module(module).GAME
+
+
+def browser_module(game_id: str) -> Path | None:
+    """The game's browser module, ``<package>/static/<package>.js`` (it registers itself with the table page), or
+    None for a game without one: the table page then shows its view as a table."""
+    get_game(game_id)
+    package = GAMES[game_id].rsplit(".", 1)[-1]
+    path = Path(__file__).parent / package / "static" / f"{package}.js"
+    return path if path.is_file() else None
 
 
 def get_presentation(game_id: str) -> Any:

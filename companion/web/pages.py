@@ -18,10 +18,10 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, send_file
 
 from companion import controls
-from companion.games import GAMES, get_game, get_presentation
+from companion.games import GAMES, browser_module, get_game, get_presentation
 from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
@@ -83,6 +83,7 @@ def render_page(template: str, **extra: Any) -> str:
         "pin": current_app.config["CONTROL_PIN"] if show_pin else None,
         "camera": current_app.extensions.get("camera") is not None,
         "games": [(game_id, get_game(game_id).title) for game_id in GAMES],
+        "game_modules": [game_id for game_id in GAMES if browser_module(game_id) is not None],
         "default_game": current_app.config.get("DEFAULT_GAME", "chariot-race"),
     }
     context.update(extra)
@@ -102,6 +103,15 @@ def new_game() -> str:
 @pages.get("/camera")
 def camera_page() -> str:
     return render_page("camera.html")
+
+
+@pages.get("/games/<game_id>.js")
+def game_module(game_id: str) -> Any:
+    """A game's browser module, from its own package (loaded by the table page before table.js)."""
+    path = browser_module(game_id) if game_id in GAMES else None
+    if path is None:
+        abort(404, description=f"no browser module for {game_id!r}")
+    return send_file(path, mimetype="text/javascript", max_age=300)
 
 
 @pages.get("/i18n/<lang>.json")

@@ -1,5 +1,6 @@
 // The table screen: one EventSource with the full state in every message, so a missed message heals itself.
-// Each game's browser module (chariot.js, hexen.js: registerGame) draws its track, its boards and its turn panel;
+// Each game's browser module (its package's static/<package>.js, served as /games/<id>.js; it calls registerGame)
+// draws its track, its boards and its turn panel;
 // this page dispatches to the one of the game on the table. A game without one gets a plain table of its view and
 // its options. The page itself owns the stream, the roll box, the buttons, the log and undo.
 "use strict";
