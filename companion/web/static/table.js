@@ -76,7 +76,7 @@ const confirmOption = (index) => send("/api/confirm", { option: index, actor: S.
 function drawBoard() {
   const track = $("#track");
   track.replaceChildren();
-  track.classList.remove("hexen-track");
+  track.removeAttribute("class");  // a game's module sets its own
   const ui = gameUI();
   track.hidden = !(ui && S.layout && S.layout.game === S.state.game.id);
   if (!track.hidden) ui.drawTrack(track);

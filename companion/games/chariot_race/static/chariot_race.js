@@ -455,7 +455,76 @@ const Chariot = (() => {
       .filter(Boolean));
   }
 
+  // ---- the New game page: board side, variants, start positions drawn or chosen (CR-5, CR-8, the variants) ------
+
+  const chosen = { board: "A", variants: { no_damage_after_finish: false, alternative_chariots: false },
+    start: "random", order: [], players: [] };
+
+  function chariotIds() {
+    const two = chosen.players.length <= 3;
+    return chosen.players.flatMap((p) => (two ? [p.colour, `${p.colour}-2`] : [p.colour]));
+  }
+
+  function chariotLabel(id) {
+    const player = chosen.players.find((p) => id === p.colour || id === `${p.colour}-2`);
+    const label = (player && player.name) || colourName(player ? player.colour : id);
+    return chosen.players.length <= 3 ? `${label} (${colourName(player.colour)}${id.endsWith("-2") ? " 2" : ""})`
+      : label;
+  }
+
+  function radio(group, value, key, checked, onchange) {
+    return el("label", {}, el("input", { type: "radio", name: group, value, checked: checked || null,
+      onchange }), " ", el("span", { "data-i18n": key }, T(key)));
+  }
+
+  function renderStartOrder() {
+    const box = document.getElementById("start-order");
+    const hint = document.getElementById("start-order-hint");
+    if (!box) return;
+    if (chosen.start !== "chosen") { box.replaceChildren(); hint.textContent = ""; return; }
+    box.replaceChildren(...chariotIds().map((id) => {
+      const at = chosen.order.indexOf(id);
+      return el("button", { type: "button", class: `option colour-${id.replace(/-2$/, "")}${at >= 0 ? " selected" : ""}`,
+        "data-chariot": id, onclick: () => {
+          if (at >= 0) chosen.order.splice(at, 1); else chosen.order.push(id);
+          renderStartOrder();
+        } }, el("span", { class: "swatch" }), at >= 0 ? `${at + 1}. ` : "", chariotLabel(id));
+    }));
+    hint.textContent = T("start_order_hint", { order: chosen.order.map((id, k) => `${k + 1} ${chariotLabel(id)}`)
+      .join(", ") || "–" });
+  }
+
+  const newGame = {
+    palette: ["green", "red", "blue", "yellow", "purple", "black"],
+    maxPlayers: 6,
+    hint: "two_chariots",
+    startLabel: "start_game",
+    fields: () => [
+      el("fieldset", { "data-game-fields": "chariot-race" }, el("legend", { "data-i18n": "board" }, T("board")),
+        el("div", { class: "radio-row" }, ["A", "B"].map((side) => radio("board", side, `board_${side.toLowerCase()}`,
+          chosen.board === side, () => { chosen.board = side; })))),
+      el("fieldset", {}, el("legend", { "data-i18n": "variants" }, T("variants")),
+        Object.keys(chosen.variants).map((variant) => el("label", { class: "check" }, el("input", {
+          type: "checkbox", name: variant, checked: chosen.variants[variant] || null,
+          onchange: (e) => { chosen.variants[variant] = e.target.checked; } }), " ",
+        el("span", { "data-i18n": `variant_${variant}` }, T(`variant_${variant}`))))),
+      el("fieldset", {}, el("legend", { "data-i18n": "start_positions" }, T("start_positions")),
+        el("div", { class: "radio-row" }, ["random", "chosen"].map((mode) => radio("start", mode, `start_${mode}`,
+          chosen.start === mode, () => { chosen.start = mode; renderStartOrder(); }))),
+        el("div", { id: "start-order", class: "choices" }),
+        el("p", { id: "start-order-hint", class: "hint" })),
+    ],
+    playersChanged: (players) => {
+      const ids = (list) => list.map((p) => p.colour).join();
+      if (ids(players) !== ids(chosen.players) || players.length !== chosen.players.length) chosen.order = [];
+      chosen.players = players.map((p) => ({ ...p }));
+      renderStartOrder();
+    },
+    options: (players) => ({ players, board: chosen.board, variants: { ...chosen.variants },
+      start: chosen.start === "chosen" ? { order: chosen.order } : "random" }),
+  };
+
   return { name, optionLabel, drawTrack, drawOverlay, heading, body, banner, order, phases, setup, boards, onEvent,
-    reset: () => {} };
+    newGame, reset: () => {} };
 })();
 registerGame("chariot-race", Chariot);

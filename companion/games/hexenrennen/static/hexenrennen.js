@@ -494,7 +494,20 @@ const Hexen = (() => {
     ui.witch = null;
   }
 
+  // The New game page: 2-4 players in turn order, each with a clan colour; the track tiles lie face down.
+  const newGame = {
+    palette: ["orange", "blue", "yellow", "green"],
+    maxPlayers: 4,
+    hint: "hx_players_hint",
+    startLabel: "hx_start_game",
+    fields: () => [el("fieldset", { "data-game-fields": "hexenrennen" },
+      el("legend", { "data-i18n": "hx_tiles" }, T("hx_tiles")),
+      el("p", { class: "hint big", "data-i18n": "hx_tiles_hidden" }, T("hx_tiles_hidden")))],
+    playersChanged: () => {},
+    options: (players) => ({ players, tiles: "hidden" }),
+  };
+
   return { name, witchName, optionLabel, drawTrack, drawOverlay, heading, body, banner, order, phases, setup,
-    boards, reset, place };
+    boards, reset, place, newGame };
 })();
 registerGame("hexenrennen", Hexen);
