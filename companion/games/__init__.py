@@ -26,12 +26,14 @@ def get_game(game_id: str) -> Game:
     return importlib.import_module(module).GAME
 
 
-def browser_module(game_id: str) -> Path | None:
+def browser_module(game_id: str, kind: str = "js") -> Path | None:
     """The game's browser module, ``<package>/static/<package>.js`` (it registers itself with the table page), or
-    None for a game without one: the table page then shows its view as a table."""
+    its stylesheet (``kind="css"``); None for a game without one: the table page then shows its view as a table."""
     get_game(game_id)
+    if kind not in ("js", "css"):
+        raise ValueError(f"kind must be js or css, not {kind!r}")
     package = GAMES[game_id].rsplit(".", 1)[-1]
-    path = Path(__file__).parent / package / "static" / f"{package}.js"
+    path = Path(__file__).parent / package / "static" / f"{package}.{kind}"
     return path if path.is_file() else None
 
 

@@ -84,6 +84,7 @@ def render_page(template: str, **extra: Any) -> str:
         "camera": current_app.extensions.get("camera") is not None,
         "games": [(game_id, get_game(game_id).title) for game_id in GAMES],
         "game_modules": [game_id for game_id in GAMES if browser_module(game_id) is not None],
+        "game_styles": [game_id for game_id in GAMES if browser_module(game_id, "css") is not None],
         "default_game": current_app.config.get("DEFAULT_GAME", "chariot-race"),
     }
     context.update(extra)
@@ -105,13 +106,13 @@ def camera_page() -> str:
     return render_page("camera.html")
 
 
-@pages.get("/games/<game_id>.js")
-def game_module(game_id: str) -> Any:
-    """A game's browser module, from its own package (loaded by the table page before table.js)."""
-    path = browser_module(game_id) if game_id in GAMES else None
+@pages.get("/games/<game_id>.<any(js, css):kind>")
+def game_module(game_id: str, kind: str) -> Any:
+    """A game's browser module or stylesheet, from its own package (loaded by the pages before table.js)."""
+    path = browser_module(game_id, kind) if game_id in GAMES else None
     if path is None:
-        abort(404, description=f"no browser module for {game_id!r}")
-    return send_file(path, mimetype="text/javascript", max_age=300)
+        abort(404, description=f"no browser {kind} for {game_id!r}")
+    return send_file(path, mimetype="text/javascript" if kind == "js" else "text/css", max_age=300)
 
 
 @pages.get("/i18n/<lang>.json")

@@ -21,7 +21,10 @@ def test_a_browser_module_is_served_from_its_game_package(session):
     for game_id in WITH_MODULES:
         answer = client.get(f"/games/{game_id}.js")
         assert answer.status_code == 200 and f'registerGame("{game_id}"' in answer.get_data(as_text=True)
+    for game_id in sorted(g for g in GAMES if browser_module(g, "css") is not None):
+        assert client.get(f"/games/{game_id}.css").mimetype == "text/css"
     assert client.get("/games/no-such-game.js").status_code == 404
+    assert client.get("/games/chariot-race.py").status_code == 404
     assert client.get("/games/..%2F..%2Fsecret_key.js").status_code == 404
 
 
