@@ -1,9 +1,10 @@
 """Every text a player reads, in German, Dutch and English, as data: the shared catalogue plus each game's own.
 
-The shared texts (the screens' buttons and messages, die faces, colours, the log's undo and correction lines) live in
-``companion/web/i18n/<lang>.json``; a game keeps its own (its log lines) in ``<its package>/i18n/<lang>.json``, so
-adding a game adds its texts beside its rules and a translator edits data, not code. :func:`catalog` merges them
-section by section; a key that two catalogues both define is an error, found when the catalogue loads.
+The shared texts (the screens' buttons and messages, die faces, colours, the log's undo and correction lines) live
+in ``companion/web/i18n/<lang>.json``; a game keeps its own (its log lines, its screens' texts) in
+``<package>/i18n/<lang>.json``, so adding a game adds its texts beside its rules and a translator edits data, not
+code. :func:`catalog` merges them section by section; a key two catalogues both define is an error, found when the
+catalogue loads.
 
 Games use this module for their log lines (they must not import the web layer); the web layer serves the merged
 catalogue to the browsers.
