@@ -74,20 +74,37 @@ Handler = Callable[[Any, Mapping[str, Any], list[Event]], Any]
 """``handler(state, action, events) -> next state``: one phase's rules, appending the events they produce."""
 
 
-def apply_in_phase(state: Any, action: Mapping[str, Any], phase: str, actor: str, handlers: Mapping[str, Handler],
-                   phase_actions: Mapping[str, tuple[str, ...]],
-                   phase_rule: Mapping[str, str]) -> tuple[Any, list[Event]]:
+@dataclass(frozen=True)
+class Phase:
+    """One step of a turn as configuration, as boardgame.io declares phases: the rule it plays, the action types it
+    takes, the function that lists its legal options and the handler that applies one. A game keeps one table of
+    these, so a phase's rule, actions, options and rules are never out of step."""
+
+    rule: str
+    actions: tuple[str, ...]
+    options: Callable[..., list[Action]]
+    handler: Handler | None = None
+
+
+def no_options(*_: Any) -> list[Action]:
+    """The options of a phase that waits for nothing (the game is over)."""
+    return []
+
+
+def apply_in_phase(state: Any, action: Mapping[str, Any], phase: str, actor: str,
+                   phases: Mapping[str, Phase]) -> tuple[Any, list[Event]]:
     """The ``apply`` of a game whose turn is a sequence of phases, each taking a few action types.
 
     Checking the action type against the phase first means every handler can trust what it gets, and a press on the
     wrong button (a "move" during the roll) names the rule of the phase the table is in, not a KeyError.
     """
     kind = action.get("type") if isinstance(action, Mapping) else None
-    if kind not in phase_actions[phase]:
-        raise IllegalAction(phase_rule[phase], f"{actor} is in the {phase} phase, {kind!r} is not possible now",
-                            legal=list(phase_actions[phase]))
+    step = phases[phase]
+    if kind not in step.actions or step.handler is None:
+        raise IllegalAction(step.rule, f"{actor} is in the {phase} phase, {kind!r} is not possible now",
+                            legal=list(step.actions))
     events: list[Event] = []
-    return handlers[phase](state, action, events), events
+    return step.handler(state, action, events), events
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase, seat_is_bot
+from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
 from companion.games.chariot_race.board import NO_SPACE, SPEAR_RANGE, STEPS, Board, load_board
 from companion.games.chariot_race.components import (
     ALTERNATIVES,
@@ -60,11 +60,6 @@ VARIANTS = ("no_damage_after_finish", "alternative_chariots")
 SECOND_CHARIOT_SUFFIX = "-2"
 """CR-7: with 2-3 players everyone drives two chariots, ``<colour>`` and ``<colour>-2``."""
 
-PHASE_RULE = {"repair": "CR-11", "roll": "CR-13", "reroll": "CR-13", "fortune": "CR-13", "drive": "CR-15",
-              "move": "CR-16", "attack": "CR-21", "over": "CR-24"}
-PHASE_ACTIONS = {"repair": ("repair", "skip_repair"), "roll": ("roll",), "reroll": ("reroll", "done"),
-                 "fortune": ("reroll", "turn", "done"), "drive": ("drive",), "move": ("move",),
-                 "attack": ("caltrop", "spear", "done"), "over": ()}
 SUBSETS = tuple(tuple(s for k in range(1, n + 1) for s in combinations(range(n), k)) for n in range(6))
 """Non-empty subsets of die indices for 0..5 dice, smallest first: the reroll options."""
 
@@ -394,13 +389,13 @@ class ChariotRace:
             return Prompt(actor=None, phase="over", info={"winner": state.winner})
         i = state.current
         car = state.cars[i]
-        return Prompt(actor=car.id, phase=state.phase, options=_options(state, i), info=_info(state, i))
+        return Prompt(actor=car.id, phase=state.phase, options=PHASES[state.phase].options(state, i),
+                      info=_info(state, i))
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         if state.phase == "over":
             raise IllegalAction("CR-24", f"the game is over (winner: {state.winner})")
-        return apply_in_phase(state, action, state.phase, state.cars[state.current].id, _HANDLERS, PHASE_ACTIONS,
-                              PHASE_RULE)
+        return apply_in_phase(state, action, state.phase, state.cars[state.current].id, PHASES)
 
     def view(self, state: State) -> dict[str, Any]:
         return view(state)
@@ -447,30 +442,31 @@ def _info(state: State, i: int) -> dict[str, Any]:
             "damage": car.damage, "fortune": car.fortune, "attacks": state.attacks}
 
 
-def _options(state: State, i: int) -> list[Action]:
+def _repair_options(state: State, i: int) -> list[Action]:
+    return [{"type": "repair", "cost": REPAIR_COST}, {"type": "skip_repair"}]
+
+
+def _roll_options(state: State, i: int) -> list[Action]:
+    return [{"type": "roll", "roll": state.table.kinds[i].dice_for(state.cars[i].speed)}]
+
+
+def _reroll_options(state: State, i: int) -> list[Action]:
+    """CR-13: keep the dice, or roll any of them again (free once; in the fortune phase each costs fortune, as does
+    turning a die to another face)."""
     phase = state.phase
-    car = state.cars[i]
-    if phase == "repair":
-        return [{"type": "repair", "cost": REPAIR_COST}, {"type": "skip_repair"}]
-    if phase == "roll":
-        return [{"type": "roll", "roll": state.table.kinds[i].dice_for(car.speed)}]
-    if phase in ("reroll", "fortune"):
-        options: list[Action] = [{"type": "done"}]
-        cost = {"cost": FORTUNE_COST} if phase == "fortune" else {}
-        options.extend({"type": "reroll", "reroll": list(s), "roll": len(s), **cost} for s in SUBSETS[len(state.dice)])
-        if phase == "fortune":
-            faces = sorted(set(state.table.faces) - {UNTURNABLE_FACE})
-            options.extend({"type": "turn", "die": d, "face": f, **cost}
-                           for d, now in enumerate(state.dice) for f in faces if f != now)
-        return options
-    if phase == "drive":
-        n = state.dice.count("drive")
-        return [{"type": "drive", "signs": [1] * up + [-1] * (n - up)} for up in range(n, -1, -1)]
-    if phase == "move":
-        return move_options(state, i)
-    if phase == "attack":
-        return attack_options(state, i)
-    return []
+    options: list[Action] = [{"type": "done"}]
+    cost = {"cost": FORTUNE_COST} if phase == "fortune" else {}
+    options.extend({"type": "reroll", "reroll": list(s), "roll": len(s), **cost} for s in SUBSETS[len(state.dice)])
+    if phase == "fortune":
+        faces = sorted(set(state.table.faces) - {UNTURNABLE_FACE})
+        options.extend({"type": "turn", "die": d, "face": f, **cost}
+                       for d, now in enumerate(state.dice) for f in faces if f != now)
+    return options
+
+
+def _drive_options(state: State, i: int) -> list[Action]:
+    n = state.dice.count("drive")
+    return [{"type": "drive", "signs": [1] * up + [-1] * (n - up)} for up in range(n, -1, -1)]
 
 
 def move_options(state: State, i: int) -> list[Action]:
@@ -826,8 +822,18 @@ def _game_over(state: State, events: list[Event]) -> State:
     return state._replace(phase="over", winner=winner)
 
 
-_HANDLERS = {"repair": _on_repair, "roll": _on_roll, "reroll": _on_free_reroll, "fortune": _on_fortune,
-             "drive": _on_drive, "move": _on_move, "attack": _on_attack}
+PHASES: dict[str, Phase] = {
+    "repair": Phase("CR-11", ("repair", "skip_repair"), _repair_options, _on_repair),
+    "roll": Phase("CR-13", ("roll",), _roll_options, _on_roll),
+    "reroll": Phase("CR-13", ("reroll", "done"), _reroll_options, _on_free_reroll),
+    "fortune": Phase("CR-13", ("reroll", "turn", "done"), _reroll_options, _on_fortune),
+    "drive": Phase("CR-15", ("drive",), _drive_options, _on_drive),
+    "move": Phase("CR-16", ("move",), move_options, _on_move),
+    "attack": Phase("CR-21", ("caltrop", "spear", "done"), attack_options, _on_attack),
+    "over": Phase("CR-24", (), no_options),
+}
+"""The turn's phases (CR-10), each with its rule, its actions, its options and its rules."""
+PHASE_RULE = {name: phase.rule for name, phase in PHASES.items()}
 
 
 # ---------------------------------------------------------------------------------------------------------- view

@@ -26,7 +26,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from companion.games.base import Action, Event, IllegalAction, Prompt, apply_in_phase, seat_is_bot
+from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
 from companion.games.hexenrennen.kit import MAGIC, Kit, load_kit
 
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -36,10 +36,6 @@ START = 0
 HIDDEN, SHUFFLED = "hidden", "shuffled"
 """Set-up ``tiles`` / ``piles``: the real table (revealed by the players) or a seeded layout (bots, demo)."""
 
-PHASE_RULE = {"roll": "HR-5", "move": "HR-5", "reveal": "HR-9", "own_magic": "HR-12", "foreign_magic": "HR-13",
-              "draw": "HR-20", "over": "HR-18"}
-PHASE_ACTIONS = {"roll": ("roll",), "move": ("move",), "reveal": ("reveal",), "own_magic": ("stay", "play"),
-                 "foreign_magic": ("stay", "play"), "draw": ("draw",), "over": ()}
 
 
 class Tile(NamedTuple):
@@ -667,8 +663,7 @@ def _on_draw(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     return resolve(state, events)
 
 
-_HANDLERS = {"roll": _on_roll, "move": _on_move, "reveal": _on_reveal, "own_magic": _on_card,
-             "foreign_magic": _on_card, "draw": _on_draw}
+
 
 
 # ---------------------------------------------------------------------------------------------------------- the game
@@ -693,7 +688,7 @@ class HexenRennen:
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         if state.phase == "over":
             raise IllegalAction("HR-18", f"the game is over (winners: {', '.join(state.winners)})")
-        return apply_in_phase(state, action, state.phase, decider(state), _HANDLERS, PHASE_ACTIONS, PHASE_RULE)
+        return apply_in_phase(state, action, state.phase, decider(state), PHASES)
 
     def view(self, state: State) -> dict[str, Any]:
         return view(state)
@@ -727,21 +722,30 @@ class HexenRennen:
 
 
 def options(state: State) -> list[Action]:
-    phase = state.phase
-    if phase == "roll":
-        return [{"type": "roll", "roll": 1}]
-    if phase == "move":
-        return [{"type": "move", "witch": witch_id(state, k), "to": there} for k, there in move_options(state)]
-    if phase == "reveal":
-        return [{"type": "reveal", "clan": t.clan, "value": card_name(t.value)}
-                for t in reveal_options(state, state.witches[state.witch])]
-    if phase in ("own_magic", "foreign_magic"):
-        cards = card_options(state)
-        forced = phase == "foreign_magic" and state.forced and cards
-        return cards if forced else [{"type": "stay"}, *cards]
-    if phase == "draw":
-        return [{"type": "draw", "card": card_name(v)} for v in draw_options(state)]
-    return []
+    return PHASES[state.phase].options(state)
+
+
+def _roll_options(state: State) -> list[Action]:
+    return [{"type": "roll", "roll": 1}]
+
+
+def _move_options(state: State) -> list[Action]:
+    return [{"type": "move", "witch": witch_id(state, k), "to": there} for k, there in move_options(state)]
+
+
+def _reveal_options(state: State) -> list[Action]:
+    return [{"type": "reveal", "clan": t.clan, "value": card_name(t.value)}
+            for t in reveal_options(state, state.witches[state.witch])]
+
+
+def _card_decision_options(state: State) -> list[Action]:
+    cards = card_options(state)
+    forced = state.phase == "foreign_magic" and state.forced and cards
+    return cards if forced else [{"type": "stay"}, *cards]
+
+
+def _draw_options(state: State) -> list[Action]:
+    return [{"type": "draw", "card": card_name(v)} for v in draw_options(state)]
 
 
 def info(state: State) -> dict[str, Any]:
@@ -801,3 +805,16 @@ def view(state: State) -> dict[str, Any]:
         "winners": list(state.winners),
         "over": over,
     }
+
+
+PHASES: dict[str, Phase] = {
+    "roll": Phase("HR-5", ("roll",), _roll_options, _on_roll),
+    "move": Phase("HR-5", ("move",), _move_options, _on_move),
+    "reveal": Phase("HR-9", ("reveal",), _reveal_options, _on_reveal),
+    "own_magic": Phase("HR-12", ("stay", "play"), _card_decision_options, _on_card),
+    "foreign_magic": Phase("HR-13", ("stay", "play"), _card_decision_options, _on_card),
+    "draw": Phase("HR-20", ("draw",), _draw_options, _on_draw),
+    "over": Phase("HR-18", (), no_options),
+}
+"""A turn's steps: each with its rule, its actions, its options and its rules."""
+PHASE_RULE = {name: phase.rule for name, phase in PHASES.items()}
