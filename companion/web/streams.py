@@ -31,6 +31,7 @@ from waitress.buffers import OverflowableBuffer
 from waitress.channel import HTTPChannel
 
 from companion.session import TableSession
+from companion.web import logtext
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,26 @@ def sse(message: dict[str, Any]) -> bytes:
     seq = message.get("state", {}).get("seq", 0)
     data = json.dumps(message, separators=(",", ":"), allow_nan=False)  # a browser's JSON.parse takes no NaN
     return f"id: {seq}\nevent: {message['kind']}\ndata: {data}\n\n".encode()
+
+
+def with_log_lines(session: TableSession, message: dict[str, Any]) -> dict[str, Any]:
+    """An event message with its own log entry in every language (``"log": {lang: entry}``), so a screen adds the
+    new lines as they come instead of asking for the log again. Each entry is told by its own event (an undo looks
+    up what it took back), so this costs one entry per language, however long the game."""
+    state, event = message.get("state") or {}, message.get("event")
+    game = state.get("game")
+    if message.get("kind") != "event" or not event or not game:
+        return message
+
+    def earlier(seq: int) -> dict[str, Any] | None:
+        found = session.store.event(game["number"], seq)
+        return found.to_json() if found else None
+
+    entries = {}
+    for lang in logtext.LANGUAGES:
+        names = logtext.names_for(game["id"], state.get("view"), lang)
+        entries[lang] = logtext.log_entries([event], lang=lang, names=names, game=game["id"], earlier=earlier)[0]
+    return {**message, "log": entries}
 
 
 def refusal(status: str, error: str) -> bytes:
@@ -212,7 +233,7 @@ class StreamHub:
                 self._wake()
                 return
             try:
-                data = sse(message)
+                data = sse(with_log_lines(self.session, message))
             except (TypeError, ValueError):  # one bad message must not silence every screen for good
                 log.exception("a %s message is not JSON; not sent", message.get("kind"))
                 continue

@@ -136,6 +136,10 @@ def test_sse_delivers_a_new_event_to_a_connected_client(live):
     assert message["event"] == "event" and message["id"] == "1"
     assert data["event"]["payload"]["action"]["dice"] == ["6"]
     assert data["state"]["view"]["players"][0]["position"] == 6
+    # the message carries its own log lines, in every language: screens need not ask for the log again
+    assert data["log"]["en"]["lines"][0]["text"] == "Ada moves 6 to 6"
+    assert data["log"]["de"]["lines"][0]["text"] == "Ada zieht 6 nach 6"
+    assert data["log"]["nl"]["seq"] == 1
     connection.close()
 
 

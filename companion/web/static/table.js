@@ -296,6 +296,19 @@ function toast(text, forced) {
   while (box.children.length > 4) box.firstChild.remove();
 }
 
+// A new entry as an event message brings it: an undo marks what it took back; forced lines are shown as toasts.
+function addEntry(entry) {
+  S.logChain = S.logChain.then(() => {
+    if (S.entries.some((e) => e.seq === entry.seq)) return;
+    if (entry.type === "undo") for (const e of S.entries) if (e.seq === entry.undoes) e.undone = true;
+    S.entries.push(entry);
+    S.lastLogSeq = entry.seq;
+    renderLog();
+    for (const line of entry.lines) if (line.forced || entry.type === "undo") toast(line.text, line.forced);
+  });
+  return S.logChain;
+}
+
 function updateLog({ full = false, live = false } = {}) {
   S.logChain = S.logChain.then(async () => {
     if (!S.state || !S.state.game) { S.entries = []; S.lastLogSeq = 0; renderLog(); return; }
@@ -389,7 +402,10 @@ async function onMessage(kind, message) {
   const newGame = !previous || !previous.game || !S.state.game || previous.game.number !== S.state.game.number;
   if (newGame) await ensureLayout();
   render();
-  if (newGame || previous.seq !== S.state.seq || kind === "hello") {
+  const entry = kind === "event" && message.log && message.log[CATALOG.lang];
+  if (entry && !newGame && S.logFor === S.state.game.number && entry.seq === S.lastLogSeq + 1) {
+    addEntry(entry);  // the message carries its own lines
+  } else if (newGame || previous.seq !== S.state.seq || kind === "hello") {
     await updateLog({ full: newGame || kind === "hello", live: kind === "event" });
   }
   if (kind === "event" && message.event && gameUI() && gameUI().onEvent) gameUI().onEvent(message.event);
