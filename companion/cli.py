@@ -19,7 +19,7 @@ from pathlib import Path
 
 from companion import __version__
 from companion.config import Config, ConfigError, demo_config, load_config
-from companion.games import GAMES
+from companion.games import DEFAULT_GAME, GAMES
 from companion.store import EventStore, StoreError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
     demo.add_argument("--data-dir", type=Path, default=Path(".demo-data"), help="where the demo keeps its SQLite")
     demo.add_argument("--pin", default="1234", help="the demo table's control PIN (default 1234)")
-    demo.add_argument("--game", default="chariot-race", help="which game the bots play")
+    demo.add_argument("--game", default=DEFAULT_GAME, help=f"which game the bots play (default {DEFAULT_GAME})")
     demo.add_argument("--delay", type=float, default=0.8, help="seconds between bot actions")
     demo.add_argument("--humans", type=int, default=0, metavar="N",
                       help="the first N seats of the demo's games are people's, the others bots' (default 0: the "

@@ -10,7 +10,7 @@ Example (``deploy/config.example.toml`` is the documented version)::
     data_dir = "/var/lib/table-companion"
 
     [game]
-    id = "chariot-race"
+    id = "..."        # one of the registry's game ids (companion/games/__init__.py)
 """
 
 import dataclasses
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
-from companion.games import GAMES
+from companion.games import DEFAULT_GAME, GAMES
 
 
 class ConfigError(ValueError):
@@ -34,7 +34,7 @@ def choices(*allowed: Any, **meta: Any) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class GameConfig:
-    id: str = field(default="chariot-race", metadata=choices(*GAMES))
+    id: str = field(default=DEFAULT_GAME, metadata=choices(*GAMES))
     language: str = field(default="de", metadata=choices("de", "nl", "en"))
 
 

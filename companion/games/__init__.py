@@ -8,7 +8,8 @@ from typing import Any
 
 from companion.games.base import Game, IllegalAction, Prompt
 
-__all__ = ["Game", "IllegalAction", "Prompt", "GAMES", "browser_module", "get_game", "get_presentation"]
+__all__ = ["Game", "IllegalAction", "Prompt", "DEFAULT_GAME", "GAMES", "browser_module", "get_game",
+           "get_presentation"]
 
 GAMES: dict[str, str] = {
     "chariot-race": "companion.games.chariot_race",
@@ -16,6 +17,9 @@ GAMES: dict[str, str] = {
     "hexenrennen": "companion.games.hexenrennen",
 }
 """Game id -> module exposing ``GAME``. Config files and the store refer to games by these ids."""
+
+DEFAULT_GAME = "chariot-race"
+"""The game a table plays when its config names none (and ``companion demo`` without ``--game``)."""
 
 
 def get_game(game_id: str) -> Game:

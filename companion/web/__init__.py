@@ -11,7 +11,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from companion import __version__
-from companion.games import IllegalAction
+from companion.games import DEFAULT_GAME, IllegalAction
 from companion.games.base import UnknownField
 from companion.session import NoGame, Stale, TableSession
 from companion.web.api import api
@@ -35,7 +35,7 @@ def create_app(
     *,
     control_pin: str,
     secret_key: str | None = None,
-    default_game: str = "chariot-race",
+    default_game: str = DEFAULT_GAME,
     health: dict[str, Any] | None = None,
 ) -> Flask:
     """Build the dashboard app around a running table session.

@@ -34,7 +34,7 @@ def pick_language(wanted: str | None, accept: list[str] | None = None, default: 
 
 def names_for(game: str | None, view: Mapping[str, Any] | None,
               lang: str = DEFAULT_LANGUAGE) -> dict[str, str]:
-    """How the log calls the actors of ``game`` (its presentation's ``names``): chariots, clans and witches."""
+    """How the log calls the actors and pieces of ``game`` (its presentation's ``names``)."""
     presentation = get_presentation(game) if game else None
     return presentation.names(view, lang) if presentation is not None else {}
 
@@ -79,12 +79,13 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
     Each entry depends on its own stored event only, but for an undo, which names what it took back: ``earlier``
     gives that event when it is not among ``stored`` (the log is sent in parts, ``/api/log?after=N``).
 
-    >>> stored = [{"seq": 1, "actor": "green", "type": "skip_repair", "payload": {"action": {"type": "skip_repair"},
-    ...            "events": []}},
+    >>> moved = {"type": "moved", "player": "Ada", "steps": 4, "to": 4}
+    >>> stored = [{"seq": 1, "actor": "Ada", "type": "roll", "payload": {"action": {"type": "roll", "dice": ["4"]},
+    ...            "events": [moved]}},
     ...           {"seq": 2, "actor": "table", "type": "undo", "payload": {"undoes": 1, "action": {}}}]
-    >>> entries = log_entries(stored, lang="en", names={"green": "Julia"}, game="chariot-race")
+    >>> entries = log_entries(stored, lang="en", names={"Ada": "Ada"}, game="dice-race")
     >>> [(e["lines"][0]["text"], e["undone"]) for e in entries]
-    [('Julia does not repair', True), ('Taken back: Julia does not repair', False)]
+    [('Ada moves 4 to 4', True), ('Taken back: Ada moves 4 to 4', False)]
     """
     presentation = get_presentation(game) if game else None
     entries: list[dict[str, Any]] = []

@@ -1,6 +1,6 @@
 """The pages players look at (table, new game, camera) and the endpoints only those pages need.
 
-* ``/`` the table: track, chariot boards, the turn phase by phase, log; ``?kiosk=1`` for the big kiosk layout.
+* ``/`` the table: the game's track and boards, the turn phase by phase, log; ``?kiosk=1`` for the big kiosk layout.
 * ``/new`` game setup, ``/camera`` the live camera with the calibration wizard, ``/camera.mjpg`` its stream.
 * ``/api/layout`` the static layout of the current game (board spaces as polygons for the SVG), ``/api/log`` the
   readable log in a language, ``/api/buttons/<name>`` the virtual GPIO buttons, ``/api/calibrate``.
@@ -21,7 +21,7 @@ from typing import Any
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, send_file
 
 from companion import controls
-from companion.games import GAMES, browser_module, get_game, get_presentation
+from companion.games import DEFAULT_GAME, GAMES, browser_module, get_game, get_presentation
 from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
@@ -85,7 +85,7 @@ def render_page(template: str, **extra: Any) -> str:
         "games": [(game_id, get_game(game_id).title) for game_id in GAMES],
         "game_modules": [game_id for game_id in GAMES if browser_module(game_id) is not None],
         "game_styles": [game_id for game_id in GAMES if browser_module(game_id, "css") is not None],
-        "default_game": current_app.config.get("DEFAULT_GAME", "chariot-race"),
+        "default_game": current_app.config.get("DEFAULT_GAME", DEFAULT_GAME),
     }
     context.update(extra)
     return render_template(template, **context)
