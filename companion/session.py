@@ -253,8 +253,17 @@ class TableSession:
             self._check_seq(current, seq, game)
             prompt = current.game.prompt(current.state)
             check_fields(prompt, action)
-            state, events = current.game.apply(current.state, action)
-            if not is_listed(prompt, action):
+            listed = is_listed(prompt, action)
+            try:  # an unlisted action still goes to the rules first: their refusal names the rule it breaks
+                state, events = current.game.apply(current.state, action)
+            except IllegalAction:
+                raise
+            except Exception as exc:  # a value of the wrong shape the rules never expect (a list for an index)
+                if listed:
+                    raise  # a listed option the rules cannot apply is a bug in the rules, not a bad request
+                raise IllegalAction("ACTION", f"{action['type']!r} with these values is not one of the choices "
+                                    "offered now", legal=prompt.options) from exc
+            if not listed:
                 raise IllegalAction("ACTION", f"{action['type']!r} is not one of the choices offered now",
                                     legal=prompt.options)
             payload = {"action": dict(action), "events": events, "source": source, "phase": prompt.phase}

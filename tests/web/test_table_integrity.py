@@ -367,3 +367,39 @@ def test_a_power_cut_while_games_start_always_leaves_a_game_to_resume(tmp_path):
         store = EventStore(path)
         assert store.last_unfinished_game() is not None, "a power cut left the table with no game"
         store.close()
+
+
+WEIRD = [["x"], {"a": 1}, None, 1.5, -1, 10**9, "", True, [["x"]], [None]]
+
+
+@pytest.mark.parametrize("game_id", ["chariot-race", "hexenrennen", "dice-race"])
+def test_an_offered_action_with_any_field_of_the_wrong_shape_is_refused_not_a_crash(game_id):
+    """Each field of each offered option replaced by values of other shapes (a list where an index belongs, ...):
+    the rules' refusal or the session's, never another exception (which the API would answer 500)."""
+    from companion.games.bots import RandomBot, roll
+    from companion.runtime import demo_options
+
+    session = TableSession(EventStore(":memory:"))
+    session.new_game(game_id, demo_options(game_id), seed=1)
+    rng = random.Random(1)
+    for _ in range(40):
+        if session.game.is_over(session.state):
+            break
+        prompt = session.prompt()
+        for option in prompt.options[:4]:
+            fields = [k for k in option if k not in ("type", "roll")] + (["dice"] if "roll" in option else [])
+            for field in fields:
+                for value in WEIRD:
+                    action = {k: v for k, v in option.items() if k != "roll"}
+                    if "roll" in option:
+                        action["dice"] = [session.game.die_faces[0]] * option["roll"]
+                    action[field] = value
+                    try:
+                        session.act(action, actor="table")
+                        session.undo(actor="table")
+                    except IllegalAction:
+                        pass
+        choice = RandomBot().choose(session.game, session.state, prompt, rng)
+        if "roll" in choice:
+            choice = {k: v for k, v in roll(session.game, choice, rng).items() if k != "roll"}
+        session.act(choice, actor="table")
