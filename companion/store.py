@@ -217,8 +217,10 @@ class EventStore:
         return [StoredEvent(g, s, t, a, ty, json.loads(p)) for g, s, t, a, ty, p in rows]
 
     def event(self, game_id: int, seq: int) -> StoredEvent | None:
-        rows = self.events(game_id, after=seq - 1)
-        return rows[0] if rows and rows[0].seq == seq else None
+        """One event (an undo's log line names what it took back), without reading the ones after it."""
+        rows = self._query("SELECT game_id, seq, time, actor, type, payload FROM events WHERE game_id = ? AND seq = ?",
+                           (game_id, seq))
+        return next((StoredEvent(g, s, t, a, ty, json.loads(p)) for g, s, t, a, ty, p in rows), None)
 
     def undone_seqs(self, game_id: int) -> list[int]:
         """The events an undo took back, without reading every payload's actions (the log marks them)."""

@@ -130,3 +130,11 @@ def test_every_acknowledged_event_survives_sigkill_mid_append(tmp_path):
     assert set(acknowledged) <= set(stored)
     assert stored == list(range(1, len(stored) + 1))  # no gaps, no torn event
     assert all(e.payload["n"] == e.seq for e in store.events(game.id))
+
+
+def test_one_event_is_read_by_its_seq(store):
+    game = store.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=1)
+    for face in "345":
+        store.append(game.id, actor="Ada", type="roll", payload={"dice": [face]})
+    assert store.event(game.id, 2).payload == {"dice": ["4"]}
+    assert store.event(game.id, 9) is None
