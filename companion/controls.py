@@ -48,7 +48,7 @@ from gpiozero import Factory
 from companion.config import ButtonsConfig
 from companion.games import IllegalAction, get_presentation
 from companion.session import NoGame, Stale, TableSession
-from companion.texts import DEFAULT_LANGUAGE, catalog, ui
+from companion.texts import DEFAULT_LANGUAGE, face, ui
 from hw import Hardware
 from hw import attach as attach_hardware
 from hw.buttons import BUTTONS
@@ -333,8 +333,7 @@ def button_hints(snapshot: Mapping[str, Any], *, hold_seconds: float = 1.0,
         pending = snapshot.get("pending")
         if "roll" in option:
             if pending and pending.get("dice"):
-                faces = catalog(lang)["faces"]
-                dice = ", ".join(_die(d, faces) for d in pending["dice"])
+                dice = ", ".join(_die(d, lang) for d in pending["dice"])
                 confirm = ui(lang, "hint_confirm_roll", dice=dice)
             else:
                 confirm = ui(lang, "hint_roll_first")
@@ -352,7 +351,6 @@ def button_hints(snapshot: Mapping[str, Any], *, hold_seconds: float = 1.0,
     }
 
 
-def _die(die: Mapping[str, Any], faces: Mapping[str, str]) -> str:
-    label = str(die.get("label", "?"))
-    label = faces.get(label, label)
+def _die(die: Mapping[str, Any], lang: str) -> str:
+    label = face(lang, die.get("label", "?"))
     return f"{label}?" if die.get("low") else label

@@ -105,7 +105,6 @@ def build(config: Config) -> Companion:
         health={"data_dir": str(config.data_dir), "camera": config.camera.source},
     )
     app.extensions["buttons"] = controls  # a screen's press: through the mock pins, or performed directly
-    app.extensions["hardware"] = hardware
     app.config["LANGUAGE"] = config.game.language
     camera = _start_camera(session, config)
     app.extensions["camera"] = camera
