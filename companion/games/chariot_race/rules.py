@@ -266,84 +266,126 @@ class _Work:
             return True
         return self.cars[k].wrecked
 
-    def move(self, path: list[str], speed: int) -> tuple[list[int], bool]:
-        """CR-16..CR-20, CR-22: walk ``path``; returns the spaces entered and whether the mover wrecked.
+    def walk(self) -> _Walk:
+        """The mover's walk over the spaces it enters (CR-16..CR-20, CR-22), starting where it stands."""
+        car = self.cars[self.mover]
+        return _Walk(self, car.space, car.laps, car.speed,
+                     {c.space: k for k, c in enumerate(self.cars) if not c.wrecked and k != self.mover})
+
+    def fork(self) -> _Work:
+        """An independent copy for trying one branch of the paths (``move_options``); its events are thrown away."""
+        twin = _Work.__new__(_Work)
+        twin.state, twin.table, twin.board, twin.mover = self.state, self.table, self.board, self.mover
+        twin.cars, twin.caltrops, twin.events = list(self.cars), set(self.caltrops), []
+        return twin
+
+    def move(self, path: list[str]) -> tuple[list[int], bool]:
+        """CR-16: walk ``path``; returns the spaces entered and whether the mover wrecked."""
+        walk = self.walk()
+        entered: list[int] = []
+        for n, step in enumerate(path):
+            entered.append(self.board.step(walk.here, step))
+            if walk.enter(entered[-1], last=n == len(path) - 1):
+                return entered, True
+        walk.stop()
+        return entered, False
+
+
+class _Walk:
+    """The mover on its way: where it is, its laps, and which spaces hold a chariot.
+
+    ``enter`` is the one copy of what entering a space does (CR-17..CR-20, CR-22). ``_Work.move`` walks the chosen
+    path with it and ``move_options`` walks every path with it, so an option says exactly what choosing it does.
+    """
+
+    __slots__ = ("work", "here", "laps", "speed", "occupied")
+
+    def __init__(self, work: _Work, here: int, laps: int, speed: int, occupied: dict[int, int]) -> None:
+        self.work, self.here, self.laps, self.speed, self.occupied = work, here, laps, speed, occupied
+
+    def plain(self, there: int) -> bool:
+        """Entering ``there`` only moves the chariot: no rocks, no curve above its speed, no caltrop, no chariot."""
+        board = self.work.board
+        return not (board.rocks[there] or self.speed > board.max_speed[there] or there in self.work.caltrops
+                    or there in self.occupied)
+
+    def passing(self, there: int) -> _Walk:
+        """The walk one plain space further on; it shares the work, which a plain space does not change."""
+        laps = self.laps + 1 if self.work.board.wraps(self.here, there) else self.laps
+        return _Walk(self.work, there, laps, self.speed, self.occupied)
+
+    def fork(self) -> _Walk:
+        return _Walk(self.work.fork(), self.here, self.laps, self.speed, dict(self.occupied))
+
+    def enter(self, there: int, last: bool) -> bool:
+        """Enter ``there``, the last space of the path or not; returns whether the mover wrecked.
 
         **Decision** (CR-19 order when entering a space): rocks, curve, ram, caltrop. A caltrop hits if it lay there
         when the mover entered; a wreck caltrop made by that very ram does not hit the rammer. With the CR-25 variant
         a finished chariot takes no ram damage, but the chariot ramming it still takes its 2.
         """
-        board, i = self.board, self.mover
-        car = self.cars[i]
-        here, laps = car.space, car.laps
-        occupied = {c.space: k for k, c in enumerate(self.cars) if not c.wrecked and k != i}
-        entered: list[int] = []
-        rocks, limits, caltrops = board.rocks, board.max_speed, self.caltrops
-        for n, step in enumerate(path):
-            there = board.step(here, step)
-            if board.wraps(here, there):
-                laps += 1
-            here = there
-            entered.append(here)
-            had_caltrop = here in caltrops
-            if not (rocks[here] or speed > limits[here] or had_caltrop or here in occupied):
-                continue  # a plain space: nothing happens
-            self.cars[i] = self.cars[i]._replace(space=here, laps=laps)
-            name = board.ids[here]
-            if board.rocks[here]:  # CR-20
-                self.events.append({"type": "rocks", "chariot": car.id, "space": name,
-                                    "damage": self.cars[i].damage})
-                self.wreck(i, here)
-                return entered, True
-            limit = board.max_speed[here]
-            if speed > limit:  # CR-17
-                taken = self.hurt(i, speed - limit)
-                self.events.append({"type": "curve_damage", "chariot": car.id, "space": name, "speed": speed,
-                                    "max_speed": limit, "damage": taken, "left": self.cars[i].damage})
-                if self.wreck_if_broken(i, here):
-                    return entered, True
-            rammed = occupied.get(here)
-            if rammed is not None:  # CR-18
-                taken = self.hurt(i, RAM_DAMAGE)
-                dealt = self.hurt(rammed, RAM_DAMAGE)
-                self.events.append({"type": "rammed", "chariot": car.id, "target": self.cars[rammed].id,
-                                    "space": name, "damage": taken, "target_damage": dealt,
-                                    "left": self.cars[i].damage, "target_left": self.cars[rammed].damage})
-                if self.cars[i].damage == 0:
-                    self.wreck(i, here)
-                    self.wreck_if_broken(rammed, here)
-                    return entered, True
-                if n == len(path) - 1:
-                    here, laps = self._place_behind(here, laps, occupied, self.cars[rammed].id)
-            if had_caltrop:  # CR-19
-                self.caltrops.discard(entered[-1])
-                taken = self.hurt(i, CALTROP_DAMAGE)
-                self.events.append({"type": "caltrop_hit", "chariot": car.id, "space": name, "damage": taken,
-                                    "left": self.cars[i].damage})
-            if rammed is not None:
-                if self.wreck_if_broken(rammed, entered[-1]):
-                    del occupied[entered[-1]]
-            if self.wreck_if_broken(i, here):
-                return entered, True
-        self.cars[i] = self.cars[i]._replace(space=here, laps=laps)
-        return entered, False
+        work, board = self.work, self.work.board
+        had_caltrop = there in work.caltrops
+        if board.wraps(self.here, there):
+            self.laps += 1
+        self.here = there
+        if not (board.rocks[there] or self.speed > board.max_speed[there] or had_caltrop or there in self.occupied):
+            return False
+        i = work.mover
+        work.cars[i] = work.cars[i]._replace(space=there, laps=self.laps)
+        mover, name = work.cars[i].id, board.ids[there]
+        if board.rocks[there]:  # CR-20
+            work.events.append({"type": "rocks", "chariot": mover, "space": name, "damage": work.cars[i].damage})
+            work.wreck(i, there)
+            return True
+        limit = board.max_speed[there]
+        if self.speed > limit:  # CR-17
+            taken = work.hurt(i, self.speed - limit)
+            work.events.append({"type": "curve_damage", "chariot": mover, "space": name, "speed": self.speed,
+                                "max_speed": limit, "damage": taken, "left": work.cars[i].damage})
+            if work.wreck_if_broken(i, there):
+                return True
+        rammed = self.occupied.get(there)
+        if rammed is not None:  # CR-18
+            taken = work.hurt(i, RAM_DAMAGE)
+            dealt = work.hurt(rammed, RAM_DAMAGE)
+            work.events.append({"type": "rammed", "chariot": mover, "target": work.cars[rammed].id, "space": name,
+                                "damage": taken, "target_damage": dealt, "left": work.cars[i].damage,
+                                "target_left": work.cars[rammed].damage})
+            if work.cars[i].damage == 0:
+                work.wreck(i, there)
+                work.wreck_if_broken(rammed, there)
+                return True
+            if last:
+                self._place_behind(work.cars[rammed].id)
+        if had_caltrop:  # CR-19
+            work.caltrops.discard(there)
+            taken = work.hurt(i, CALTROP_DAMAGE)
+            work.events.append({"type": "caltrop_hit", "chariot": mover, "space": name, "damage": taken,
+                                "left": work.cars[i].damage})
+        if rammed is not None and work.wreck_if_broken(rammed, there):
+            del self.occupied[there]
+        return work.wreck_if_broken(i, self.here)
 
-    def _place_behind(self, space: int, laps: int, occupied: dict[int, int], rammed: str) -> tuple[int, int]:
+    def stop(self) -> None:
+        """The path is walked: the mover stands where the walk ended."""
+        work = self.work
+        work.cars[work.mover] = work.cars[work.mover]._replace(space=self.here, laps=self.laps)
+
+    def _place_behind(self, rammed: str) -> None:
         """CR-18: the nearest free space behind the rammed chariot in its lane; placing is not moving (no ram,
         curve or caltrop there). **Decision**: a rocks space is not free."""
-        board = self.board
-        here = space
+        work, board = self.work, self.work.board
         for _ in board.ids:
-            back = board.behind[here]
-            if board.front[back] > board.front[here]:
-                laps -= 1
-            here = back
-            if here not in occupied and not board.rocks[here]:
+            back = board.behind[self.here]
+            if board.front[back] > board.front[self.here]:
+                self.laps -= 1
+            self.here = back
+            if back not in self.occupied and not board.rocks[back]:
                 break
-        self.cars[self.mover] = self.cars[self.mover]._replace(space=here, laps=laps)
-        self.events.append({"type": "placed_behind", "chariot": self.cars[self.mover].id,
-                            "space": board.ids[here], "behind": rammed})
-        return here, laps
+        self.stop()
+        work.events.append({"type": "placed_behind", "chariot": work.cars[work.mover].id,
+                            "space": board.ids[self.here], "behind": rammed})
 
 
 # ---------------------------------------------------------------------------------------------------------- the game
@@ -470,56 +512,38 @@ def _drive_options(state: State, i: int) -> list[Action]:
 
 
 def move_options(state: State, i: int) -> list[Action]:
-    """CR-16: every legal path with its destination and the damage it costs the mover (CR-17..CR-20).
+    """CR-16: every legal path with where it ends and the damage it costs the mover (CR-17..CR-20, CR-22).
 
+    Each path is walked by ``_Walk.enter``, the code that applies a move, so the summary is what choosing it does.
     A path ends early where the chariot would wreck (nothing after a wreck can differ), else it has ``speed`` steps.
     """
     board = state.table.board
     car = state.cars[i]
-    speed, health = car.speed, car.damage
-    occupied = {c.space for k, c in enumerate(state.cars) if not c.wrecked and k != i}
-    protect = state.table.no_damage_after_finish
-    fragile = {c.space for k, c in enumerate(state.cars)
-               if not c.wrecked and k != i and c.damage <= RAM_DAMAGE and not (protect and c.finished)}
-    caltrops, rocks, limits, ids = state.caltrops, board.rocks, board.max_speed, board.ids
+    if car.speed == 0:
+        return [{"type": "move", "path": [], "to": board.ids[car.space], "damage": 0, "wrecked": False}]
     ways = (("straight", board.ahead), ("in", board.inward), ("out", board.outward))
     options: list[Action] = []
-    if speed == 0:
-        return [{"type": "move", "path": [], "to": ids[car.space], "damage": 0, "wrecked": False}]
-    # Depth-first over (space, steps left, steers left, damage so far, path, spaces freed by wrecked rammed chariots).
-    # The damage of entering a space is curve excess + ram + caltrop (CR-17..CR-19); it wrecks once it reaches the
-    # chariot's health, so the clamping order does not matter for the option's summary.
-    stack = [(car.space, speed, state.dice.count("steer"), 0, (), frozenset())]
-    entering: dict[int, int] = {}
-    while stack:
-        here, left, steers, damage, path, freed = stack.pop()
+    stack = [(_Work(state, []).walk(), car.speed, state.dice.count("steer"), ())]
+    while stack:  # depth first; a branch copies the work only where a space does something
+        walk, left, steers, path = stack.pop()
         for step, target in (ways if steers else ways[:1]):
-            there = target[here]
+            there = target[walk.here]
             if there == NO_SPACE:
                 continue
-            enter = entering.get(there)
-            if enter is None:
-                enter = health if rocks[there] else max(0, speed - limits[there])
-                enter += (RAM_DAMAGE if there in occupied else 0) + (CALTROP_DAMAGE if there in caltrops else 0)
-                entering[there] = enter
-            cost = damage + enter
             way = path + (step,)
-            if cost >= health:
-                options.append({"type": "move", "path": list(way), "to": None, "damage": health, "wrecked": True})
+            if walk.plain(there):
+                ahead, wrecked = walk.passing(there), False
+            else:
+                ahead = walk.fork()
+                wrecked = ahead.enter(there, last=left == 1)
+            if wrecked:
+                options.append({"type": "move", "path": list(way), "to": None, "damage": car.damage, "wrecked": True})
             elif left == 1:
-                to = _behind(board, there, occupied - freed) if there in occupied else there
-                options.append({"type": "move", "path": list(way), "to": ids[to], "damage": cost, "wrecked": False})
-            else:  # a rammed chariot that wrecks leaves its space free for a later placement (CR-22)
-                gone = freed | {there} if there in fragile else freed
-                stack.append((there, left - 1, steers - (step != "straight"), cost, way, gone))
+                options.append({"type": "move", "path": list(way), "to": board.ids[ahead.here],
+                                "damage": car.damage - ahead.work.cars[i].damage, "wrecked": False})
+            else:
+                stack.append((ahead, left - 1, steers - (step != "straight"), way))
     return options
-
-
-def _behind(board: Board, space: int, occupied: set[int]) -> int:
-    here = board.behind[space]
-    while here in occupied or board.rocks[here]:
-        here = board.behind[here]
-    return here
 
 
 def attack_options(state: State, i: int) -> list[Action]:
@@ -724,7 +748,7 @@ def _move(state: State, path: list[str], events: list[Event]) -> State:
     i = state.current
     car = state.cars[i]
     work = _Work(state, events)
-    entered, wrecked = work.move(path, car.speed)
+    entered, wrecked = work.move(path)
     if not wrecked and len(path) != car.speed:
         raise IllegalAction("CR-16", f"{car.id} moves exactly {car.speed} steps, the path has {len(path)}",
                             legal=f"{car.speed} steps (shorter only when the chariot wrecks on its last step)")
