@@ -226,6 +226,15 @@ class TableSession:
             return (current.game, current.state, current.last_seq, current.record.id) if current else (
                 None, None, 0, None)
 
+    def history(self) -> tuple[Game, GameRecord, list[dict[str, Any]], int] | None:
+        """The current game, its header, the actions in effect (oldest first) and the seq they reach: what a
+        summary replays (the race chart) without holding the table while it does."""
+        with self._lock:
+            current = self._current
+            if current is None:
+                return None
+            return current.game, current.record, [action for _, action in current.actions], current.last_seq
+
     def prompt(self) -> Prompt | None:
         with self._lock:
             return self._current.game.prompt(self._current.state) if self._current else None

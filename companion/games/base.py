@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import difflib
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
@@ -139,6 +139,19 @@ class Presentation(Protocol):
                   actor: str, lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
         """The log lines of one stored action, ``{"text", "forced", "event"}`` each, from the action, the phase it
         was chosen in and the rules' events alone: a line never depends on the events before it."""
+        ...
+
+    # Optional, for the game-over screen (``companion/race.py``): ``CHART_AXIS`` (a ui key ``chart_<axis>``: what one
+    # step of the chart is, "round"), ``CHART_METRICS`` (ui keys ``chart_<metric>``), and:
+
+    def chart_point(self, view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:
+        """Where the race stands in ``view``: the steps of the axis completed, and each metric's value per actor."""
+        ...
+
+    def standings(self, view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[Any]]]) -> list[dict[str, Any]]:
+        """The actors best first: ``{"actor", "place", "why", "values"}``, where ``why`` is a ui key
+        ``standing_<why>`` ("winner", "wrecked", "points") that ``values`` fill in (see :func:`ranked`); ``series``
+        is the chart so far (metric -> actor -> values), for what the final view no longer shows."""
         ...
 
 
@@ -273,3 +286,18 @@ def is_listed(prompt: Prompt, action: Mapping[str, Any]) -> bool:
         elif dict(option) == dict(action):
             return True
     return False
+
+
+def ranked(rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any]) -> list[dict[str, Any]]:
+    """``rows`` best first (smallest ``key``) with their ``place``; equal keys share a place (1, 2, 2, 4), as a
+    table counts a tie.
+
+    >>> [r["place"] for r in ranked([{"p": 3}, {"p": 5}, {"p": 3}, {"p": 1}], key=lambda r: -r["p"])]
+    [1, 2, 2, 4]
+    """
+    ordered = sorted(rows, key=key)
+    places: list[dict[str, Any]] = []
+    for n, row in enumerate(ordered):
+        tied = n > 0 and key(ordered[n - 1]) == key(row)
+        places.append({**row, "place": places[-1]["place"] if tied else n + 1})
+    return places

@@ -13,8 +13,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from companion.games.base import ranked
 from companion.games.chariot_race.board import NO_SPACE, Board, load_board
 from companion.games.chariot_race.components import load_chariot_board
+from companion.games.chariot_race.rules import LAPS_TO_FINISH
 from companion.texts import catalog, colour, face, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {"players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "red"},
@@ -272,3 +274,37 @@ def _steps(path: list[str], lang: str) -> str:
     """A move's steps as the dashboard says them: "2× straight, left"."""
     groups = [(step, len(list(run))) for step, run in itertools.groupby(path)]
     return ", ".join((f"{n}× " if n > 1 else "") + ui(lang, f"step_{step}") for step, n in groups)
+
+
+# ---------------------------------------------------------------------------------------------------- game over
+
+CHART_AXIS = "cr_chart_round"
+CHART_METRICS = ("cr_chart_laps", "cr_chart_damage")
+"""ui keys: the steps of the chart and what it draws."""
+
+
+def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:
+    """Each chariot's laps driven (2 is the finish) and the damage it can still take, after the rounds played: a
+    round is played once the next begins, or the race ends (CR-24 ends it at a round's end)."""
+    done = view["round"] if view["over"] else view["round"] - 1
+    chariots = view["chariots"]
+    return done, {"cr_chart_laps": {c["id"]: c["progress"] for c in chariots},
+                  "cr_chart_damage": {c["id"]: c["damage"] for c in chariots}}
+
+
+def standings(view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[Any]]]) -> list[dict[str, Any]]:
+    """CR-24: the winner, then the chariots that crossed the line, then the racing ones by how far they got; the
+    wrecked last, the one that got furthest first (its last laps on the chart, ``series``). The ``why`` keys name
+    the ui texts ``cr_standing_winner`` ... ``cr_standing_wrecked``."""
+    rank = {"winner": 0, "finished": 1, "racing": 2, "wrecked": 3}
+    rows = []
+    for c in view["chariots"]:
+        why = ("winner" if c["id"] == view["winner"] else "wrecked" if c["wrecked"]
+               else "finished" if c["finished"] else "racing")
+        laps = c["progress"]
+        if laps is None:
+            laps = next((v for v in reversed(series.get("cr_chart_laps", {}).get(c["id"], [])) if v is not None), None)
+        race = None if laps is None else round(100 * min(laps, LAPS_TO_FINISH) / LAPS_TO_FINISH)
+        rows.append({"actor": c["id"], "colour": c["colour"], "why": why, "text": f"cr_standing_{why}",
+                     "values": {"laps": laps, "race": race, "damage": c["damage"], "max_damage": c["max_damage"]}})
+    return ranked(rows, key=lambda r: (rank[r["why"]], -(r["values"]["laps"] or 0)))

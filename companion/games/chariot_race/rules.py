@@ -874,6 +874,7 @@ def view(state: State) -> dict[str, Any]:
             "start_position": car.start, "space": None if car.wrecked else board.ids[car.space],
             "lane": None if car.wrecked else board.lane[car.space],
             "damage": car.damage, "speed": car.speed, "fortune": car.fortune, "laps": car.laps,
+            "progress": None if car.wrecked else round(progress(board, car) / board.lap_length, 3),
             "wrecked": car.wrecked, "finished": car.finished, "max_damage": kind.max_damage,
             "max_speed": kind.max_speed, "max_fortune": kind.max_fortune,
             "dice_count": kind.dice_for(car.speed), "speed_cap": kind.cap_for(car.damage),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.games.base import ranked
 from companion.texts import text
 
 
@@ -30,3 +31,21 @@ def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping
             continue
         lines.append({"text": line, "forced": event.get("type") == "game_over", "event": event.get("type")})
     return lines
+
+
+CHART_AXIS = "dr_chart_turn"
+CHART_METRICS = ("dr_chart_position",)
+"""ui keys: the steps of the chart and what it draws."""
+
+
+def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:
+    """Each player's space after the turns played."""
+    return view["turn"], {"dr_chart_position": {p["name"]: p["position"] for p in view["players"]}}
+
+
+def standings(view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[Any]]]) -> list[dict[str, Any]]:
+    """DR-3: the first at the goal wins; the others by how far they got."""
+    rows = [{"actor": p["name"], "why": (why := "winner" if p["name"] == view["winner"] else "position"),
+             "text": f"dr_standing_{why}",
+             "values": {"position": p["position"], "goal": view["goal"]}} for p in view["players"]]
+    return ranked(rows, key=lambda r: (r["why"] != "winner", -r["values"]["position"]))

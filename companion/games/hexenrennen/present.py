@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.games.base import ranked
 from companion.games.hexenrennen.kit import load_kit
 from companion.texts import colour, text, ui
 
@@ -185,3 +186,31 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
 
 def _card_label(card: Any, lang: str) -> str:
     return f"✶ {ui(lang, 'hx_magic')}" if card == "magic" else str(card)
+
+
+# -- game over -------------------------------------------------------------------------------------------------------
+
+CHART_AXIS = "hx_chart_turn"
+CHART_METRICS = ("hx_chart_points", "hx_chart_spaces")
+"""ui keys: the steps of the chart and what it draws."""
+
+
+def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:
+    """Each player's points (HR-19) and how far the clan's witches have come (the spaces they stand on, summed),
+    after the turns played."""
+    done = view["turn"] if view["over"] else view["turn"] - 1
+    players = [p["clan"] for p in view["players"]]
+    spaces = {clan: 0 for clan in players}
+    for witch in view["witches"]:
+        if witch["clan"] in spaces:
+            spaces[witch["clan"]] += witch["space"]
+    return done, {"hx_chart_points": {clan: view["scores"][clan] for clan in players}, "hx_chart_spaces": spaces}
+
+
+def standings(view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[Any]]]) -> list[dict[str, Any]]:
+    """HR-19: most points first; **Decision** of the rules: a tie is a shared win, so it shares the place."""
+    winners = set(view.get("winners") or [])
+    rows = [{"actor": p["clan"], "colour": p["clan"], "why": (why := "winner" if p["clan"] in winners else "points"),
+             "text": f"hx_standing_{why}",
+             "values": {"points": p["score"], "home": p["home"]}} for p in view["players"]]
+    return ranked(rows, key=lambda r: -r["values"]["points"])

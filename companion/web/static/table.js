@@ -389,6 +389,7 @@ function render() {
   renderPhases();
   renderSetup();
   renderTurn();
+  renderRaceOver();
   renderGenericView();
   renderBoards();
   renderButtons();
