@@ -1,0 +1,78 @@
+"""Checks shared by every game's data files: a wrong file fails at load naming the file and the field.
+
+The data files are meant to be edited by a table whose printed material differs from ours (reference boards,
+placeholder costs), so the checks say what is expected rather than raising a bare ``KeyError`` deep in the rules.
+
+>>> get({"cost": "4"}, "cost", int, "cards.json", "cards[3]")
+Traceback (most recent call last):
+...
+companion.games.datafile.DataError: cards.json: cards[3].cost: expected int, got '4'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+
+class DataError(ValueError):
+    """A data file that does not match its schema; the message starts with ``file: field:``."""
+
+    def __init__(self, source: str, field: str, message: str) -> None:
+        self.source = source
+        self.field = field
+        super().__init__(f"{source}: {field}: {message}")
+
+
+def field_name(where: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{where}[{key}]"
+    return f"{where}.{key}" if where else key
+
+
+def get(obj: Any, key: str, kind: type | tuple[type, ...], source: str, where: str = "", required: bool = True) -> Any:
+    """``obj[key]`` checked for type; ``where`` is the dotted path of ``obj`` inside the file. A bool is never a
+    number, though Python says it is an int."""
+    field = field_name(where, key)
+    if not isinstance(obj, dict):
+        raise DataError(source, where or "(top)", f"expected an object, got {type(obj).__name__}")
+    if key not in obj:
+        if required:
+            raise DataError(source, field, "missing")
+        return None
+    value = obj[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds:
+        raise DataError(source, field, f"expected {' or '.join(k.__name__ for k in kinds)}, got {value!r}")
+    if not isinstance(value, kind):
+        raise DataError(source, field, f"expected {' or '.join(k.__name__ for k in kinds)}, got {value!r}")
+    return value
+
+
+def int_range(obj: Any, key: str, lo: int, hi: int, source: str, where: str = "", required: bool = True) -> int | None:
+    value = get(obj, key, int, source, where, required)
+    if value is not None and not lo <= value <= hi:
+        raise DataError(source, field_name(where, key), f"expected {lo}..{hi}, got {value}")
+    return value
+
+
+def known_keys(obj: dict[str, Any], known: Iterable[str], source: str, where: str = "") -> None:
+    """Any other key is a typo (``"max_sped"`` would drop a curve without a word) and fails the load."""
+    known = tuple(known)
+    for key in obj:
+        if key not in known:
+            raise DataError(source, field_name(where, key), f"unknown key; known: {', '.join(known)}")
+
+
+def one_of(obj: Any, key: str, choices: Iterable[Any], source: str, where: str = "", required: bool = True) -> Any:
+    choices = tuple(choices)
+    if not isinstance(obj, dict):
+        raise DataError(source, where or "(top)", f"expected an object, got {type(obj).__name__}")
+    if key not in obj:
+        if required:
+            raise DataError(source, field_name(where, key), "missing")
+        return None
+    if obj[key] not in choices:
+        raise DataError(source, field_name(where, key), f"expected one of {', '.join(map(repr, choices))}, "
+                        f"got {obj[key]!r}")
+    return obj[key]
