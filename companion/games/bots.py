@@ -26,12 +26,19 @@ class Bot(Protocol):
         ...
 
 
-def roll(game: Game, option: Mapping[str, Any], rng: random.Random) -> Action:
-    """``option`` ready for ``apply``: with ``"dice"`` rolled from the game's die faces when it asks for a roll."""
+def roll(game: Game, option: Mapping[str, Any], rng: random.Random, state: Any = None) -> Action:
+    """``option`` ready for ``apply``: with ``"dice"`` rolled when it asks for a roll.
+
+    A game whose dice differ (Cubitos rolls a pool of coloured dice drawn from a player's zones) rolls them itself
+    (``roll_dice(state, option, rng)``); the others roll ``die_faces`` uniformly.
+    """
     action = dict(option)
     if "roll" in option:
-        faces = game.die_faces
-        action["dice"] = [rng.choice(faces) for _ in range(option["roll"])]
+        if state is not None and hasattr(game, "roll_dice"):
+            action["dice"] = game.roll_dice(state, option, rng)
+        else:
+            faces = game.die_faces
+            action["dice"] = [rng.choice(faces) for _ in range(option["roll"])]
     return action
 
 
@@ -63,7 +70,7 @@ class GreedyBot:
             return prompt.options[0]
         best, best_score = prompt.options[0], float("-inf")
         for option in prompt.options:
-            after, _ = game.apply(state, roll(game, option, rng))
+            after, _ = game.apply(state, roll(game, option, rng, state))
             score = game.score(after, prompt.actor)
             if score > best_score:
                 best, best_score = option, score
@@ -85,7 +92,7 @@ def play_game(game: Game, options: Mapping[str, Any], seed: int,
             raise RuntimeError(f"{game.id}: no end after {MAX_ACTIONS} actions (seed {seed})")
         prompt = game.prompt(state)
         bot = bots[prompt.actor] if isinstance(bots, Mapping) else bots
-        action = roll(game, bot.choose(game, state, prompt, rng), rng)
+        action = roll(game, bot.choose(game, state, prompt, rng), rng, state)
         state, _ = game.apply(state, action)
         actions.append(action)
     return state, actions

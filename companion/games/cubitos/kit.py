@@ -1,0 +1,229 @@
+"""The contents of the Cubitos box, read from ``data/`` and checked at load (``schema.py``).
+
+Much of it is not in the rulebook text: the ability dice's faces, card costs, the red cards' tie rules, the fan
+track's rewards and every track layout are placeholders marked ``reference``. A table with the printed material
+edits the data files; nothing here or in the rules hard-codes those values.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from companion.games.cubitos.schema import check_cards, check_dice, check_kit, check_races
+
+LEAD = "lead"
+GREY_TYPES = ("grey_light", "grey_dark")
+
+
+@dataclass(frozen=True)
+class Face:
+    """CU-6: what one face shows; a face with nothing is blank (CU-31: not a hit)."""
+
+    label: str
+    coins: int = 0
+    steps: int = 0
+    credits: int = 0
+    swords: int = 0
+    team: bool = False
+    special: bool = False
+
+    @property
+    def blank(self) -> bool:
+        return not (self.coins or self.steps or self.credits or self.swords or self.team or self.special)
+
+
+@dataclass(frozen=True)
+class DieType:
+    id: str
+    name_de: str
+    kind: str
+    """``start``, ``lead`` or ``ability``."""
+    colour: str
+    """The colour for rules (CU-85): grey for both start dice, black for the lead die."""
+    shade: str | None
+    count_total: int
+    start_per_player: int
+    cost: int | str | None
+    """0 for grey, None for the lead die, ``"from_card"`` for ability dice."""
+    buyable: bool
+    faces: tuple[Face, ...]
+    reference: bool
+
+
+@dataclass(frozen=True)
+class Ability:
+    id: str
+    slot: str
+    timing: str
+    window: str | None
+    event: str | None
+    mandatory: bool
+    gate: dict[str, Any] | None
+    dice_used: int
+    effects: tuple[dict[str, Any], ...]
+    rule: str
+    summary_en: str
+
+    @property
+    def known(self) -> bool:
+        """CU-89: an ability whose text is not in the seed is resolved by the players with a manual adjustment."""
+        return not any(effect["op"] == "unknown" for effect in self.effects)
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name_de: str
+    colour: str
+    cost: int
+    cost_is_reference: bool
+    sword_tie_rule: str | None
+    sword_tie_rule_is_reference: bool
+    abilities: tuple[Ability, ...]
+
+
+@dataclass(frozen=True)
+class Space:
+    id: str
+    kind: str
+    """``start``, ``finish``, ``open`` or ``water`` (CU-57)."""
+    bonuses: tuple[dict[str, Any], ...]
+    special: dict[str, Any] | None
+    red_lines_passed: int
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Track:
+    """CU-57: spaces with an undirected adjacency; a shortcut's line is not an edge (CU-63)."""
+
+    id: str
+    name_de: str
+    reference: bool
+    start: str
+    finish: str
+    red_lines_per_lap: int
+    spaces: dict[str, Space]
+    neighbours: dict[str, tuple[str, ...]]
+    distance: dict[str, int] = field(compare=False)
+    """CU-147: fewest spaces from the start over every space, water too, shortcut lines not; the finish is 0."""
+
+
+@dataclass(frozen=True)
+class Race:
+    id: str
+    name_de: str
+    series: str
+    cards: dict[str, str] | None
+    """Colour -> card id; None for the free race (the table picks one card per colour)."""
+    segments: tuple[str, ...] | None
+    """Track ids in order (CU-142); None for the free race (any track)."""
+    laps: int
+
+
+@dataclass(frozen=True)
+class Kit:
+    dice: dict[str, DieType]
+    cards: dict[str, Card]
+    tracks: dict[str, Track]
+    races: dict[str, Race]
+    fan_track: tuple[tuple[int, int], ...]
+    """(credits, limit tokens) of fan spaces 0 (the grandstand) .. 13 (CU-10)."""
+    fan_overflow_credits: int
+    start_dice: dict[str, int]
+    grey_stock: dict[int, dict[str, int]]
+    """Players -> grey dice left in the stock after set-up (CU-17)."""
+    base_draw_limit: int
+    ability_colours: tuple[str, ...]
+
+    @property
+    def fan_last(self) -> int:
+        return len(self.fan_track) - 1
+
+
+def _distances(start: str, finish: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str, int]:
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        for there in neighbours[here]:
+            if there not in seen:
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    seen[finish] = 0  # CU-147: a runner still on the finish counts as distance 0
+    return seen
+
+
+def build_track(track_id: str, name_de: str, reference: bool, layout: dict[str, Any]) -> Track:
+    """A track from a layout of ``races.json`` (also how tests build their own small tracks)."""
+    spaces = {s["id"]: Space(id=s["id"], kind=s["kind"], bonuses=tuple(s.get("bonuses") or ()),
+                             special=s.get("special"), red_lines_passed=s.get("red_lines_passed", 0),
+                             x=float(s.get("x", 0)), y=float(s.get("y", 0))) for s in layout["spaces"]}
+    links: dict[str, list[str]] = {space: [] for space in spaces}
+    for a, b in layout["edges"]:
+        if b not in links[a]:
+            links[a].append(b)
+            links[b].append(a)
+    neighbours = {space: tuple(others) for space, others in links.items()}
+    return Track(id=track_id, name_de=name_de, reference=reference, start=layout["start"], finish=layout["finish"],
+                 red_lines_per_lap=layout.get("red_lines_per_lap", 0), spaces=spaces, neighbours=neighbours,
+                 distance=_distances(layout["start"], layout["finish"], neighbours))
+
+
+def _face(data: dict[str, Any]) -> Face:
+    return Face(label=data["label"], **{k: data[k] for k in ("coins", "steps", "credits", "swords", "team", "special")
+                                        if k in data})
+
+
+def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any]) -> Kit:
+    """The kit from the three files' contents, checked; each error names its file and field."""
+    check_dice(dice, "dice.json")
+    check_cards(cards, "cards.json")
+    check_races(races, "races.json")
+    check_kit(dice, cards, races)
+    die_types = {d["id"]: DieType(id=d["id"], name_de=d["name_de"], kind=d["kind"], colour=d["colour"],
+                                  shade=d.get("shade"), count_total=d["count_total"],
+                                  start_per_player=d["start_per_player"], cost=d["cost"], buyable=d["buyable"],
+                                  faces=tuple(_face(f) for f in d["faces"]), reference=d["reference"])
+                 for d in dice["dice"]}
+    card_map = {c["id"]: Card(id=c["id"], name_de=c["name_de"], colour=c["colour"], cost=c["cost"],
+                              cost_is_reference=c["cost_is_reference"], sword_tie_rule=c.get("sword_tie_rule"),
+                              sword_tie_rule_is_reference=c.get("sword_tie_rule_is_reference", False),
+                              abilities=tuple(Ability(id=a["id"], slot=a["slot"], timing=a["timing"],
+                                                      window=a.get("window"), event=a.get("event"),
+                                                      mandatory=a["mandatory"], gate=a.get("gate"),
+                                                      dice_used=a.get("dice_used", 1),
+                                                      effects=tuple(a["effects"]), rule=a["rule"],
+                                                      summary_en=a.get("summary_en", ""))
+                                              for a in c["abilities"]))
+                for c in cards["cards"]}
+    tracks = {t["id"]: build_track(t["id"], t["name_de"], t["reference"], races["layouts"][t["layout"]])
+              for t in races["tracks"]}
+    race_map = {r["id"]: Race(id=r["id"], name_de=r["name_de"], series=r["series"], cards=r.get("cards"),
+                              segments=tuple(r["segments"]) if r.get("segments") else None, laps=r["laps"])
+                for r in races["races"]}
+    fan = races["fan_track"]
+    rewards = [(0, 0)] * (len(fan["spaces"]) + 1)
+    for space in fan["spaces"]:
+        rewards[space["n"]] = (space["credits"], space["limit_tokens"])
+    setup = races["setup"]
+    return Kit(dice=die_types, cards=card_map, tracks=tracks, races=race_map, fan_track=tuple(rewards),
+               fan_overflow_credits=fan["overflow_credits_per_space"], start_dice=dict(setup["start_dice_per_player"]),
+               grey_stock={int(n): dict(stock) for n, stock in setup["grey_stock_by_players"].items()},
+               base_draw_limit=setup["base_draw_limit"],
+               ability_colours=tuple(d.colour for d in die_types.values() if d.kind == "ability"))
+
+
+def read_data(name: str) -> dict[str, Any]:
+    return json.loads(resources.files("companion.games.cubitos").joinpath("data", name).read_text("utf-8"))
+
+
+@cache
+def load_kit() -> Kit:
+    return kit_from(read_data("dice.json"), read_data("cards.json"), read_data("races.json"))

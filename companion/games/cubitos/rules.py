@@ -1,0 +1,964 @@
+"""Cubitos rules (``../shared/games/cubitos/RULES.md``): a dice-building race, pure and over the data files.
+
+Every die of the box has an id; at every moment it is in exactly one place: the stock, or one player's draw, ready,
+active or rest zone (the lead die is never in the stock, CU-52). Everyone shares one tray, so the roll section is
+played one roller at a time (CU-23) and the race section phase by phase in lead order (CU-24): the table always
+waits for exactly one player's decision, and ``prompt`` lists every legal one.
+
+A roll names the dice it shows as ``"<die type>/<face label>"`` (``"grey_dark/step1"``), as the camera reads them;
+which dice a player took from the draw zone to refill (CU-27) is what the roll shows beyond the ready zone.
+
+This module is the core of the rules: set-up, refill, rolls, danger and busts, the fan track, plain faces, movement
+with water, shortcuts, jets, laps and chained tracks, bonuses, buying, resting, the lead die, the end and the
+winner with tie rounds. Card abilities (CU-92..CU-139) are not played here yet; see the package README.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from itertools import product
+from typing import Any, NamedTuple
+
+from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
+from companion.games.cubitos.kit import LEAD, Card, Face, Kit, Race, Track, load_kit
+
+PLAYER_COLOURS = ("blue", "yellow", "red", "white")
+"""CU-1."""
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+DANGER_THRESHOLD = 3
+"""CU-32: active dice (any face, the lead die too) from which a player is in danger for the rest of the round."""
+RED_LINE_SNAPSHOT = "round_start"
+"""CU-26 **Decision**: the red-line bonus counts the runners as they stood when the round began."""
+REFILL_REMOVES_EXCESS = False
+"""CU-27 **Decision**: surplus dice already in the ready zone stay."""
+CREDIT_TO_COIN = 1
+"""CU-42: coins for one credit returned, any time in phases 5-8."""
+COINS_PER_STEP = 4
+"""CU-47."""
+MAX_BUYS, BUYS_DIFFERENT = 2, True
+"""CU-48."""
+GREY_BUYABLE = False
+"""CU-49 **Decision**."""
+STEPS_EXPIRE_AT_ROUND_END = True
+"""CU-50 **Decision**: unused steps and water entries are lost with the coins."""
+LEAD_DIE_ROLL_OPTIONAL = False
+"""CU-53 **Decision**: the lead die is rolled with the ready zone like every other die."""
+LEAD_DIE_COLOUR = "black"
+"""CU-54."""
+RACE_SECTION_ORDER = "phase_by_phase"
+"""CU-24 **Decision**: everyone does phase 5 in lead order, then 6, then 7, then 8."""
+START_SPECIAL_AFTER_PURCHASES = True
+"""CU-62 **Decision**: credits and coins may be turned into steps before the starting space's special resolves."""
+GIVE_BACK_BONUS_OPTIONAL, TAKE_DIE_BONUS_OPTIONAL = True, True
+"""CU-66 **Decision**: each give-back or take-die symbol may be declined."""
+DEFAULT_LAPS, LAP_TRANSFER_COST = 1, 0
+"""CU-141."""
+CHAIN_TRANSFER_COST = 1
+"""CU-142 **Decision**: steps to go from one track's finish to the next track's start."""
+ROLL_ORDER_COUNTS_LEAD_DIE = True
+"""CU-23 **Decision**."""
+LEAD_DIE_NEVER_IN_DRAW = True
+"""CU-55 **Decision**."""
+GAINED_DICE_TO = "rest"
+"""CU-66, CU-136: free and bought dice go to the rest zone."""
+TIEBREAK_ONLY_TIED = True
+"""CU-148 **Decision**: only the tied players play the extra round."""
+CONVERTING_IS_NOT_TAKING = True
+"""CU-90 **Decision**: credits returned for coins are not credits taken."""
+
+ZONES = ("draw", "ready", "active", "rest")
+
+
+# ---------------------------------------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class Table:
+    """What stays the same for a whole game."""
+
+    kit: Kit
+    race: Race
+    cards: dict[str, Card]
+    """Colour -> the card in play (CU-16)."""
+    segments: tuple[Track, ...]
+    laps: int
+    colours: tuple[str, ...]
+    """The seats clockwise; a player is named by their colour."""
+    names: tuple[str, ...]
+    bots: tuple[bool, ...]
+    types: tuple[str, ...]
+    """Die id -> die type id."""
+    lead_die: int
+
+    def cost(self, die_type: str) -> int | None:
+        """CU-48, CU-85: an ability die costs what its colour's card says, a start die 0, the lead die nothing."""
+        kind = self.kit.dice[die_type]
+        if kind.kind == "ability":
+            return self.cards[kind.colour].cost
+        return None if kind.kind == "lead" else 0
+
+    def colour(self, die: int) -> str:
+        return self.kit.dice[self.types[die]].colour
+
+
+class Player(NamedTuple):
+    draw: tuple[int, ...] = ()
+    ready: tuple[int, ...] = ()
+    active: tuple[tuple[int, str], ...] = ()
+    """(die, the label of the face it shows)."""
+    rest: tuple[int, ...] = ()
+    coins: int = 0
+    steps: int = 0
+    water: int = 0
+    """Water spaces the runner may still enter this round (CU-59)."""
+    credits: int = 0
+    limit_tokens: int = 0
+    fans: int = 0
+    danger: bool = False
+    busted: bool = False
+    refilled: bool = False
+    done_rolling: bool = False
+    took_credits: bool = False
+    gave_back: bool = False
+    segment: int = 0
+    space: str = ""
+    laps: int = 0
+    left_start: bool = False
+    moved_from: tuple[int, str] | None = None
+    """Where the runner began phase 6 (CU-65); None outside phase 6."""
+    specials: frozenset[tuple[int, str]] = frozenset()
+    """Spaces whose special action has triggered for this runner this round (CU-61)."""
+    reached: bool = False
+    """The runner entered the race finish this round (CU-145)."""
+    bought: tuple[str, ...] = ()
+    swords: int | None = None
+
+
+class State(NamedTuple):
+    table: Table
+    players: tuple[Player, ...]
+    stock: frozenset[int]
+    lead: int
+    """The lead player (CU-18), holder of the lead die's turn order."""
+    round: int
+    phase: str
+    current: int
+    racing: tuple[int, ...]
+    """Who plays this round: everyone, or in a tie round only the tied players (CU-148)."""
+    lines: tuple[int, ...]
+    """Red lines each runner had passed when the round began (CU-26)."""
+    bonuses: tuple[dict[str, Any], ...] = ()
+    """The current player's bonus choices still to make (give back, take a die), in order."""
+    shortcut: tuple[int, str] | None = None
+    winners: tuple[int, ...] = ()
+    ending: bool = False
+    tiebreak: bool = False
+
+
+def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
+    """CU-56: the lead player, then the others clockwise."""
+    n = len(state.players)
+    chosen = set(state.racing if players is None else players)
+    return [k % n for k in range(state.lead, state.lead + n) if k % n in chosen]
+
+
+def track_of(state: State, p: int) -> Track:
+    return state.table.segments[state.players[p].segment]
+
+
+def lines_passed(table: Table, player: Player) -> int:
+    """CU-69: red lines on the runner's own space, plus every lap completed and every earlier track segment."""
+    track = table.segments[player.segment]
+    earlier = sum(t.red_lines_per_lap * table.laps for t in table.segments[:player.segment])
+    return track.spaces[player.space].red_lines_passed + player.laps * track.red_lines_per_lap + earlier
+
+
+def draw_limit(state: State, p: int) -> int:
+    """CU-25, CU-26: the base limit, the limit tokens and the red lines between this runner and the leader."""
+    behind = max(0, max(state.lines[k] for k in state.racing) - state.lines[p])
+    return state.table.kit.base_draw_limit + state.players[p].limit_tokens + behind
+
+
+def refill_count(state: State, p: int) -> int:
+    """CU-27, CU-28: how many dice the refill moves: up to the limit (the lead die excluded), as far as dice exist."""
+    player = state.players[p]
+    if player.refilled:
+        return 0
+    k = sum(die != state.table.lead_die for die in player.ready)
+    need = max(0, draw_limit(state, p) - k)
+    return min(need, len(player.draw) + len(player.rest))
+
+
+def ready_count(state: State, p: int) -> int:
+    """CU-23: dice in the ready zone (after the refill, the lead die counted)."""
+    return len(state.players[p].ready) + refill_count(state, p)
+
+
+def next_roller(state: State) -> int | None:
+    """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order."""
+    waiting = [p for p in lead_order(state) if not state.players[p].done_rolling]
+    if not waiting:
+        return None
+    return max(waiting, key=lambda p: (ready_count(state, p), -lead_order(state).index(p)))
+
+
+def face(table: Table, die: int, label: str) -> Face:
+    return next(f for f in table.kit.dice[table.types[die]].faces if f.label == label)
+
+
+def labels(kit: Kit) -> tuple[str, ...]:
+    """Every face the camera can read, ``"<die type>/<face label>"`` (RULES.md §19), from ``dice.json``."""
+    return tuple(dict.fromkeys(f"{d.id}/{f.label}" for d in kit.dice.values() for f in d.faces))
+
+
+# ---------------------------------------------------------------------------------------------------------- set-up
+
+
+def _players(options: Mapping[str, Any]) -> list[tuple[str, str, bool]]:
+    players = options.get("players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise IllegalAction("CU-1", f"a race needs {MIN_PLAYERS}-{MAX_PLAYERS} players, got {players!r}",
+                            legal=f"players: a list of {MIN_PLAYERS}-{MAX_PLAYERS} {{name, colour}}")
+    seats = []
+    for i, player in enumerate(players):
+        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str) or not player["name"].strip():
+            raise IllegalAction("CU-1", f"players[{i}] needs a name, got {player!r}")
+        colour = player.get("colour", PLAYER_COLOURS[i])
+        if colour not in PLAYER_COLOURS:
+            raise IllegalAction("CU-1", f"players[{i}].colour must be one of {', '.join(PLAYER_COLOURS)}, got "
+                                f"{colour!r}", legal=list(PLAYER_COLOURS))
+        seats.append((colour, player["name"].strip(), seat_is_bot(player, f"players[{i}]", "CU-1")))
+    colours = [c for c, _, _ in seats]
+    if len(set(colours)) != len(colours):
+        raise IllegalAction("CU-1", f"each player needs their own colour, got {colours}")
+    return seats
+
+
+def _race(kit: Kit, options: Mapping[str, Any]) -> tuple[Race, dict[str, Card], tuple[Track, ...], int]:
+    race_id = options.get("race", "race_1")
+    if race_id not in kit.races:
+        raise IllegalAction("CU-15", f"no race {race_id!r}", legal=sorted(kit.races))
+    race = kit.races[race_id]
+    chosen = race.cards if race.cards is not None else options.get("cards")
+    if not isinstance(chosen, Mapping) or set(chosen) != set(kit.ability_colours):
+        raise IllegalAction("CU-143", f"{race_id} needs one card of each colour {', '.join(kit.ability_colours)}, "
+                            f"got {chosen!r}", legal="cards: {colour: card id}")
+    cards = {}
+    for colour, card_id in chosen.items():
+        card = kit.cards.get(card_id)
+        if card is None or card.colour != colour:
+            raise IllegalAction("CU-143", f"cards.{colour}: expected a {colour} card, got {card_id!r}")
+        cards[colour] = card
+    segments = options.get("tracks", race.segments or [options.get("track", "verflinkst_und_zugenaeht")])
+    if isinstance(segments, str):
+        segments = [segments]
+    if not isinstance(segments, list | tuple) or not segments or any(t not in kit.tracks for t in segments):
+        raise IllegalAction("CU-15", f"tracks must name tracks of races.json, got {segments!r}",
+                            legal=sorted(kit.tracks))
+    return race, cards, tuple(kit.tracks[t] for t in segments), race.laps
+
+
+def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None) -> State:
+    """CU-14..CU-19: seats clockwise as listed, start dice in the draw zones, the grey stock, the lead die."""
+    kit = kit or load_kit()
+    seats = _players(options)
+    race, cards, segments, laps = _race(kit, options)
+    types: list[str] = []
+    for die_type in kit.dice.values():
+        types.extend([die_type.id] * die_type.count_total)
+    lead_die = types.index(LEAD)
+    by_type: dict[str, list[int]] = {}
+    for die, die_type in enumerate(types):
+        by_type.setdefault(die_type, []).append(die)
+    players = []
+    for _ in seats:
+        draw = []
+        for die_type, count in kit.start_dice.items():
+            draw.extend(by_type[die_type][:count])
+            del by_type[die_type][:count]
+        players.append(Player(draw=tuple(draw), space=segments[0].start))
+    stock = frozenset(d for die_type, dice in by_type.items() if die_type != LEAD for d in dice)
+    lead = options.get("lead", 0)
+    if not isinstance(lead, int) or isinstance(lead, bool) or not 0 <= lead < len(seats):
+        raise IllegalAction("CU-18", f"lead must be a seat 0..{len(seats) - 1}, got {lead!r}")
+    players[lead] = players[lead]._replace(ready=(lead_die,))
+    table = Table(kit=kit, race=race, cards=cards, segments=segments, laps=laps,
+                  colours=tuple(c for c, _, _ in seats), names=tuple(n for _, n, _ in seats),
+                  bots=tuple(b for _, _, b in seats), types=tuple(types), lead_die=lead_die)
+    racing = tuple(range(len(seats)))
+    state = State(table=table, players=tuple(players), stock=stock, lead=lead, round=1, phase="roll", current=lead,
+                  racing=racing, lines=(0,) * len(seats))
+    return state._replace(current=next_roller(state))
+
+
+# ---------------------------------------------------------------------------------------------------------- helpers
+
+
+def _with(state: State, p: int, **changes: Any) -> State:
+    players = list(state.players)
+    players[p] = players[p]._replace(**changes)
+    return state._replace(players=tuple(players))
+
+
+def _name(state: State, p: int) -> str:
+    return state.table.colours[p]
+
+
+def _parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
+    """(die type, face label) of each rolled die, as the camera names them."""
+    if not isinstance(dice, list) or len(dice) != count:
+        raise IllegalAction("CU-30", f"expected {count} dice, got {dice!r}", legal=f"{count} dice")
+    known = state.table.kit.dice
+    parsed = []
+    for i, name in enumerate(dice):
+        die_type, _, label = name.partition("/") if isinstance(name, str) else ("", "", "")
+        if die_type not in known or label not in {f.label for f in known[die_type].faces}:
+            raise IllegalAction("CU-30", f"dice[{i}]: not a face of a Cubitos die: {name!r}",
+                                legal="'<die type>/<face label>' of dice.json")
+        parsed.append((die_type, label))
+    return parsed
+
+
+def _take(pool: list[int], types: tuple[str, ...], die_type: str) -> int:
+    """The lowest id of ``die_type`` in ``pool`` (dice of a type are alike), removed from it."""
+    die = min(d for d in pool if types[d] == die_type)
+    pool.remove(die)
+    return die
+
+
+def _fans(state: State, p: int, n: int, events: list[Event], *, take_credits: bool = True) -> State:
+    """CU-70, CU-72: the fan marker advances ``n`` spaces; each space entered pays its credits and limit tokens;
+    beyond the last space each advance pays the overflow credits."""
+    kit = state.table.kit
+    player = state.players[p]
+    fans, credits, tokens = player.fans, 0, 0
+    for _ in range(n):
+        if fans < kit.fan_last:
+            fans += 1
+            credits += kit.fan_track[fans][0] if take_credits else 0
+            tokens += kit.fan_track[fans][1]
+        elif take_credits:
+            credits += kit.fan_overflow_credits
+    events.append({"type": "fans", "player": _name(state, p), "fans": fans, "credits": credits,
+                   "limit_tokens": tokens})
+    return _with(state, p, fans=fans, credits=player.credits + credits, limit_tokens=player.limit_tokens + tokens,
+                 took_credits=player.took_credits or credits > 0)
+
+
+# ------------------------------------------------------------------------------------------------------ roll section
+
+
+def _roll_options(state: State) -> list[Action]:
+    p = state.current
+    return [{"type": "roll", "roll": ready_count(state, p)}]
+
+
+def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+    """What a bot's roll shows: the ready zone plus a random refill (CU-27, CU-28), each die on a random face."""
+    table, p = state.table, state.current
+    player = state.players[p]
+    dice = list(player.ready)
+    need = refill_count(state, p)
+    draw = list(player.draw)
+    if need > len(draw):
+        dice += draw
+        need -= len(draw)
+        draw = list(player.rest)
+    dice += rng.sample(draw, need)
+    return [f"{table.types[d]}/{rng.choice(table.kit.dice[table.types[d]].faces).label}" for d in dice]
+
+
+def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-27..CU-36: refill (what the roll shows beyond the ready zone), roll, place hits, danger or bust."""
+    p = state.current
+    table, player = state.table, state.players[p]
+    count = ready_count(state, p)
+    rolled = _parse_roll(state, action.get("dice"), count)
+    types = table.types
+    shown = Counter(t for t, _ in rolled)
+    ready = Counter(types[d] for d in player.ready)
+    extra = shown - ready
+    if ready - shown:
+        missing = ", ".join(f"{n} {t}" for t, n in (ready - shown).items())
+        raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
+    draw, rest = list(player.draw), list(player.rest)
+    taken = list(player.ready)
+    if not player.refilled:
+        need = refill_count(state, p)
+        recycled = need > len(draw)
+        if recycled:  # CU-28: all of the draw zone, then the rest zone becomes the draw zone
+            first = Counter(types[d] for d in draw)
+            if first - extra:
+                raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
+            taken += draw
+            extra = extra - first
+            draw, rest = rest, []
+            events.append({"type": "recycled", "player": _name(state, p), "dice": len(draw)})
+        available = Counter(types[d] for d in draw)
+        if extra - available:
+            wrong = ", ".join(f"{n} {t}" for t, n in (extra - available).items())
+            raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
+        for die_type, n in extra.items():
+            for _ in range(n):
+                taken.append(_take(draw, types, die_type))
+        events.append({"type": "refilled", "player": _name(state, p), "limit": draw_limit(state, p),
+                       "dice": sorted(Counter(types[d] for d in taken if d not in player.ready).elements())})
+    elif extra:
+        raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
+    pool = taken
+    active = list(player.active)
+    still: list[int] = []
+    hits = []
+    for die_type, label in rolled:
+        die = _take(pool, types, die_type)
+        if face(table, die, label).blank:
+            still.append(die)
+        else:
+            active.append((die, label))
+            hits.append(f"{die_type}/{label}")
+    events.append({"type": "rolled", "player": _name(state, p), "dice": list(action["dice"]), "hits": hits})
+    was_in_danger = player.danger
+    state = _with(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
+                  refilled=True)
+    if not hits and was_in_danger:
+        return _bust(state, p, events)
+    danger = was_in_danger or len(active) >= DANGER_THRESHOLD
+    if danger and not was_in_danger:
+        events.append({"type": "danger", "player": _name(state, p), "active": len(active)})
+    state = _with(state, p, danger=danger)
+    if not still:  # CU-37: nothing left to roll: the player must pass
+        events.append({"type": "must_pass", "player": _name(state, p)})
+        return _pass(state, p, events)
+    return state._replace(phase="choice")
+
+
+def _bust(state: State, p: int, events: list[Event]) -> State:
+    """CU-34: every active die to the rest zone; the player may then rest dice of the ready zone (``bust`` phase)."""
+    player = state.players[p]
+    events.append({"type": "bust", "player": _name(state, p), "active": len(player.active)})
+    state = _with(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), busted=True)
+    if state.players[p].ready:
+        return state._replace(phase="bust")
+    return _after_bust(state, p, events)
+
+
+def _bust_options(state: State) -> list[Action]:
+    """CU-34 (3): any number of the ready zone's dice to the rest zone, by type (dice of a type are alike)."""
+    types = state.table.types
+    counts = Counter(types[d] for d in state.players[state.current].ready)
+    kinds = sorted(counts)
+    options = []
+    for numbers in product(*(range(counts[k] + 1) for k in kinds)):
+        options.append({"type": "rest", "rest": {k: n for k, n in zip(kinds, numbers, strict=True) if n}})
+    return options
+
+
+def _on_rest(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.current
+    types = state.table.types
+    ready = list(state.players[p].ready)
+    moved = []
+    for die_type, n in sorted(action["rest"].items()):
+        moved += [_take(ready, types, die_type) for _ in range(n)]
+    if moved:
+        events.append({"type": "rested", "player": _name(state, p), "dice": sorted(types[d] for d in moved)})
+    state = _with(state, p, ready=tuple(ready), rest=state.players[p].rest + tuple(moved))
+    return _after_bust(state, p, events)
+
+
+def _after_bust(state: State, p: int, events: list[Event]) -> State:
+    """CU-34 (4), (5): one fan, then the player has finished the roll section."""
+    return _pass(_fans(state, p, 1, events), p, events, quiet=True)
+
+
+def _choice_options(state: State) -> list[Action]:
+    return [{"type": "push"}, {"type": "pass"}]
+
+
+def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-37: push (roll the ready zone again, when the roll order comes back) or pass."""
+    p = state.current
+    if action["type"] == "pass":
+        return _pass(state, p, events)
+    events.append({"type": "pushed", "player": _name(state, p)})
+    return _next_roll(state, events)
+
+
+def _pass(state: State, p: int, events: list[Event], *, quiet: bool = False) -> State:
+    """CU-41: the round card turns red; the race section begins when everyone's has (CU-22)."""
+    if not quiet:
+        events.append({"type": "passed", "player": _name(state, p)})
+    return _next_roll(_with(state, p, done_rolling=True), events)
+
+
+def _next_roll(state: State, events: list[Event]) -> State:
+    roller = next_roller(state)
+    if roller is not None:
+        return state._replace(phase="roll", current=roller)
+    events.append({"type": "race_section", "round": state.round})
+    return _support(state._replace(current=lead_order(state)[0]), events)
+
+
+# ------------------------------------------------------------------------------------------------------ race section
+
+
+def _support(state: State, events: list[Event]) -> State:
+    """CU-43, CU-44: each player in lead order collects the plain faces of their active dice and counts swords.
+
+    **Decision** (CU-43): plain faces are collected for the player; abilities that would make declining them
+    matter are not played yet (see README), so there is nothing to choose.
+    """
+    for p in lead_order(state):
+        player = state.players[p]
+        shown = [face(state.table, d, label) for d, label in player.active]
+        coins, steps, credits = (sum(f.coins for f in shown), sum(f.steps for f in shown),
+                                 sum(f.credits for f in shown))
+        swords = sum(f.swords for f in shown)
+        events.append({"type": "support", "player": _name(state, p), "coins": coins, "steps": steps,
+                       "credits": credits, "swords": swords})
+        state = _with(state, p, coins=player.coins + coins, steps=player.steps + steps,
+                      credits=player.credits + credits, took_credits=player.took_credits or credits > 0,
+                      swords=swords)
+    return _start_move(state, lead_order(state)[0], events)
+
+
+def _start_move(state: State, p: int, events: list[Event]) -> State:
+    """CU-61, CU-62: phase 6 begins where the runner stands; that space's special waits for the player's purchases
+    (``START_SPECIAL_AFTER_PURCHASES``) when it has one."""
+    player = state.players[p]
+    here = (player.segment, player.space)
+    state = _with(state, p, moved_from=here)._replace(current=p, phase="move")
+    space = track_of(state, p).spaces[player.space]
+    if space.special is not None and here not in player.specials:
+        return state._replace(phase="move_start")
+    return state
+
+
+def _convert_options(state: State) -> list[Action]:
+    """CU-42, CU-47: a credit for a coin, 4 coins for a step (steps only in phase 6)."""
+    player = state.players[state.current]
+    options: list[Action] = []
+    if player.credits:
+        options.append({"type": "convert"})
+    if state.phase in ("move_start", "move", "shortcut") and player.coins >= COINS_PER_STEP:
+        options.append({"type": "buy_step"})
+    return options
+
+
+def _on_convert(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.current
+    player = state.players[p]
+    if action["type"] == "convert":
+        events.append({"type": "converted", "player": _name(state, p), "credits": 1, "coins": CREDIT_TO_COIN})
+        return _with(state, p, credits=player.credits - 1, coins=player.coins + CREDIT_TO_COIN)
+    events.append({"type": "bought_step", "player": _name(state, p), "coins": COINS_PER_STEP})
+    return _with(state, p, coins=player.coins - COINS_PER_STEP, steps=player.steps + 1)
+
+
+def _move_start_options(state: State) -> list[Action]:
+    return [{"type": "begin"}, *_convert_options(state)]
+
+
+def _on_move_start(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    if action["type"] != "begin":
+        return _on_convert(state, action, events)
+    player = state.players[state.current]
+    return _trigger(state._replace(phase="move"), state.current, player.segment, player.space, events)
+
+
+def _trigger(state: State, p: int, segment: int, space_id: str, events: list[Event]) -> State:
+    """CU-61, CU-63, CU-64: a space's special action, once per runner per space per round."""
+    player = state.players[p]
+    space = state.table.segments[segment].spaces[space_id]
+    if space.special is None or (segment, space_id) in player.specials:
+        return state
+    state = _with(state, p, specials=player.specials | {(segment, space_id)})
+    if space.special["type"] == "jet":
+        events.append({"type": "jet", "player": _name(state, p), "space": space_id, "steps": player.steps * 2,
+                       "water": player.water * 2})
+        return _with(state, p, steps=player.steps * 2, water=player.water * 2)
+    return state._replace(phase="shortcut", shortcut=(segment, space_id))
+
+
+def _step_targets(state: State, p: int) -> list[str]:
+    """CU-58..CU-60, CU-141, CU-142, CU-146: where the runner's next step can go.
+
+    On a finish the runner is first placed on the start for free (another lap, or going on after reaching the race
+    finish), or, at the end of a track that another follows, it moves on to that track's start (``next_track``).
+    """
+    player = state.players[p]
+    table = state.table
+    track = table.segments[player.segment]
+    if player.steps < 1:
+        return []
+    origin = player.space
+    if origin == track.finish:
+        if player.segment + 1 < len(table.segments):
+            return ["next_track"] if player.steps >= CHAIN_TRANSFER_COST else []
+        origin = track.start
+    targets = []
+    for there in track.neighbours[origin]:
+        if there == track.start:
+            continue  # CU-60: only a placement puts a runner back on the start
+        if track.spaces[there].kind == "water" and player.water < 1:
+            continue  # CU-59: water needs an entry; leaving it never does
+        targets.append(there)
+    return targets
+
+
+def _move_options(state: State) -> list[Action]:
+    p = state.current
+    options: list[Action] = [{"type": "done"}]
+    for there in _step_targets(state, p):
+        options.append({"type": "step", "to": there})
+    return options + _convert_options(state)
+
+
+def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.current
+    if action["type"] in ("convert", "buy_step"):
+        return _on_convert(state, action, events)
+    if action["type"] == "done":
+        return _end_move(state, p, events)
+    player = state.players[p]
+    table = state.table
+    track = table.segments[player.segment]
+    there = action["to"]
+    if there == "next_track":  # CU-142
+        segment = player.segment + 1
+        start = table.segments[segment].start
+        events.append({"type": "next_track", "player": _name(state, p), "track": table.segments[segment].id,
+                       "steps": CHAIN_TRANSFER_COST})
+        return _with(state, p, segment=segment, space=start, laps=0, left_start=False,
+                     steps=player.steps - CHAIN_TRANSFER_COST)
+    if player.space == track.finish:
+        events.append({"type": "placed_on_start", "player": _name(state, p)})
+    water = player.water - (track.spaces[there].kind == "water")
+    state = _with(state, p, space=there, steps=player.steps - 1, water=water, left_start=True)
+    events.append({"type": "stepped", "player": _name(state, p), "to": there})
+    return _entered(state, p, events)
+
+
+def _entered(state: State, p: int, events: list[Event]) -> State:
+    """The runner entered a space during phase 6: a finish (CU-141, CU-145) or a special (CU-61)."""
+    player = state.players[p]
+    table = state.table
+    track = table.segments[player.segment]
+    if player.space == track.finish:
+        last_segment = player.segment == len(table.segments) - 1
+        if player.laps + 1 < table.laps:  # CU-141: a lap done, the runner goes on from the start
+            events.append({"type": "lap", "player": _name(state, p), "laps": player.laps + 1})
+            return _with(state, p, laps=player.laps + 1, left_start=False)
+        if last_segment and not player.reached:
+            events.append({"type": "reached_finish", "player": _name(state, p)})
+            return _with(state, p, reached=True, left_start=False)._replace(ending=True)
+        return _with(state, p, left_start=False)
+    return _trigger(state, p, player.segment, player.space, events)
+
+
+def _shortcut_options(state: State) -> list[Action]:
+    segment, space_id = state.shortcut
+    pay = state.table.segments[segment].spaces[space_id].special["pay"]
+    player = state.players[state.current]
+    kind, amount = next(iter(pay.items()))
+    options: list[Action] = [{"type": "skip"}]
+    if getattr(player, kind) >= amount:
+        options.append({"type": "shortcut"})
+    return options + _convert_options(state)
+
+
+def _on_shortcut(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-63: pay to follow the line to the joined space (not a step; entering it counts), or let it pass."""
+    p = state.current
+    if action["type"] in ("convert", "buy_step"):
+        return _on_convert(state, action, events)
+    segment, space_id = state.shortcut
+    state = state._replace(phase="move", shortcut=None)
+    if action["type"] == "skip":
+        return state
+    special = state.table.segments[segment].spaces[space_id].special
+    kind, amount = next(iter(special["pay"].items()))
+    player = state.players[p]
+    events.append({"type": "shortcut", "player": _name(state, p), "from": space_id, "to": special["to"],
+                   "pay": kind, "amount": amount})
+    state = _with(state, p, space=special["to"], **{kind: getattr(player, kind) - amount})
+    return _entered(state, p, events)
+
+
+def _end_move(state: State, p: int, events: list[Event]) -> State:
+    """CU-65, CU-66: a runner that ended phase 6 elsewhere than it began receives its space's bonuses."""
+    player = state.players[p]
+    state = _with(state, p, moved_from=None)
+    if player.moved_from == (player.segment, player.space):
+        return _next_mover(state, events)
+    pending = []
+    for bonus in track_of(state, p).spaces[player.space].bonuses:
+        kind = bonus["type"]
+        if kind == "credits":
+            events.append({"type": "bonus_credits", "player": _name(state, p), "credits": bonus["n"]})
+            state = _with(state, p, credits=state.players[p].credits + bonus["n"], took_credits=True)
+        elif kind == "fans":
+            state = _fans(state, p, bonus["n"], events)
+        elif kind == "give_back":
+            pending += [{"type": "give_back"}] * bonus["n"]
+        else:
+            pending.append({"type": "take_die", "max_cost": bonus.get("max_cost")})
+    if pending:
+        return state._replace(phase="bonus", bonuses=tuple(pending))
+    return _next_mover(state, events)
+
+
+def _bonus_options(state: State) -> list[Action]:
+    """CU-66: give back one of your dice (any zone, by type), or take one die from the stock; either may be declined."""
+    p = state.current
+    bonus = state.bonuses[0]
+    table = state.table
+    player = state.players[p]
+    options: list[Action] = [{"type": "decline"}]
+    if bonus["type"] == "give_back":
+        for zone in ZONES:
+            dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
+            for die_type in sorted({table.types[d] for d in dice if d != table.lead_die}):
+                options.append({"type": "give_back", "zone": zone, "die": die_type})
+    else:
+        limit = bonus["max_cost"]
+        for die_type in sorted({table.types[d] for d in state.stock}):
+            cost = table.cost(die_type)
+            if limit is None or (cost is not None and cost <= limit):
+                options.append({"type": "take_die", "die": die_type})
+    return options
+
+
+def _on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.current
+    table = state.table
+    player = state.players[p]
+    if action["type"] == "give_back":
+        state = give_back(state, p, action["zone"], action["die"], events)
+    elif action["type"] == "take_die":
+        die = min(d for d in state.stock if table.types[d] == action["die"])
+        events.append({"type": "took_die", "player": _name(state, p), "die": action["die"]})
+        state = _with(state, p, rest=player.rest + (die,))._replace(stock=state.stock - {die})
+    state = state._replace(bonuses=state.bonuses[1:])
+    if state.bonuses:
+        return state
+    return _next_mover(state._replace(phase="move"), events)
+
+
+def give_back(state: State, p: int, zone: str, die_type: str, events: list[Event]) -> State:
+    """CU-87: a die of the player's returns to the stock (never the lead die); the player gave back this round."""
+    player = state.players[p]
+    table = state.table
+    if zone == "active":
+        die = min(d for d, _ in player.active if table.types[d] == die_type)
+        changes = {"active": tuple(a for a in player.active if a[0] != die)}
+    else:
+        dice = list(getattr(player, zone))
+        die = _take(dice, table.types, die_type)
+        changes = {zone: tuple(dice)}
+    events.append({"type": "gave_back", "player": _name(state, p), "zone": zone, "die": die_type})
+    return _with(state, p, gave_back=True, **changes)._replace(stock=state.stock | {die})
+
+
+def _next_mover(state: State, events: list[Event]) -> State:
+    order = lead_order(state)
+    k = order.index(state.current) + 1
+    if k < len(order):
+        return _start_move(state, order[k], events)
+    return state._replace(phase="buy", current=order[0])
+
+
+def _buy_options(state: State) -> list[Action]:
+    """CU-48, CU-49: up to 2 dice of 2 different colours, from the stock, paid in coins."""
+    p = state.current
+    table = state.table
+    player = state.players[p]
+    options: list[Action] = [{"type": "done"}]
+    if len(player.bought) < MAX_BUYS:
+        for die_type in sorted({table.types[d] for d in state.stock}):
+            kind = table.kit.dice[die_type]
+            if (kind.kind != "ability" and not GREY_BUYABLE) or (BUYS_DIFFERENT and kind.colour in player.bought):
+                continue
+            if player.coins >= table.cost(die_type):
+                options.append({"type": "buy", "die": die_type})
+    return options + _convert_options(state)
+
+
+def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.current
+    if action["type"] == "convert":
+        return _on_convert(state, action, events)
+    if action["type"] == "done":
+        order = lead_order(state)
+        k = order.index(p) + 1
+        if k < len(order):
+            return state._replace(current=order[k])
+        return _rest_all(state, events)
+    table = state.table
+    player = state.players[p]
+    die_type = action["die"]
+    die = min(d for d in state.stock if table.types[d] == die_type)
+    cost = table.cost(die_type)
+    events.append({"type": "bought", "player": _name(state, p), "die": die_type, "coins": cost})
+    state = _with(state, p, coins=player.coins - cost, rest=player.rest + (die,),
+                  bought=player.bought + (table.kit.dice[die_type].colour,))
+    return state._replace(stock=state.stock - {die})
+
+
+def _rest_all(state: State, events: list[Event]) -> State:
+    """CU-50, CU-51: active dice rest, coins and steps are lost; then the end check or the next round (CU-55)."""
+    for p in state.racing:
+        player = state.players[p]
+        state = _with(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0,
+                      water=0, danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False,
+                      gave_back=False, specials=frozenset(), bought=(), swords=None)
+    events.append({"type": "round_end", "round": state.round})
+    if state.ending:
+        return _end(state, events)
+    return _next_round(state, state.racing, events)
+
+
+def _end(state: State, events: list[Event]) -> State:
+    """CU-147, CU-148: of the runners that reached the finish, the one farthest from the start wins; a tie plays
+    another round among the tied."""
+    table = state.table
+    reached = [p for p in state.racing if state.players[p].reached]
+    last = table.segments[-1]
+
+    def distance(p: int) -> int:
+        player = state.players[p]
+        return last.distance.get(player.space, 0) if player.segment == len(table.segments) - 1 else 0
+
+    best = max(distance(p) for p in reached)
+    leaders = tuple(p for p in reached if distance(p) == best)
+    if len(leaders) == 1:
+        events.append({"type": "game_over", "winner": _name(state, leaders[0]), "distance": best})
+        return state._replace(phase="over", winners=leaders, current=leaders[0])
+    events.append({"type": "tie", "players": [_name(state, p) for p in leaders], "distance": best})
+    for p in leaders:
+        state = _with(state, p, reached=False)
+    return _next_round(state._replace(ending=False, tiebreak=True), leaders, events)
+
+
+def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> State:
+    """CU-55: the lead die passes clockwise (among the players of a tie round) into the new lead's ready zone."""
+    table = state.table
+    die = table.lead_die
+    n = len(state.players)
+    lead = next(k % n for k in range(state.lead + 1, state.lead + n + 1) if k % n in racing)
+    for p, player in enumerate(state.players):
+        if die in player.ready or die in player.rest or any(d == die for d, _ in player.active):
+            state = _with(state, p, ready=tuple(d for d in player.ready if d != die),
+                          rest=tuple(d for d in player.rest if d != die),
+                          active=tuple(a for a in player.active if a[0] != die))
+    state = _with(state, lead, ready=state.players[lead].ready + (die,))
+    lines = tuple(lines_passed(table, player) for player in state.players)
+    events.append({"type": "round", "round": state.round + 1, "lead": _name(state, lead)})
+    state = state._replace(round=state.round + 1, lead=lead, racing=tuple(racing), lines=lines, phase="roll")
+    return state._replace(current=next_roller(state))
+
+
+# ---------------------------------------------------------------------------------------------------------- the game
+
+
+PHASES: dict[str, Phase] = {
+    "roll": Phase("CU-30", ("roll",), _roll_options, _on_roll),
+    "choice": Phase("CU-37", ("push", "pass"), _choice_options, _on_choice),
+    "bust": Phase("CU-34", ("rest",), _bust_options, _on_rest),
+    "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), _move_start_options, _on_move_start),
+    "move": Phase("CU-58", ("step", "done", "convert", "buy_step"), _move_options, _on_move),
+    "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), _shortcut_options, _on_shortcut),
+    "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), _bonus_options, _on_bonus),
+    "buy": Phase("CU-48", ("buy", "done", "convert"), _buy_options, _on_buy),
+    "over": Phase("CU-147", (), no_options),
+}
+
+
+class Cubitos:
+    id = "cubitos"
+    title = "Cubitos"
+    dice_set = "cubitos"
+
+    @property
+    def die_faces(self) -> tuple[str, ...]:
+        return labels(load_kit())
+
+    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
+        return setup(options, rng)
+
+    def prompt(self, state: State) -> Prompt:
+        if state.phase == "over":
+            return Prompt(actor=None, phase="over", info={"winners": [_name(state, p) for p in state.winners]})
+        return Prompt(actor=_name(state, state.current), phase=state.phase,
+                      options=PHASES[state.phase].options(state))
+
+    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        """An action is legal when it is one of the listed options; a roll is checked against the dice it shows."""
+        actor = _name(state, state.current)
+        step = PHASES[state.phase]
+        if (state.phase != "roll" and isinstance(action, Mapping) and action.get("type") in step.actions
+                and dict(action) not in step.options(state)):
+            raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=step.options(state))
+        return apply_in_phase(state, action, state.phase, actor, PHASES)
+
+    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        return roll_dice(state, option, rng)
+
+    def view(self, state: State) -> dict[str, Any]:
+        return view(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def seats(self, state: State) -> dict[str, bool]:
+        return dict(zip(state.table.colours, state.table.bots, strict=True))
+
+    def score(self, state: State, actor: str) -> float:
+        """Greedy-bot heuristic: how far the runner is, then dice bought, coins and credits a little."""
+        p = state.table.colours.index(actor)
+        player = state.players[p]
+        if state.phase == "over":
+            return 1000.0 if p in state.winners else -1000.0
+        track = state.table.segments[player.segment]
+        far = lines_passed(state.table, player) * 10 + track.distance.get(player.space, 0)
+        return far + 5 * player.reached + 0.5 * player.credits + 0.2 * player.coins + 0.5 * player.steps
+
+
+GAME = Cubitos()
+
+
+def view(state: State) -> dict[str, Any]:
+    """Everything a dashboard shows, as JSON."""
+    table = state.table
+    types = table.types
+
+    def dice(ids: Iterable[int]) -> list[str]:
+        return sorted(types[d] for d in ids)
+
+    players = []
+    for p, player in enumerate(state.players):
+        players.append({
+            "colour": table.colours[p], "name": table.names[p], "bot": table.bots[p],
+            "draw": dice(player.draw), "ready": dice(player.ready),
+            "active": sorted(f"{types[d]}/{label}" for d, label in player.active), "rest": dice(player.rest),
+            "coins": player.coins, "steps": player.steps, "water": player.water, "credits": player.credits,
+            "limit_tokens": player.limit_tokens, "fans": player.fans, "danger": player.danger,
+            "busted": player.busted, "done_rolling": player.done_rolling, "track": player.segment,
+            "space": player.space, "laps": player.laps, "reached": player.reached, "bought": list(player.bought),
+            "swords": player.swords, "draw_limit": draw_limit(state, p), "lines_passed": lines_passed(table, player),
+        })
+    stock = Counter(types[d] for d in state.stock)
+    return {
+        "game": "cubitos", "race": table.race.id, "round": state.round, "phase": state.phase,
+        "current": None if state.phase == "over" else table.colours[state.current],
+        "lead": table.colours[state.lead], "racing": [table.colours[p] for p in state.racing],
+        "tracks": [t.id for t in table.segments], "laps": table.laps,
+        "cards": {colour: card.id for colour, card in table.cards.items()},
+        "stock": dict(sorted(stock.items())), "players": players,
+        "bonuses": [dict(b) for b in state.bonuses],
+        "winners": [table.colours[p] for p in state.winners], "tiebreak": state.tiebreak,
+        "over": state.phase == "over",
+    }
