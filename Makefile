@@ -1,22 +1,48 @@
 # Two commands on a fresh machine: `make demo` and `make test`. Both bootstrap .venv themselves.
+#   make demo                      the companion with embedded defaults, open to tablets on the LAN
+#   make demo PORT=8090 HOST=127.0.0.1
 PYTHON ?= python3
+# Set on the command line only: a shell's own $HOST or $PORT (often the machine's name, or another server's port)
+# must not move the demo, and a plain assignment here wins over the environment but not over the command line.
+HOST := 0.0.0.0
+PORT := 8080
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-stamp
+# The venv is filled in two steps, each remembered by a stamp; editing pyproject.toml makes both stale.
+RUNTIME := $(VENV)/.runtime-installed
+DEV := $(VENV)/.dev-installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# pip says only what went wrong: -qq is its errors-only level (a failed install still prints pip's ERROR lines
+# and exits non-zero). At -q it printed 37 warnings on a fresh install here: one "Location 'file:///...' is
+# ignored" per package a pip.conf's extra-index-url on disk does not hold, and setuptools' note about editable
+# installs. Root (as CI is) would add a warning about root, an old pip its version notice.
+PIP := $(PY) -m pip install -qq --disable-pip-version-check --no-warn-script-location
+export PIP_ROOT_USER_ACTION := ignore
 
 .PHONY: demo test bench lint models chromium shellcheck clean
 
-$(STAMP): pyproject.toml
-	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev,train]'
-	touch $(STAMP)
+$(PY):
+	@echo "make: creating $(VENV) with $(PYTHON)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) --upgrade pip
 
-demo: $(STAMP)
-	$(VENV)/bin/companion demo
+# What `make demo` runs on: pyproject's `dependencies` only (no torch: a Pi's SD card and a newcomer's disk).
+$(RUNTIME): pyproject.toml | $(PY)
+	@echo "make: installing the companion and its runtime dependencies into $(VENV) (pip, about a minute)"
+	@$(PIP) -e .
+	@touch $@
 
-test: $(STAMP) chromium shellcheck
+# What the tests, benchmarks and `make models` add: ruff, pytest, Playwright, onnx and CPU torch for training.
+$(DEV): $(RUNTIME)
+	@echo "make: adding the dev and train extras to $(VENV) (ruff, pytest, Playwright, CPU torch)"
+	@$(PIP) -e '.[dev,train]'
+	@touch $@
+
+demo: $(RUNTIME)
+	$(VENV)/bin/companion demo --host $(HOST) --port $(PORT)
+
+test: $(DEV) chromium shellcheck
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
@@ -30,15 +56,14 @@ shellcheck:
 		echo "installing shellcheck for the deploy script tests"; \
 		$(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q shellcheck; }
 
-bench: $(STAMP)
+bench: $(DEV)
 	$(PY) bench/run_all.py
 
-lint: $(STAMP)
+lint: $(DEV)
 	$(VENV)/bin/ruff check .
 
 # Full training of the shipped classifiers (CPU torch from the `train` extra); not part of `make test`.
-models: $(STAMP)
-	$(PY) -m pip install --quiet -e '.[train]'
+models: $(DEV)
 	$(PY) -m vision.train --dice chariot_race
 	$(PY) -m vision.train --dice d6
 	$(PY) -m vision.train --dice d6 --no-real --epochs 20 --threads 1   # reference for bench/enrolment.py

@@ -20,6 +20,7 @@ from pathlib import Path
 from companion import __version__
 from companion.config import Config, ConfigError, demo_config, load_config
 from companion.games import DEFAULT_GAME, GAMES
+from companion.lan import ALL_INTERFACES, tablet_urls
 from companion.store import EventStore, StoreError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -71,7 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(handler=cmd_serve)
 
     demo = commands.add_parser("demo", help="run with embedded defaults and bots playing (no config needed)")
-    demo.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    demo.add_argument("--host", default="127.0.0.1",
+                      help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0 lets tablets on "
+                           "the LAN in, and the start-up lines and the kiosk's QR code give them the address)")
     demo.add_argument("--port", type=int, default=8080, help="port to listen on (default 8080; 0 picks a free one)")
     demo.add_argument("--data-dir", type=Path, default=Path(".demo-data"), help="where the demo keeps its SQLite")
     demo.add_argument("--pin", default="1234", help="the demo table's control PIN (default 1234)")
@@ -147,11 +150,13 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
     signal.signal(signal.SIGTERM, _interrupt)
     print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN: shown on the kiosk page, "
           f"or {pin_from})")
+    tablets = tablet_urls(companion.server.host, companion.server.port)
+    print(_where_tablets_open(companion.server.host, tablets))
     for line in doctor.startup_report(config):
         print(line)
     sys.stdout.flush()
     companion.watchdog = systemd.Watchdog(check=companion.session.snapshot).start()  # no-op outside systemd
-    systemd.notify("READY=1", f"STATUS=dashboard at {companion.url}")
+    systemd.notify("READY=1", f"STATUS=dashboard at {' '.join(tablets) or companion.url}")
     try:
         companion.server.serve_forever()
     except KeyboardInterrupt:
@@ -160,6 +165,16 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
         systemd.notify("STOPPING=1")
         companion.stop()
     return 0
+
+
+def _where_tablets_open(host: str, urls: list[str]) -> str:
+    """The start-up line tablets and phones need: the address a person types or the kiosk's QR code holds."""
+    if urls:
+        return f"On tablets and phones on this network: {'  '.join(urls)}  (or scan the QR code on the kiosk page)"
+    if host in ALL_INTERFACES:
+        return "No network address yet: tablets can open the dashboard once this machine is on the network"
+    return (f"Only this machine can open it: tablets can't reach {host} (listen on all interfaces with "
+            f"--host 0.0.0.0, or host = \"0.0.0.0\" under [server] in a table's config)")
 
 
 def _interrupt(signum: int, frame: object) -> None:

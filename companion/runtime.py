@@ -109,6 +109,7 @@ def build(config: Config) -> Companion:
     camera = _start_camera(session, config)
     app.extensions["camera"] = camera
     server = Server(app, host=config.server.host, port=config.server.port, threads=config.server.threads)
+    app.config["LISTEN_ON"] = (server.host, server.port)  # the kiosk's QR code: where tablets can reach it
     return Companion(config, store, session, server, hardware=hardware, controls=controls, camera=camera, app=app)
 
 

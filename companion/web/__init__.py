@@ -16,6 +16,7 @@ from companion.games.base import UnknownField
 from companion.session import NoGame, Stale, TableSession
 from companion.web.api import api
 from companion.web.auth import CONTROL_LIFETIME, WrongPinLimiter, start_control_sessions
+from companion.web.join import join
 from companion.web.pages import pages
 from companion.web.race import race
 from companion.web.strict import MAX_BODY_BYTES, BadInput
@@ -64,6 +65,7 @@ def create_app(
     app.register_blueprint(pages)
     app.register_blueprint(teach)
     app.register_blueprint(race)
+    app.register_blueprint(join)
     answer_errors(app)
 
     @app.get("/healthz")

@@ -76,6 +76,41 @@ def test_demo_prints_its_url_and_serves_a_live_game_then_export_reads_it(tmp_pat
     assert lines[0]["kind"] == "game" and all(line["kind"] == "event" for line in lines[1:])
 
 
+def start_demo(tmp_path, *args: str) -> tuple[subprocess.Popen, list[str]]:
+    """A demo on a free port and its first two start-up lines: where it serves, and where tablets open it."""
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "companion", "demo", "--port", "0", "--data-dir", str(tmp_path / "demo"), *args],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    return demo, [demo.stdout.readline(), demo.stdout.readline()]
+
+
+def test_demo_on_all_interfaces_prints_every_lan_url_and_each_answers(tmp_path):
+    from companion.lan import lan_addresses
+
+    demo, (first, tablets) = start_demo(tmp_path, "--host", "0.0.0.0")
+    try:
+        port = re.search(r"dashboard at http://127.0.0.1:(\d+)/", first).group(1)
+        urls = re.findall(r"http://\S+/", tablets)
+        assert tablets.startswith("On tablets and phones on this network:")
+        assert urls == [f"http://{address}:{port}/" for address in lan_addresses()] and urls
+        for url in urls:
+            assert urllib.request.urlopen(url + "healthz", timeout=10).status == 200
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        assert demo.wait(timeout=20) == 0
+
+
+def test_demo_on_loopback_says_tablets_cannot_reach_it_and_how_to_let_them(tmp_path):
+    demo, (_, tablets) = start_demo(tmp_path)  # companion demo's own default: 127.0.0.1
+    try:
+        assert "tablets can't reach 127.0.0.1" in tablets and "--host 0.0.0.0" in tablets
+        assert "http://" not in tablets
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        assert demo.wait(timeout=20) == 0
+
+
 JULIA_POSITION = {
     "board": "A", "variants": {}, "caltrops": ["L2-09"], "order": ["green", "red"],
     "chariots": [{"id": "green", "space": "L2-07", "damage": 11, "speed": 6, "fortune": 0, "laps": 0},
