@@ -18,12 +18,28 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from itertools import product
-from typing import Any, NamedTuple
+from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
-from companion.games.cubitos.kit import LEAD, Card, Face, Kit, Race, Track, load_kit
+from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
+from companion.games.cubitos.state import (
+    ZONES,
+    Player,
+    State,
+    Table,
+    advance_fans,
+    changed,
+    draw_limit,
+    face,
+    give_back,
+    labels,
+    lead_order,
+    lines_passed,
+    seat,
+    take,
+    track_of,
+)
 
 PLAYER_COLOURS = ("blue", "yellow", "red", "white")
 """CU-1."""
@@ -69,119 +85,6 @@ TIEBREAK_ONLY_TIED = True
 CONVERTING_IS_NOT_TAKING = True
 """CU-90 **Decision**: credits returned for coins are not credits taken."""
 
-ZONES = ("draw", "ready", "active", "rest")
-
-
-# ---------------------------------------------------------------------------------------------------------- state
-
-
-@dataclass(frozen=True)
-class Table:
-    """What stays the same for a whole game."""
-
-    kit: Kit
-    race: Race
-    cards: dict[str, Card]
-    """Colour -> the card in play (CU-16)."""
-    segments: tuple[Track, ...]
-    laps: int
-    colours: tuple[str, ...]
-    """The seats clockwise; a player is named by their colour."""
-    names: tuple[str, ...]
-    bots: tuple[bool, ...]
-    types: tuple[str, ...]
-    """Die id -> die type id."""
-    lead_die: int
-
-    def cost(self, die_type: str) -> int | None:
-        """CU-48, CU-85: an ability die costs what its colour's card says, a start die 0, the lead die nothing."""
-        kind = self.kit.dice[die_type]
-        if kind.kind == "ability":
-            return self.cards[kind.colour].cost
-        return None if kind.kind == "lead" else 0
-
-    def colour(self, die: int) -> str:
-        return self.kit.dice[self.types[die]].colour
-
-
-class Player(NamedTuple):
-    draw: tuple[int, ...] = ()
-    ready: tuple[int, ...] = ()
-    active: tuple[tuple[int, str], ...] = ()
-    """(die, the label of the face it shows)."""
-    rest: tuple[int, ...] = ()
-    coins: int = 0
-    steps: int = 0
-    water: int = 0
-    """Water spaces the runner may still enter this round (CU-59)."""
-    credits: int = 0
-    limit_tokens: int = 0
-    fans: int = 0
-    danger: bool = False
-    busted: bool = False
-    refilled: bool = False
-    done_rolling: bool = False
-    took_credits: bool = False
-    gave_back: bool = False
-    segment: int = 0
-    space: str = ""
-    laps: int = 0
-    left_start: bool = False
-    moved_from: tuple[int, str] | None = None
-    """Where the runner began phase 6 (CU-65); None outside phase 6."""
-    specials: frozenset[tuple[int, str]] = frozenset()
-    """Spaces whose special action has triggered for this runner this round (CU-61)."""
-    reached: bool = False
-    """The runner entered the race finish this round (CU-145)."""
-    bought: tuple[str, ...] = ()
-    swords: int | None = None
-
-
-class State(NamedTuple):
-    table: Table
-    players: tuple[Player, ...]
-    stock: frozenset[int]
-    lead: int
-    """The lead player (CU-18), holder of the lead die's turn order."""
-    round: int
-    phase: str
-    current: int
-    racing: tuple[int, ...]
-    """Who plays this round: everyone, or in a tie round only the tied players (CU-148)."""
-    lines: tuple[int, ...]
-    """Red lines each runner had passed when the round began (CU-26)."""
-    bonuses: tuple[dict[str, Any], ...] = ()
-    """The current player's bonus choices still to make (give back, take a die), in order."""
-    shortcut: tuple[int, str] | None = None
-    winners: tuple[int, ...] = ()
-    ending: bool = False
-    tiebreak: bool = False
-
-
-def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
-    """CU-56: the lead player, then the others clockwise."""
-    n = len(state.players)
-    chosen = set(state.racing if players is None else players)
-    return [k % n for k in range(state.lead, state.lead + n) if k % n in chosen]
-
-
-def track_of(state: State, p: int) -> Track:
-    return state.table.segments[state.players[p].segment]
-
-
-def lines_passed(table: Table, player: Player) -> int:
-    """CU-69: red lines on the runner's own space, plus every lap completed and every earlier track segment."""
-    track = table.segments[player.segment]
-    earlier = sum(t.red_lines_per_lap * table.laps for t in table.segments[:player.segment])
-    return track.spaces[player.space].red_lines_passed + player.laps * track.red_lines_per_lap + earlier
-
-
-def draw_limit(state: State, p: int) -> int:
-    """CU-25, CU-26: the base limit, the limit tokens and the red lines between this runner and the leader."""
-    behind = max(0, max(state.lines[k] for k in state.racing) - state.lines[p])
-    return state.table.kit.base_draw_limit + state.players[p].limit_tokens + behind
-
-
 def refill_count(state: State, p: int) -> int:
     """CU-27, CU-28: how many dice the refill moves: up to the limit (the lead die excluded), as far as dice exist."""
     player = state.players[p]
@@ -203,15 +106,6 @@ def next_roller(state: State) -> int | None:
     if not waiting:
         return None
     return max(waiting, key=lambda p: (ready_count(state, p), -lead_order(state).index(p)))
-
-
-def face(table: Table, die: int, label: str) -> Face:
-    return next(f for f in table.kit.dice[table.types[die]].faces if f.label == label)
-
-
-def labels(kit: Kit) -> tuple[str, ...]:
-    """Every face the camera can read, ``"<die type>/<face label>"`` (RULES.md §19), from ``dice.json``."""
-    return tuple(dict.fromkeys(f"{d.id}/{f.label}" for d in kit.dice.values() for f in d.faces))
 
 
 # ---------------------------------------------------------------------------------------------------------- set-up
@@ -294,19 +188,6 @@ def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
     return state._replace(current=next_roller(state))
 
 
-# ---------------------------------------------------------------------------------------------------------- helpers
-
-
-def _with(state: State, p: int, **changes: Any) -> State:
-    players = list(state.players)
-    players[p] = players[p]._replace(**changes)
-    return state._replace(players=tuple(players))
-
-
-def _name(state: State, p: int) -> str:
-    return state.table.colours[p]
-
-
 def _parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
     """(die type, face label) of each rolled die, as the camera names them."""
     if not isinstance(dice, list) or len(dice) != count:
@@ -320,32 +201,6 @@ def _parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
                                 legal="'<die type>/<face label>' of dice.json")
         parsed.append((die_type, label))
     return parsed
-
-
-def _take(pool: list[int], types: tuple[str, ...], die_type: str) -> int:
-    """The lowest id of ``die_type`` in ``pool`` (dice of a type are alike), removed from it."""
-    die = min(d for d in pool if types[d] == die_type)
-    pool.remove(die)
-    return die
-
-
-def _fans(state: State, p: int, n: int, events: list[Event], *, take_credits: bool = True) -> State:
-    """CU-70, CU-72: the fan marker advances ``n`` spaces; each space entered pays its credits and limit tokens;
-    beyond the last space each advance pays the overflow credits."""
-    kit = state.table.kit
-    player = state.players[p]
-    fans, credits, tokens = player.fans, 0, 0
-    for _ in range(n):
-        if fans < kit.fan_last:
-            fans += 1
-            credits += kit.fan_track[fans][0] if take_credits else 0
-            tokens += kit.fan_track[fans][1]
-        elif take_credits:
-            credits += kit.fan_overflow_credits
-    events.append({"type": "fans", "player": _name(state, p), "fans": fans, "credits": credits,
-                   "limit_tokens": tokens})
-    return _with(state, p, fans=fans, credits=player.credits + credits, limit_tokens=player.limit_tokens + tokens,
-                 took_credits=player.took_credits or credits > 0)
 
 
 # ------------------------------------------------------------------------------------------------------ roll section
@@ -396,15 +251,15 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
             taken += draw
             extra = extra - first
             draw, rest = rest, []
-            events.append({"type": "recycled", "player": _name(state, p), "dice": len(draw)})
+            events.append({"type": "recycled", "player": seat(state, p), "dice": len(draw)})
         available = Counter(types[d] for d in draw)
         if extra - available:
             wrong = ", ".join(f"{n} {t}" for t, n in (extra - available).items())
             raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
         for die_type, n in extra.items():
             for _ in range(n):
-                taken.append(_take(draw, types, die_type))
-        events.append({"type": "refilled", "player": _name(state, p), "limit": draw_limit(state, p),
+                taken.append(take(draw, types, die_type))
+        events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
                        "dice": sorted(Counter(types[d] for d in taken if d not in player.ready).elements())})
     elif extra:
         raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
@@ -413,24 +268,24 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     still: list[int] = []
     hits = []
     for die_type, label in rolled:
-        die = _take(pool, types, die_type)
+        die = take(pool, types, die_type)
         if face(table, die, label).blank:
             still.append(die)
         else:
             active.append((die, label))
             hits.append(f"{die_type}/{label}")
-    events.append({"type": "rolled", "player": _name(state, p), "dice": list(action["dice"]), "hits": hits})
+    events.append({"type": "rolled", "player": seat(state, p), "dice": list(action["dice"]), "hits": hits})
     was_in_danger = player.danger
-    state = _with(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
+    state = changed(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
                   refilled=True)
     if not hits and was_in_danger:
         return _bust(state, p, events)
     danger = was_in_danger or len(active) >= DANGER_THRESHOLD
     if danger and not was_in_danger:
-        events.append({"type": "danger", "player": _name(state, p), "active": len(active)})
-    state = _with(state, p, danger=danger)
+        events.append({"type": "danger", "player": seat(state, p), "active": len(active)})
+    state = changed(state, p, danger=danger)
     if not still:  # CU-37: nothing left to roll: the player must pass
-        events.append({"type": "must_pass", "player": _name(state, p)})
+        events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(state, p, events)
     return state._replace(phase="choice")
 
@@ -438,8 +293,8 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
 def _bust(state: State, p: int, events: list[Event]) -> State:
     """CU-34: every active die to the rest zone; the player may then rest dice of the ready zone (``bust`` phase)."""
     player = state.players[p]
-    events.append({"type": "bust", "player": _name(state, p), "active": len(player.active)})
-    state = _with(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), busted=True)
+    events.append({"type": "bust", "player": seat(state, p), "active": len(player.active)})
+    state = changed(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), busted=True)
     if state.players[p].ready:
         return state._replace(phase="bust")
     return _after_bust(state, p, events)
@@ -462,16 +317,16 @@ def _on_rest(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     ready = list(state.players[p].ready)
     moved = []
     for die_type, n in sorted(action["rest"].items()):
-        moved += [_take(ready, types, die_type) for _ in range(n)]
+        moved += [take(ready, types, die_type) for _ in range(n)]
     if moved:
-        events.append({"type": "rested", "player": _name(state, p), "dice": sorted(types[d] for d in moved)})
-    state = _with(state, p, ready=tuple(ready), rest=state.players[p].rest + tuple(moved))
+        events.append({"type": "rested", "player": seat(state, p), "dice": sorted(types[d] for d in moved)})
+    state = changed(state, p, ready=tuple(ready), rest=state.players[p].rest + tuple(moved))
     return _after_bust(state, p, events)
 
 
 def _after_bust(state: State, p: int, events: list[Event]) -> State:
     """CU-34 (4), (5): one fan, then the player has finished the roll section."""
-    return _pass(_fans(state, p, 1, events), p, events, quiet=True)
+    return _pass(advance_fans(state, p, 1, events), p, events, quiet=True)
 
 
 def _choice_options(state: State) -> list[Action]:
@@ -483,15 +338,15 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     p = state.current
     if action["type"] == "pass":
         return _pass(state, p, events)
-    events.append({"type": "pushed", "player": _name(state, p)})
+    events.append({"type": "pushed", "player": seat(state, p)})
     return _next_roll(state, events)
 
 
 def _pass(state: State, p: int, events: list[Event], *, quiet: bool = False) -> State:
     """CU-41: the round card turns red; the race section begins when everyone's has (CU-22)."""
     if not quiet:
-        events.append({"type": "passed", "player": _name(state, p)})
-    return _next_roll(_with(state, p, done_rolling=True), events)
+        events.append({"type": "passed", "player": seat(state, p)})
+    return _next_roll(changed(state, p, done_rolling=True), events)
 
 
 def _next_roll(state: State, events: list[Event]) -> State:
@@ -517,9 +372,9 @@ def _support(state: State, events: list[Event]) -> State:
         coins, steps, credits = (sum(f.coins for f in shown), sum(f.steps for f in shown),
                                  sum(f.credits for f in shown))
         swords = sum(f.swords for f in shown)
-        events.append({"type": "support", "player": _name(state, p), "coins": coins, "steps": steps,
+        events.append({"type": "support", "player": seat(state, p), "coins": coins, "steps": steps,
                        "credits": credits, "swords": swords})
-        state = _with(state, p, coins=player.coins + coins, steps=player.steps + steps,
+        state = changed(state, p, coins=player.coins + coins, steps=player.steps + steps,
                       credits=player.credits + credits, took_credits=player.took_credits or credits > 0,
                       swords=swords)
     return _start_move(state, lead_order(state)[0], events)
@@ -530,7 +385,7 @@ def _start_move(state: State, p: int, events: list[Event]) -> State:
     (``START_SPECIAL_AFTER_PURCHASES``) when it has one."""
     player = state.players[p]
     here = (player.segment, player.space)
-    state = _with(state, p, moved_from=here)._replace(current=p, phase="move")
+    state = changed(state, p, moved_from=here)._replace(current=p, phase="move")
     space = track_of(state, p).spaces[player.space]
     if space.special is not None and here not in player.specials:
         return state._replace(phase="move_start")
@@ -552,10 +407,10 @@ def _on_convert(state: State, action: Mapping[str, Any], events: list[Event]) ->
     p = state.current
     player = state.players[p]
     if action["type"] == "convert":
-        events.append({"type": "converted", "player": _name(state, p), "credits": 1, "coins": CREDIT_TO_COIN})
-        return _with(state, p, credits=player.credits - 1, coins=player.coins + CREDIT_TO_COIN)
-    events.append({"type": "bought_step", "player": _name(state, p), "coins": COINS_PER_STEP})
-    return _with(state, p, coins=player.coins - COINS_PER_STEP, steps=player.steps + 1)
+        events.append({"type": "converted", "player": seat(state, p), "credits": 1, "coins": CREDIT_TO_COIN})
+        return changed(state, p, credits=player.credits - 1, coins=player.coins + CREDIT_TO_COIN)
+    events.append({"type": "bought_step", "player": seat(state, p), "coins": COINS_PER_STEP})
+    return changed(state, p, coins=player.coins - COINS_PER_STEP, steps=player.steps + 1)
 
 
 def _move_start_options(state: State) -> list[Action]:
@@ -575,11 +430,11 @@ def _trigger(state: State, p: int, segment: int, space_id: str, events: list[Eve
     space = state.table.segments[segment].spaces[space_id]
     if space.special is None or (segment, space_id) in player.specials:
         return state
-    state = _with(state, p, specials=player.specials | {(segment, space_id)})
+    state = changed(state, p, specials=player.specials | {(segment, space_id)})
     if space.special["type"] == "jet":
-        events.append({"type": "jet", "player": _name(state, p), "space": space_id, "steps": player.steps * 2,
+        events.append({"type": "jet", "player": seat(state, p), "space": space_id, "steps": player.steps * 2,
                        "water": player.water * 2})
-        return _with(state, p, steps=player.steps * 2, water=player.water * 2)
+        return changed(state, p, steps=player.steps * 2, water=player.water * 2)
     return state._replace(phase="shortcut", shortcut=(segment, space_id))
 
 
@@ -630,15 +485,15 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if there == "next_track":  # CU-142
         segment = player.segment + 1
         start = table.segments[segment].start
-        events.append({"type": "next_track", "player": _name(state, p), "track": table.segments[segment].id,
+        events.append({"type": "next_track", "player": seat(state, p), "track": table.segments[segment].id,
                        "steps": CHAIN_TRANSFER_COST})
-        return _with(state, p, segment=segment, space=start, laps=0, left_start=False,
+        return changed(state, p, segment=segment, space=start, laps=0, left_start=False,
                      steps=player.steps - CHAIN_TRANSFER_COST)
     if player.space == track.finish:
-        events.append({"type": "placed_on_start", "player": _name(state, p)})
+        events.append({"type": "placed_on_start", "player": seat(state, p)})
     water = player.water - (track.spaces[there].kind == "water")
-    state = _with(state, p, space=there, steps=player.steps - 1, water=water, left_start=True)
-    events.append({"type": "stepped", "player": _name(state, p), "to": there})
+    state = changed(state, p, space=there, steps=player.steps - 1, water=water, left_start=True)
+    events.append({"type": "stepped", "player": seat(state, p), "to": there})
     return _entered(state, p, events)
 
 
@@ -650,12 +505,12 @@ def _entered(state: State, p: int, events: list[Event]) -> State:
     if player.space == track.finish:
         last_segment = player.segment == len(table.segments) - 1
         if player.laps + 1 < table.laps:  # CU-141: a lap done, the runner goes on from the start
-            events.append({"type": "lap", "player": _name(state, p), "laps": player.laps + 1})
-            return _with(state, p, laps=player.laps + 1, left_start=False)
+            events.append({"type": "lap", "player": seat(state, p), "laps": player.laps + 1})
+            return changed(state, p, laps=player.laps + 1, left_start=False)
         if last_segment and not player.reached:
-            events.append({"type": "reached_finish", "player": _name(state, p)})
-            return _with(state, p, reached=True, left_start=False)._replace(ending=True)
-        return _with(state, p, left_start=False)
+            events.append({"type": "reached_finish", "player": seat(state, p)})
+            return changed(state, p, reached=True, left_start=False)._replace(ending=True)
+        return changed(state, p, left_start=False)
     return _trigger(state, p, player.segment, player.space, events)
 
 
@@ -682,26 +537,26 @@ def _on_shortcut(state: State, action: Mapping[str, Any], events: list[Event]) -
     special = state.table.segments[segment].spaces[space_id].special
     kind, amount = next(iter(special["pay"].items()))
     player = state.players[p]
-    events.append({"type": "shortcut", "player": _name(state, p), "from": space_id, "to": special["to"],
+    events.append({"type": "shortcut", "player": seat(state, p), "from": space_id, "to": special["to"],
                    "pay": kind, "amount": amount})
-    state = _with(state, p, space=special["to"], **{kind: getattr(player, kind) - amount})
+    state = changed(state, p, space=special["to"], **{kind: getattr(player, kind) - amount})
     return _entered(state, p, events)
 
 
 def _end_move(state: State, p: int, events: list[Event]) -> State:
     """CU-65, CU-66: a runner that ended phase 6 elsewhere than it began receives its space's bonuses."""
     player = state.players[p]
-    state = _with(state, p, moved_from=None)
+    state = changed(state, p, moved_from=None)
     if player.moved_from == (player.segment, player.space):
         return _next_mover(state, events)
     pending = []
     for bonus in track_of(state, p).spaces[player.space].bonuses:
         kind = bonus["type"]
         if kind == "credits":
-            events.append({"type": "bonus_credits", "player": _name(state, p), "credits": bonus["n"]})
-            state = _with(state, p, credits=state.players[p].credits + bonus["n"], took_credits=True)
+            events.append({"type": "bonus_credits", "player": seat(state, p), "credits": bonus["n"]})
+            state = changed(state, p, credits=state.players[p].credits + bonus["n"], took_credits=True)
         elif kind == "fans":
-            state = _fans(state, p, bonus["n"], events)
+            state = advance_fans(state, p, bonus["n"], events)
         elif kind == "give_back":
             pending += [{"type": "give_back"}] * bonus["n"]
         else:
@@ -740,27 +595,12 @@ def _on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> S
         state = give_back(state, p, action["zone"], action["die"], events)
     elif action["type"] == "take_die":
         die = min(d for d in state.stock if table.types[d] == action["die"])
-        events.append({"type": "took_die", "player": _name(state, p), "die": action["die"]})
-        state = _with(state, p, rest=player.rest + (die,))._replace(stock=state.stock - {die})
+        events.append({"type": "took_die", "player": seat(state, p), "die": action["die"]})
+        state = changed(state, p, rest=player.rest + (die,))._replace(stock=state.stock - {die})
     state = state._replace(bonuses=state.bonuses[1:])
     if state.bonuses:
         return state
     return _next_mover(state._replace(phase="move"), events)
-
-
-def give_back(state: State, p: int, zone: str, die_type: str, events: list[Event]) -> State:
-    """CU-87: a die of the player's returns to the stock (never the lead die); the player gave back this round."""
-    player = state.players[p]
-    table = state.table
-    if zone == "active":
-        die = min(d for d, _ in player.active if table.types[d] == die_type)
-        changes = {"active": tuple(a for a in player.active if a[0] != die)}
-    else:
-        dice = list(getattr(player, zone))
-        die = _take(dice, table.types, die_type)
-        changes = {zone: tuple(dice)}
-    events.append({"type": "gave_back", "player": _name(state, p), "zone": zone, "die": die_type})
-    return _with(state, p, gave_back=True, **changes)._replace(stock=state.stock | {die})
 
 
 def _next_mover(state: State, events: list[Event]) -> State:
@@ -802,8 +642,8 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
     die_type = action["die"]
     die = min(d for d in state.stock if table.types[d] == die_type)
     cost = table.cost(die_type)
-    events.append({"type": "bought", "player": _name(state, p), "die": die_type, "coins": cost})
-    state = _with(state, p, coins=player.coins - cost, rest=player.rest + (die,),
+    events.append({"type": "bought", "player": seat(state, p), "die": die_type, "coins": cost})
+    state = changed(state, p, coins=player.coins - cost, rest=player.rest + (die,),
                   bought=player.bought + (table.kit.dice[die_type].colour,))
     return state._replace(stock=state.stock - {die})
 
@@ -812,7 +652,7 @@ def _rest_all(state: State, events: list[Event]) -> State:
     """CU-50, CU-51: active dice rest, coins and steps are lost; then the end check or the next round (CU-55)."""
     for p in state.racing:
         player = state.players[p]
-        state = _with(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0,
+        state = changed(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0,
                       water=0, danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False,
                       gave_back=False, specials=frozenset(), bought=(), swords=None)
     events.append({"type": "round_end", "round": state.round})
@@ -835,11 +675,11 @@ def _end(state: State, events: list[Event]) -> State:
     best = max(distance(p) for p in reached)
     leaders = tuple(p for p in reached if distance(p) == best)
     if len(leaders) == 1:
-        events.append({"type": "game_over", "winner": _name(state, leaders[0]), "distance": best})
+        events.append({"type": "game_over", "winner": seat(state, leaders[0]), "distance": best})
         return state._replace(phase="over", winners=leaders, current=leaders[0])
-    events.append({"type": "tie", "players": [_name(state, p) for p in leaders], "distance": best})
+    events.append({"type": "tie", "players": [seat(state, p) for p in leaders], "distance": best})
     for p in leaders:
-        state = _with(state, p, reached=False)
+        state = changed(state, p, reached=False)
     return _next_round(state._replace(ending=False, tiebreak=True), leaders, events)
 
 
@@ -851,12 +691,12 @@ def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> S
     lead = next(k % n for k in range(state.lead + 1, state.lead + n + 1) if k % n in racing)
     for p, player in enumerate(state.players):
         if die in player.ready or die in player.rest or any(d == die for d, _ in player.active):
-            state = _with(state, p, ready=tuple(d for d in player.ready if d != die),
+            state = changed(state, p, ready=tuple(d for d in player.ready if d != die),
                           rest=tuple(d for d in player.rest if d != die),
                           active=tuple(a for a in player.active if a[0] != die))
-    state = _with(state, lead, ready=state.players[lead].ready + (die,))
+    state = changed(state, lead, ready=state.players[lead].ready + (die,))
     lines = tuple(lines_passed(table, player) for player in state.players)
-    events.append({"type": "round", "round": state.round + 1, "lead": _name(state, lead)})
+    events.append({"type": "round", "round": state.round + 1, "lead": seat(state, lead)})
     state = state._replace(round=state.round + 1, lead=lead, racing=tuple(racing), lines=lines, phase="roll")
     return state._replace(current=next_roller(state))
 
@@ -891,13 +731,13 @@ class Cubitos:
 
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
-            return Prompt(actor=None, phase="over", info={"winners": [_name(state, p) for p in state.winners]})
-        return Prompt(actor=_name(state, state.current), phase=state.phase,
+            return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
+        return Prompt(actor=seat(state, state.current), phase=state.phase,
                       options=PHASES[state.phase].options(state))
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows."""
-        actor = _name(state, state.current)
+        actor = seat(state, state.current)
         step = PHASES[state.phase]
         if (state.phase != "roll" and isinstance(action, Mapping) and action.get("type") in step.actions
                 and dict(action) not in step.options(state)):

@@ -1,0 +1,186 @@
+"""The state of a Cubitos table and the small moves every part of the rules makes on it.
+
+Every die of the box has an id; at every moment it is in exactly one place: the stock, or one player's draw, ready,
+active or rest zone (the lead die is never in the stock, CU-52). States are immutable: each change makes a new one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from companion.games.base import Event
+from companion.games.cubitos.kit import Card, Face, Kit, Race, Track
+
+ZONES = ("draw", "ready", "active", "rest")
+
+
+# ---------------------------------------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class Table:
+    """What stays the same for a whole game."""
+
+    kit: Kit
+    race: Race
+    cards: dict[str, Card]
+    """Colour -> the card in play (CU-16)."""
+    segments: tuple[Track, ...]
+    laps: int
+    colours: tuple[str, ...]
+    """The seats clockwise; a player is named by their colour."""
+    names: tuple[str, ...]
+    bots: tuple[bool, ...]
+    types: tuple[str, ...]
+    """Die id -> die type id."""
+    lead_die: int
+
+    def cost(self, die_type: str) -> int | None:
+        """CU-48, CU-85: an ability die costs what its colour's card says, a start die 0, the lead die nothing."""
+        kind = self.kit.dice[die_type]
+        if kind.kind == "ability":
+            return self.cards[kind.colour].cost
+        return None if kind.kind == "lead" else 0
+
+    def colour(self, die: int) -> str:
+        return self.kit.dice[self.types[die]].colour
+
+
+class Player(NamedTuple):
+    draw: tuple[int, ...] = ()
+    ready: tuple[int, ...] = ()
+    active: tuple[tuple[int, str], ...] = ()
+    """(die, the label of the face it shows)."""
+    rest: tuple[int, ...] = ()
+    coins: int = 0
+    steps: int = 0
+    water: int = 0
+    """Water spaces the runner may still enter this round (CU-59)."""
+    credits: int = 0
+    limit_tokens: int = 0
+    fans: int = 0
+    danger: bool = False
+    busted: bool = False
+    refilled: bool = False
+    done_rolling: bool = False
+    took_credits: bool = False
+    gave_back: bool = False
+    segment: int = 0
+    space: str = ""
+    laps: int = 0
+    left_start: bool = False
+    moved_from: tuple[int, str] | None = None
+    """Where the runner began phase 6 (CU-65); None outside phase 6."""
+    specials: frozenset[tuple[int, str]] = frozenset()
+    """Spaces whose special action has triggered for this runner this round (CU-61)."""
+    reached: bool = False
+    """The runner entered the race finish this round (CU-145)."""
+    bought: tuple[str, ...] = ()
+    swords: int | None = None
+
+
+class State(NamedTuple):
+    table: Table
+    players: tuple[Player, ...]
+    stock: frozenset[int]
+    lead: int
+    """The lead player (CU-18), holder of the lead die's turn order."""
+    round: int
+    phase: str
+    current: int
+    racing: tuple[int, ...]
+    """Who plays this round: everyone, or in a tie round only the tied players (CU-148)."""
+    lines: tuple[int, ...]
+    """Red lines each runner had passed when the round began (CU-26)."""
+    bonuses: tuple[dict[str, Any], ...] = ()
+    """The current player's bonus choices still to make (give back, take a die), in order."""
+    shortcut: tuple[int, str] | None = None
+    winners: tuple[int, ...] = ()
+    ending: bool = False
+    tiebreak: bool = False
+
+
+def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
+    """CU-56: the lead player, then the others clockwise."""
+    n = len(state.players)
+    chosen = set(state.racing if players is None else players)
+    return [k % n for k in range(state.lead, state.lead + n) if k % n in chosen]
+
+
+def track_of(state: State, p: int) -> Track:
+    return state.table.segments[state.players[p].segment]
+
+
+def lines_passed(table: Table, player: Player) -> int:
+    """CU-69: red lines on the runner's own space, plus every lap completed and every earlier track segment."""
+    track = table.segments[player.segment]
+    earlier = sum(t.red_lines_per_lap * table.laps for t in table.segments[:player.segment])
+    return track.spaces[player.space].red_lines_passed + player.laps * track.red_lines_per_lap + earlier
+
+
+def draw_limit(state: State, p: int) -> int:
+    """CU-25, CU-26: the base limit, the limit tokens and the red lines between this runner and the leader."""
+    behind = max(0, max(state.lines[k] for k in state.racing) - state.lines[p])
+    return state.table.kit.base_draw_limit + state.players[p].limit_tokens + behind
+
+
+def face(table: Table, die: int, label: str) -> Face:
+    return next(f for f in table.kit.dice[table.types[die]].faces if f.label == label)
+
+
+def labels(kit: Kit) -> tuple[str, ...]:
+    """Every face the camera can read, ``"<die type>/<face label>"`` (RULES.md §19), from ``dice.json``."""
+    return tuple(dict.fromkeys(f"{d.id}/{f.label}" for d in kit.dice.values() for f in d.faces))
+
+
+def changed(state: State, p: int, **changes: Any) -> State:
+    players = list(state.players)
+    players[p] = players[p]._replace(**changes)
+    return state._replace(players=tuple(players))
+
+
+def seat(state: State, p: int) -> str:
+    return state.table.colours[p]
+
+
+def take(pool: list[int], types: tuple[str, ...], die_type: str) -> int:
+    """The lowest id of ``die_type`` in ``pool`` (dice of a type are alike), removed from it."""
+    die = min(d for d in pool if types[d] == die_type)
+    pool.remove(die)
+    return die
+
+
+def advance_fans(state: State, p: int, n: int, events: list[Event], *, take_credits: bool = True) -> State:
+    """CU-70, CU-72: the fan marker advances ``n`` spaces; each space entered pays its credits and limit tokens;
+    beyond the last space each advance pays the overflow credits."""
+    kit = state.table.kit
+    player = state.players[p]
+    fans, credits, tokens = player.fans, 0, 0
+    for _ in range(n):
+        if fans < kit.fan_last:
+            fans += 1
+            credits += kit.fan_track[fans][0] if take_credits else 0
+            tokens += kit.fan_track[fans][1]
+        elif take_credits:
+            credits += kit.fan_overflow_credits
+    events.append({"type": "fans", "player": seat(state, p), "fans": fans, "credits": credits,
+                   "limit_tokens": tokens})
+    return changed(state, p, fans=fans, credits=player.credits + credits, limit_tokens=player.limit_tokens + tokens,
+                 took_credits=player.took_credits or credits > 0)
+
+
+def give_back(state: State, p: int, zone: str, die_type: str, events: list[Event]) -> State:
+    """CU-87: a die of the player's returns to the stock (never the lead die); the player gave back this round."""
+    player = state.players[p]
+    table = state.table
+    if zone == "active":
+        die = min(d for d, _ in player.active if table.types[d] == die_type)
+        changes = {"active": tuple(a for a in player.active if a[0] != die)}
+    else:
+        dice = list(getattr(player, zone))
+        die = take(dice, table.types, die_type)
+        changes = {zone: tuple(dice)}
+    events.append({"type": "gave_back", "player": seat(state, p), "zone": zone, "die": die_type})
+    return changed(state, p, gave_back=True, **changes)._replace(stock=state.stock | {die})
