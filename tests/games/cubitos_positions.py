@@ -92,3 +92,30 @@ def options(state: State) -> list[dict[str, Any]]:
 
 
 __all__ = ["GAME", "Player", "State", "load_kit", "rules"]
+
+
+def with_cards(state: State, *card_ids: str) -> State:
+    """The race's cards with these in play instead (each replaces the card of its colour)."""
+    kit = state.table.kit
+    cards = dict(state.table.cards)
+    for card_id in card_ids:
+        cards[kit.cards[card_id].colour] = kit.cards[card_id]
+    return state._replace(table=state.table.__class__(**{**state.table.__dict__, "cards": cards}))
+
+
+def active(state: State, *faces: str, taken: set[int] | None = None) -> tuple[tuple[int, str], ...]:
+    """Active dice from the stock showing ``"<die type>/<face label>"`` each (``"lead/credit1"`` is the lead die)."""
+    taken = taken if taken is not None else set()
+    dice = []
+    for name in faces:
+        die_type, _, label = name.partition("/")
+        die = state.table.lead_die if die_type == "lead" else dice_of(state, die_type, 1, taken=taken)[0]
+        dice.append((die, label))
+    return tuple(dice)
+
+
+def support(state: State, p: int = 0, **changes: Any) -> State:
+    """Player ``p`` in phase 5 with ``changes`` (their active dice, swords ...), everyone else done rolling."""
+    for k in range(len(state.players)):
+        state = with_player(state, k, done_rolling=True, swords=0)
+    return with_player(state, p, **changes)._replace(phase="support", current=p)

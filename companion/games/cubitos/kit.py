@@ -113,6 +113,8 @@ class Track:
     neighbours: dict[str, tuple[str, ...]]
     distance: dict[str, int] = field(compare=False)
     """CU-147: fewest spaces from the start over every space, water too, shortcut lines not; the finish is 0."""
+    to_finish: dict[str, int] = field(compare=False)
+    """Fewest spaces to the finish: how far a runner still has to go (the bots' measure of progress)."""
 
 
 @dataclass(frozen=True)
@@ -147,16 +149,15 @@ class Kit:
         return len(self.fan_track) - 1
 
 
-def _distances(start: str, finish: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str, int]:
-    seen = {start: 0}
-    queue = deque([start])
+def _distances(origin: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str, int]:
+    seen = {origin: 0}
+    queue = deque([origin])
     while queue:
         here = queue.popleft()
         for there in neighbours[here]:
             if there not in seen:
                 seen[there] = seen[here] + 1
                 queue.append(there)
-    seen[finish] = 0  # CU-147: a runner still on the finish counts as distance 0
     return seen
 
 
@@ -173,7 +174,8 @@ def build_track(track_id: str, name_de: str, reference: bool, layout: dict[str, 
     neighbours = {space: tuple(others) for space, others in links.items()}
     return Track(id=track_id, name_de=name_de, reference=reference, start=layout["start"], finish=layout["finish"],
                  red_lines_per_lap=layout.get("red_lines_per_lap", 0), spaces=spaces, neighbours=neighbours,
-                 distance=_distances(layout["start"], layout["finish"], neighbours))
+                 distance={**_distances(layout["start"], neighbours), layout["finish"]: 0},  # CU-147: finish is 0
+                 to_finish=_distances(layout["finish"], neighbours))
 
 
 def _face(data: dict[str, Any]) -> Face:

@@ -22,6 +22,7 @@ from itertools import product
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
+from companion.games.cubitos.abilities import support_options, usable, use_ability
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
 from companion.games.cubitos.state import (
     ZONES,
@@ -37,6 +38,7 @@ from companion.games.cubitos.state import (
     lead_order,
     lines_passed,
     seat,
+    spaces_left,
     take,
     track_of,
 )
@@ -330,7 +332,7 @@ def _after_bust(state: State, p: int, events: list[Event]) -> State:
 
 
 def _choice_options(state: State) -> list[Action]:
-    return [{"type": "push"}, {"type": "pass"}]
+    return [{"type": "pass"}, {"type": "push"}]
 
 
 def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -361,10 +363,11 @@ def _next_roll(state: State, events: list[Event]) -> State:
 
 
 def _support(state: State, events: list[Event]) -> State:
-    """CU-43, CU-44: each player in lead order collects the plain faces of their active dice and counts swords.
+    """CU-43..CU-45: everyone's plain faces are collected and their swords announced; the red card then names who
+    its gated abilities are for, and each player in lead order uses their phase-5 abilities (``support``).
 
-    **Decision** (CU-43): plain faces are collected for the player; abilities that would make declining them
-    matter are not played yet (see README), so there is nothing to choose.
+    **Decision** (CU-43): plain faces are collected for the player. No ability in the data grants swords, so every
+    announcement is the swords on the faces, made at once, and the red card is evaluated before anyone's abilities.
     """
     for p in lead_order(state):
         player = state.players[p]
@@ -375,9 +378,27 @@ def _support(state: State, events: list[Event]) -> State:
         events.append({"type": "support", "player": seat(state, p), "coins": coins, "steps": steps,
                        "credits": credits, "swords": swords})
         state = changed(state, p, coins=player.coins + coins, steps=player.steps + steps,
-                      credits=player.credits + credits, took_credits=player.took_credits or credits > 0,
-                      swords=swords)
-    return _start_move(state, lead_order(state)[0], events)
+                        credits=player.credits + credits, took_credits=player.took_credits or credits > 0,
+                        swords=swords)
+    return _next_support(state, None, events)
+
+
+def _next_support(state: State, after: int | None, events: list[Event]) -> State:
+    """The next player in lead order with a phase-5 ability to use; then phase 6."""
+    order = lead_order(state)
+    for p in order[0 if after is None else order.index(after) + 1:]:
+        if usable(state, p):
+            return state._replace(phase="support", current=p)
+    return _start_move(state, order[0], events)
+
+
+def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    if action["type"] == "done":
+        return _next_support(state, state.current, events)
+    state = use_ability(state, action, events)
+    if len(support_options(state)) <= 1 and support_options(state) == [{"type": "done"}]:
+        return _next_support(state, state.current, events)  # nothing left to use: no tap needed
+    return state
 
 
 def _start_move(state: State, p: int, events: list[Event]) -> State:
@@ -654,7 +675,8 @@ def _rest_all(state: State, events: list[Event]) -> State:
         player = state.players[p]
         state = changed(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0,
                       water=0, danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False,
-                      gave_back=False, specials=frozenset(), bought=(), swords=None)
+                      gave_back=False, specials=frozenset(), bought=(), swords=None, used=frozenset(),
+                      gated=frozenset(), owes_special=frozenset())
     events.append({"type": "round_end", "round": state.round})
     if state.ending:
         return _end(state, events)
@@ -708,6 +730,7 @@ PHASES: dict[str, Phase] = {
     "roll": Phase("CU-30", ("roll",), _roll_options, _on_roll),
     "choice": Phase("CU-37", ("push", "pass"), _choice_options, _on_choice),
     "bust": Phase("CU-34", ("rest",), _bust_options, _on_rest),
+    "support": Phase("CU-43", ("ability", "done"), support_options, _on_support),
     "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), _move_start_options, _on_move_start),
     "move": Phase("CU-58", ("step", "done", "convert", "buy_step"), _move_options, _on_move),
     "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), _shortcut_options, _on_shortcut),
@@ -757,14 +780,13 @@ class Cubitos:
         return dict(zip(state.table.colours, state.table.bots, strict=True))
 
     def score(self, state: State, actor: str) -> float:
-        """Greedy-bot heuristic: how far the runner is, then dice bought, coins and credits a little."""
+        """Greedy-bot heuristic: how little of the race is left, then steps, credits and coins a little."""
         p = state.table.colours.index(actor)
         player = state.players[p]
         if state.phase == "over":
             return 1000.0 if p in state.winners else -1000.0
-        track = state.table.segments[player.segment]
-        far = lines_passed(state.table, player) * 10 + track.distance.get(player.space, 0)
-        return far + 5 * player.reached + 0.5 * player.credits + 0.2 * player.coins + 0.5 * player.steps
+        return (-spaces_left(state.table, player) + 20 * player.reached + 0.5 * player.steps
+                + 0.3 * player.credits + 0.2 * player.coins + 0.1 * len(player.rest))
 
 
 GAME = Cubitos()

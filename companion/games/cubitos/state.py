@@ -79,6 +79,12 @@ class Player(NamedTuple):
     """The runner entered the race finish this round (CU-145)."""
     bought: tuple[str, ...] = ()
     swords: int | None = None
+    used: frozenset[tuple[int, str]] = frozenset()
+    """(die, ability id) used in this activation of the die (CU-76)."""
+    gated: frozenset[str] = frozenset()
+    """Sword-gated abilities used this round (CU-46, once per player)."""
+    owes_special: frozenset[int] = frozenset()
+    """Dice whose special ability must still be used, having lent a normal one through the special symbol (CU-79)."""
 
 
 class State(NamedTuple):
@@ -111,6 +117,13 @@ def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
 
 def track_of(state: State, p: int) -> Track:
     return state.table.segments[state.players[p].segment]
+
+
+def spaces_left(table: Table, player: Player) -> int:
+    """Fewest spaces from the runner to the race finish: this lap, the laps left and the tracks still to come."""
+    track = table.segments[player.segment]
+    left = track.to_finish[player.space] + (table.laps - 1 - player.laps) * track.to_finish[track.start]
+    return left + sum(t.to_finish[t.start] * table.laps for t in table.segments[player.segment + 1:])
 
 
 def lines_passed(table: Table, player: Player) -> int:
@@ -171,13 +184,16 @@ def advance_fans(state: State, p: int, n: int, events: list[Event], *, take_cred
                  took_credits=player.took_credits or credits > 0)
 
 
-def give_back(state: State, p: int, zone: str, die_type: str, events: list[Event]) -> State:
-    """CU-87: a die of the player's returns to the stock (never the lead die); the player gave back this round."""
+def give_back(state: State, p: int, zone: str, die_type: str, events: list[Event], *, die: int | None = None) -> State:
+    """CU-87: a die of the player's returns to the stock (never the lead die); the player gave back this round.
+    ``die`` names the very die (an ability giving back itself), else the lowest of its type in the zone."""
     player = state.players[p]
     table = state.table
     if zone == "active":
-        die = min(d for d, _ in player.active if table.types[d] == die_type)
-        changes = {"active": tuple(a for a in player.active if a[0] != die)}
+        die = die if die is not None else min(d for d, _ in player.active if table.types[d] == die_type)
+        changes: dict[str, Any] = {"active": tuple(a for a in player.active if a[0] != die),
+                                   "used": frozenset(u for u in player.used if u[0] != die),
+                                   "owes_special": player.owes_special - {die}}
     else:
         dice = list(getattr(player, zone))
         die = take(dice, table.types, die_type)

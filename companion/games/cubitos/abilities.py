@@ -1,0 +1,317 @@
+"""Card abilities of phase 5 (CU-75..CU-139): what the active dice grant, the red card's sword gates, and the
+effect ops of ``cards.json`` carried out in order.
+
+An ability is data (its timing, window, gate and effects); this module interprets the effect ops. Each use is one
+listed option naming the ability, the die type and face that grant it and every choice its effects need (which
+option of a ``choose_one``, which die to give back or to take), so the table applies only what a player chose.
+
+Played here: every support ability whose effects are ``gain``, ``gain_per``, ``if_active_colour``, ``choose_one``,
+``gain_fan``, ``give_back``, ``take_die`` (to the rest zone), ``water_steps`` and ``repeat_grey_yield``, with the
+sword gates (CU-45, CU-46), mandatory abilities (CU-78) and the special-pair rule (CU-79). Not yet: abilities that
+roll dice or act in the roll section (see the package README).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from itertools import product
+from typing import Any
+
+from companion.games.base import Action, Event, IllegalAction
+from companion.games.cubitos.kit import Ability
+from companion.games.cubitos.state import (
+    ZONES,
+    State,
+    advance_fans,
+    changed,
+    face,
+    give_back,
+    lead_order,
+    seat,
+    track_of,
+)
+
+SWORDS_MOST_NEEDS_ONE = True
+"""CU-45 **Decision**: 0 swords never win ``most``."""
+SWORD_GATE_REPLACES_TEAM_SYMBOL, SWORD_GATED_ONCE = True, True
+"""CU-46 **Decision**: a sword-gated ability is used by the players the gate names, once each per round."""
+PRONTO_STEPS_PER_GROUP, PRONTO_LINES_PER_GROUP = 2, 3
+"""CU-128 (the data's ``gain_per`` of Pronto Bronto carries them: times 2, per 3)."""
+PLAYED_OPS = frozenset({"gain", "gain_per", "if_active_colour", "choose_one", "gain_fan", "give_back", "take_die",
+                        "water_steps", "repeat_grey_yield"})
+SUPPORT_WINDOWS = (None, "phase5", "phase5_after_swords")
+
+
+def _ops(effects: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> set[str]:
+    found = set()
+    for effect in effects:
+        found.add(effect["op"])
+        found |= _ops(effect.get("then", []))
+        for option in effect.get("options", []):
+            found |= _ops(option)
+    return found
+
+
+def _takes_to_rest(effects: Any) -> bool:
+    return all(e.get("to", "rest") == "rest" for e in effects if e["op"] == "take_die")
+
+
+def played(ability: Ability) -> bool:
+    """Whether this module carries the ability out (else the table adjusts by hand, CU-89)."""
+    return _ops(ability.effects) <= PLAYED_OPS and _takes_to_rest(ability.effects)
+
+
+def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | None) -> bool:
+    """CU-45: ``most`` names the single player with the most swords (a tie by the card's rule: ``nase_vorn`` the
+    first of them in lead order, ``nobody`` no one); ``at_least_1`` every player with a sword."""
+    swords = {k: state.players[k].swords or 0 for k in state.racing}
+    if gate["swords"] == "at_least_1":
+        return swords[p] >= 1
+    best = max(swords.values())
+    if SWORDS_MOST_NEEDS_ONE and best < 1:
+        return False
+    top = [k for k in lead_order(state) if swords[k] == best]
+    if len(top) > 1 and tie_rule != "nase_vorn":
+        return False
+    return top[0] == p
+
+
+def _gate_open(state: State, p: int, ability: Ability, colour: str) -> bool:
+    gate = ability.gate
+    if gate is None:
+        return True
+    if "swords" in gate:
+        return sword_gate(state, p, gate, state.table.cards[colour].sword_tie_rule)
+    if gate.get("busted_this_round"):
+        return state.players[p].busted
+    return False
+
+
+def usable(state: State, p: int) -> list[tuple[int | None, str | None, Ability]]:
+    """(die, face label, ability) that player ``p`` can use in phase 5 now (CU-75, CU-76, CU-46).
+
+    A sword-gated ability belongs to the player, not a die (``SWORD_GATE_REPLACES_TEAM_SYMBOL``): die and face are
+    None. The others come from an active die's team or special symbol, once per activation.
+    """
+    table = state.table
+    player = state.players[p]
+    found: list[tuple[int | None, str | None, Ability]] = []
+    for colour, card in table.cards.items():
+        for ability in card.abilities:
+            if (ability.gate and "swords" in ability.gate and ability.id not in player.gated and played(ability)
+                    and _gate_open(state, p, ability, colour)):
+                found.append((None, None, ability))
+    for die, label in player.active:
+        shown = face(table, die, label)
+        if not (shown.team or shown.special):
+            continue
+        card = table.cards.get(table.colour(die))
+        if card is None:
+            continue
+        for ability in card.abilities:
+            if ability.slot == "special" and not shown.special:
+                continue
+            if (ability.gate and "swords" in ability.gate) or (die, ability.id) in player.used:
+                continue
+            if ability.timing != "support" or ability.window not in SUPPORT_WINDOWS or not played(ability):
+                continue
+            if _gate_open(state, p, ability, card.colour):
+                found.append((die, label, ability))
+    return found
+
+
+def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[str, Any]]:
+    """Every combination of the choices the effects need, as the fields of an option."""
+    points: list[list[dict[str, Any]]] = []
+    for effect in effects:
+        op = effect["op"]
+        if op == "choose_one":
+            points.append([{"choice": k} for k in range(len(effect["options"]))])
+        elif op == "if_active_colour" and _colours_active(state, p, effect["colour"]):
+            inner = _choices(state, p, die, effect["then"])
+            points.append(([{"also": False}] if effect.get("optional") else []) +
+                          [{**({"also": True} if effect.get("optional") else {}), **c} for c in inner])
+        elif op == "give_back" and effect.get("which") == "choice":
+            gives = [{"give": [zone, kind]} for zone, kind in _give_back_targets(state, p, effect)]
+            if gives:
+                points.append(gives)
+        elif op == "take_die":
+            takes = [{"take": kind} for kind in _take_targets(state, p, effect)]
+            if takes:
+                points.append(takes)
+    combos = []
+    for parts in product(*points):
+        combined: dict[str, Any] = {}
+        for part in parts:
+            combined.update(part)
+        combos.append(combined)
+    return combos
+
+
+def support_options(state: State) -> list[Action]:
+    """Phase 5 for the current player: each usable ability with each combination of its choices, and ``done``
+    unless a mandatory ability or an owed special (CU-79) waits."""
+    p = state.current
+    types = state.table.types
+    options: list[Action] = []
+    owed = False
+    for die, label, ability in usable(state, p):
+        base = {"type": "ability", "ability": ability.id}
+        if die is not None:
+            base.update(die=types[die], face=label)
+        for choice in _choices(state, p, die, ability.effects):
+            option = {**base, **choice}
+            if option not in options:
+                options.append(option)
+        owed = owed or ability.mandatory or (die is not None and die in state.players[p].owes_special
+                                             and ability.slot == "special")
+    return ([] if owed else [{"type": "done"}]) + options
+
+
+def _colours_active(state: State, p: int, colour: str | list[str]) -> bool:
+    wanted = [colour] if isinstance(colour, str) else colour
+    active = {state.table.colour(d) for d, _ in state.players[p].active}
+    return all(c in active for c in wanted)
+
+
+def _give_back_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """CU-87: (zone, die type) the player may give back; never the lead die."""
+    table = state.table
+    player = state.players[p]
+    zones = ZONES if effect.get("from") in (None, "any") else effect["from"]
+    found = []
+    for zone in zones:
+        dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
+        for kind in sorted({table.types[d] for d in dice if d != table.lead_die}):
+            if effect.get("colour") in (None, table.kit.dice[kind].colour):
+                found.append((zone, kind))
+    return found
+
+
+def _take_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[str]:
+    """CU-12, CU-85: die types the stock still has, of the allowed colours and cost."""
+    table = state.table
+    limit = effect.get("max_cost")
+    if isinstance(limit, Mapping):
+        limit = _metric(state, p, limit["metric"], {})
+    found = []
+    for kind in sorted({table.types[d] for d in state.stock}):
+        colour, cost = table.kit.dice[kind].colour, table.cost(kind)
+        if effect.get("colours") and colour not in effect["colours"]:
+            continue
+        if colour in (effect.get("exclude_colours") or ()):
+            continue
+        if limit is not None and (cost is None or cost > limit):
+            continue
+        found.append(kind)
+    return found
+
+
+def _metric(state: State, p: int, metric: str, effect: Mapping[str, Any]) -> int:
+    """The counts ``gain_per`` multiplies (RULES.md §16)."""
+    table = state.table
+    player = state.players[p]
+    colours = [table.colour(d) for d, _ in player.active]
+    if metric == "fans":
+        return player.fans
+    if metric == "active_dice":
+        return len(player.active)
+    if metric == "active_distinct_colours":
+        return len(set(colours))
+    if metric == "active_of_colours":
+        return sum(c in effect["colours"] for c in colours)
+    if metric == "red_lines_to_lap_finish":  # CU-69: the current lap and segment only
+        track = track_of(state, p)
+        return track.red_lines_per_lap - track.spaces[player.space].red_lines_passed
+    if metric == "players_with_fewer_swords":
+        mine = player.swords or 0
+        return sum((state.players[k].swords or 0) < mine for k in state.racing if k != p)
+    raise ValueError(f"unknown metric {metric!r}")
+
+
+def use_ability(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """Carry out one listed ability use: its effects in order with the action's choices (CU-78: fully, as far as
+    possible)."""
+    p = state.current
+    table = state.table
+    player = state.players[p]
+    matches = [(die, label, ability) for die, label, ability in usable(state, p)
+               if ability.id == action["ability"] and (die is None or (table.types[die], label) ==
+                                                       (action.get("die"), action.get("face")))]
+    if not matches:
+        raise IllegalAction("CU-76", f"{seat(state, p)} cannot use {action['ability']} now")
+    die, label, ability = matches[0]
+    if die is None:
+        state = changed(state, p, gated=player.gated | {ability.id})
+    else:
+        owes = player.owes_special
+        card = table.cards[table.colour(die)]
+        if ability.slot == "special":
+            owes = owes - {die}
+        elif face(table, die, label).special and any(a.slot == "special" and played(a) for a in card.abilities):
+            owes = owes | {die}  # CU-79: a normal ability used through the special symbol brings the special along
+        state = changed(state, p, used=player.used | {(die, ability.id)}, owes_special=owes)
+    events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule})
+    return _effects(state, p, die, ability.effects, action, events)
+
+
+def _effects(state: State, p: int, die: int | None, effects: Any, action: Mapping[str, Any],
+             events: list[Event]) -> State:
+    for effect in effects:
+        state = _effect(state, p, die, effect, action, events)
+    return state
+
+
+def _gain(state: State, p: int, events: list[Event], **amounts: int) -> State:
+    player = state.players[p]
+    amounts = {k: v for k, v in amounts.items() if v}
+    if not amounts:
+        return state
+    events.append({"type": "gained", "player": seat(state, p), **amounts})
+    return changed(state, p, **{k: getattr(player, k) + v for k, v in amounts.items()},
+                   took_credits=player.took_credits or amounts.get("credits", 0) > 0)
+
+
+def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], action: Mapping[str, Any],
+            events: list[Event]) -> State:
+    op = effect["op"]
+    table = state.table
+    player = state.players[p]
+    if op == "gain":
+        return _gain(state, p, events, **{k: effect.get(k, 0) for k in ("coins", "steps", "credits")})
+    if op == "gain_per":
+        if effect.get("disabled_in_tiebreak") and state.tiebreak:
+            return state  # CU-128: Pronto Bronto does nothing in tie rounds
+        amount = effect.get("times", 1) * (_metric(state, p, effect["metric"], effect) // effect.get("per", 1))
+        return _gain(state, p, events, **{effect["resource"]: amount})
+    if op == "water_steps":
+        events.append({"type": "gained", "player": seat(state, p), "steps": effect["steps"],
+                       "water": effect["water_entries"]})
+        return changed(state, p, steps=player.steps + effect["steps"], water=player.water + effect["water_entries"])
+    if op == "if_active_colour":
+        if not _colours_active(state, p, effect["colour"]) or (effect.get("optional") and not action.get("also")):
+            return state
+        return _effects(state, p, die, effect["then"], action, events)
+    if op == "choose_one":
+        return _effects(state, p, die, effect["options"][action["choice"]], action, events)
+    if op == "gain_fan":
+        return advance_fans(state, p, effect["n"], events, take_credits=effect.get("take_credits", True))
+    if op == "repeat_grey_yield":  # CU-134
+        shown = [face(table, d, label) for d, label in player.active if table.colour(d) == "grey"]
+        return _gain(state, p, events, coins=sum(f.coins for f in shown), steps=sum(f.steps for f in shown))
+    if op == "give_back":
+        if effect.get("which") == "self":
+            if die is None or all(d != die for d, _ in player.active):
+                return state
+            return give_back(state, p, "active", table.types[die], events, die=die)
+        if "give" not in action:
+            return state  # nothing of the kind left to give back
+        zone, kind = action["give"]
+        return give_back(state, p, zone, kind, events)
+    if op == "take_die":
+        if "take" not in action:
+            return state  # CU-12: the stock has none
+        got = min(d for d in state.stock if table.types[d] == action["take"])
+        events.append({"type": "took_die", "player": seat(state, p), "die": action["take"]})
+        return changed(state, p, rest=player.rest + (got,))._replace(stock=state.stock - {got})
+    raise ValueError(f"effect op {op!r} is not played yet")

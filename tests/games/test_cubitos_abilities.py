@@ -1,0 +1,213 @@
+"""Cubitos phase-5 abilities as positions, named by the spec's example and scenario ids (RULES.md §17-18)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.games.base import IllegalAction
+from companion.games.cubitos.abilities import sword_gate
+from tests.games.cubitos_positions import (
+    THREE,
+    TWO,
+    active,
+    begin,
+    options,
+    play,
+    support,
+    with_cards,
+    with_player,
+)
+
+FOUR = {"players": [{"name": n, "colour": c} for n, c in
+                    (("Ada", "blue"), ("Bo", "red"), ("Cy", "yellow"), ("Di", "white"))]}
+
+
+def use(state, ability, **choice):
+    """The listed option using ``ability`` (with ``choice``'s fields), applied."""
+    matching = [o for o in options(state) if o.get("ability") == ability
+                and all(o.get(k) == v for k, v in choice.items())]
+    assert matching, (ability, choice, options(state))
+    return play(state, matching[0])
+
+
+def test_e3_obatzda_special_gives_a_step_per_four_active_dice():
+    state = with_cards(begin(TWO), "obatzda")
+    taken: set[int] = set()
+    dice = active(state, "yellow/special", *["grey_light/blank"] * 9, taken=taken)
+    ten = support(state, active=dice)
+    ten, _ = use(ten, "obatzda.2")
+    assert ten.players[0].steps == 2
+    seven = support(state, active=dice[:7])
+    seven, _ = use(seven, "obatzda.2")
+    assert seven.players[0].steps == 1
+
+
+def test_obatzda_special_needs_the_special_symbol():
+    state = with_cards(begin(TWO), "obatzda")
+    state = support(state, active=active(state, "yellow/team", "grey_light/blank"))
+    assert not [o for o in options(state) if o.get("ability") == "obatzda.2"]
+
+
+def test_e4_pronto_bronto_gives_two_steps_per_three_red_lines_to_the_finish():
+    state = with_cards(begin(TWO), "pronto_bronto")
+    track = state.table.segments[0]
+    space = next(s for s, sp in track.spaces.items() if track.red_lines_per_lap - sp.red_lines_passed == 14)
+    state = support(state, active=active(state, "purple/team"), space=space)
+    state, _ = use(state, "pronto_bronto.1")
+    assert state.players[0].steps == 8
+
+
+def test_e14_pronto_bronto_counts_the_lines_of_the_current_lap_only():
+    state = with_cards(begin(TWO), "pronto_bronto")
+    track = state.table.segments[0]
+    space = next(s for s, sp in track.spaces.items() if sp.red_lines_passed == 9)
+    state = support(state, active=active(state, "purple/team"), space=space, laps=0)
+    state = state._replace(table=state.table.__class__(**{**state.table.__dict__, "laps": 2}))
+    state, _ = use(state, "pronto_bronto.1")
+    assert state.players[0].steps == 4
+
+
+def test_pronto_bronto_does_nothing_in_a_tie_round():
+    state = with_cards(begin(TWO), "pronto_bronto")
+    state = support(state, active=active(state, "purple/team"))._replace(tiebreak=True)
+    state, _ = use(state, "pronto_bronto.1")
+    assert state.players[0].steps == 0
+
+
+def test_e5_two_daisy_mooshammer_repeat_the_grey_yield_twice_and_go_back_to_the_stock():
+    state = with_cards(begin(TWO), "daisy_mooshammer")
+    dice = active(state, "brown/team", "brown/team", "grey_light/coin1", "grey_light/coin1", "grey_dark/step1")
+    state = support(state, active=dice, coins=2, steps=1)  # the plain faces, collected
+    brown_in_stock = sum(state.table.types[d] == "brown" for d in state.stock)
+    state, _ = use(state, "daisy_mooshammer.1")
+    state, _ = use(state, "daisy_mooshammer.1")
+    ada = state.players[0]
+    assert (ada.coins, ada.steps) == (6, 3)
+    assert sum(state.table.types[d] == "brown" for d in state.stock) == brown_in_stock + 2
+
+
+def test_e8_garfield_with_four_players_takes_the_last_dark_grey_dice():
+    state = with_cards(begin(FOUR), "garfield")
+    state = support(state, active=active(state, "white/team"))
+    state, _ = use(state, "garfield.1", take="grey_dark")
+    grey = [state.table.types[d] for d in state.stock if state.table.types[d].startswith("grey")]
+    ada = state.players[0]
+    assert (ada.coins, ada.steps, grey.count("grey_dark")) == (1, 3, 3)
+    assert state.table.types[ada.rest[-1]] == "grey_dark"
+
+
+def test_e8_garfield_with_an_empty_grey_stock_still_gives_the_coin_and_steps():
+    state = with_cards(begin(FOUR), "garfield")
+    state = state._replace(stock=frozenset(d for d in state.stock if not state.table.types[d].startswith("grey")))
+    state = support(state, active=active(state, "white/team"))
+    assert [o for o in options(state) if o.get("ability") == "garfield.1"] == [
+        {"type": "ability", "ability": "garfield.1", "die": "white", "face": "team"}]
+    state, _ = use(state, "garfield.1")
+    assert (state.players[0].coins, state.players[0].steps) == (1, 3)
+
+
+@pytest.mark.parametrize(("also", "coins"), [(("brown/team", "green/blank"), 5), (("brown/blank",), 2), ((), 0)])
+def test_e12_ted_the_cat_pays_for_active_brown_and_green_dice(also, coins):
+    state = with_cards(begin(TWO), "ted_the_cat")
+    state = support(state, active=active(state, "white/team", *also))
+    state, _ = use(state, "ted_the_cat.1")
+    assert state.players[0].coins == coins
+
+
+def test_s13_the_most_swords_tie_goes_to_lead_order_or_to_nobody():
+    state = begin(THREE)
+    for p, swords in enumerate((2, 2, 1)):
+        state = with_player(state, p, swords=swords)
+    gate = {"swords": "most"}
+    assert [sword_gate(state, p, gate, "nase_vorn") for p in range(3)] == [True, False, False]
+    assert [sword_gate(state, p, gate, "nobody") for p in range(3)] == [False, False, False]
+    zero = begin(THREE)
+    assert not any(sword_gate(zero, p, gate, "nase_vorn") for p in range(3))
+    c_leads = state._replace(lead=2)
+    assert [sword_gate(c_leads, p, gate, "nase_vorn") for p in range(3)] == [True, False, False]
+
+
+def test_s14_katrin_gives_a_credit_per_player_with_fewer_swords():
+    state = with_cards(begin(FOUR), "katrin")
+    for p, swords in enumerate((3, 1, 0, 1)):
+        state = with_player(state, p, swords=swords, done_rolling=True)
+    credits = []
+    for p in range(4):
+        turn = state._replace(phase="support", current=p)
+        uses = [o for o in options(turn) if o.get("ability") == "katrin.2"]
+        if uses:
+            turn, _ = play(turn, uses[0])
+        credits.append(turn.players[p].credits)
+    assert credits == [3, 1, 0, 1]
+
+
+def test_a_sword_gated_ability_is_used_once_a_round():
+    state = with_cards(begin(TWO), "katrin")
+    state = support(state, swords=2)
+    state, _ = use(state, "katrin.2")
+    assert not [o for o in options(state) if o.get("ability") == "katrin.2"]
+
+
+def test_s25_lieber_o_and_king_kaes_let_the_player_choose():
+    state = with_cards(begin(TWO), "lieber_o", "king_kaes")
+    dice = active(state, "orange/team", "yellow/team")
+    five = support(state, active=dice, fans=5)
+    coins, _ = use(five, "lieber_o.1", choice=0)
+    credits, _ = use(five, "lieber_o.1", choice=1)
+    assert (coins.players[0].coins, credits.players[0].credits) == (2, 2)
+    one, _ = use(five, "king_kaes.1", choice=1)
+    assert one.players[0].steps == 2
+    low = support(state, active=dice, fans=1)
+    low, _ = use(low, "king_kaes.1", choice=1)
+    assert low.players[0].steps == 0
+
+
+def test_s26_taktopterix_counts_distinct_colours_grey_once_and_the_lead_die_as_black():
+    state = with_cards(begin(TWO), "taktopterix")
+    dice = active(state, "grey_light/blank", "grey_dark/blank", "purple/team", "red/blank", "lead/blank")
+    state = support(state, active=dice, ready=())
+    state, _ = use(state, "taktopterix.1")
+    assert state.players[0].steps == 4
+
+
+@pytest.mark.parametrize("fans", [0, 4])
+def test_s30_snowball_takes_a_die_costing_at_most_the_fans(fans):
+    state = with_cards(begin(TWO), "snowball")
+    state = support(state, active=active(state, "white/team"), fans=fans)
+    takes = {o["take"] for o in options(state) if o.get("ability") == "snowball.1"}
+    in_stock = {state.table.types[d] for d in state.stock}
+    assert takes == {k for k in in_stock if state.table.cost(k) is not None and state.table.cost(k) <= fans}
+    assert {"grey_light", "grey_dark"} <= takes
+    if fans == 4:
+        assert "red" in takes and "blue" not in takes  # the reference costs: red 4, blue 6
+
+
+def test_alexander_g_bell_is_mandatory_and_gives_itself_back():
+    state = with_cards(begin(TWO), "alexander_g_bell")
+    state = support(state, active=active(state, "brown/team", "white/blank", "red/blank"))
+    assert {"type": "done"} not in options(state)
+    state, events = use(state, "alexander_g_bell.1")
+    ada = state.players[0]
+    assert (ada.credits, ada.fans, ada.gave_back) == (2, 1, True)
+    assert all(state.table.types[d] != "brown" for d, _ in ada.active)
+
+
+def test_an_ability_is_used_once_per_activation():
+    state = with_cards(begin(TWO), "dalai")
+    state = support(state, active=active(state, "blue/team", "grey_light/blank"))
+    state, _ = use(state, "dalai.1")
+    with pytest.raises(IllegalAction):
+        play(state, {"type": "ability", "ability": "dalai.1", "die": "blue", "face": "team"})
+    state, _ = use(state, "dalai.2")
+    assert (state.players[0].coins, state.players[0].steps, state.players[0].water) == (3, 1, 1)
+
+
+def test_phase_5_asks_only_a_player_with_an_ability_to_use():
+    state = with_cards(begin(TWO), "dalai")
+    taken: set[int] = set()
+    state = with_player(state, 1, active=active(state, "blue/team", taken=taken), done_rolling=True)
+    state = with_player(state, 0, active=active(state, "grey_light/coin1", taken=taken), ready=(), refilled=True)
+    state = state._replace(phase="choice", current=0)
+    state, events = play(state, {"type": "pass"})
+    assert (state.phase, state.current) == ("support", 1)
+    assert [e["coins"] for e in events if e["type"] == "support"] == [1, 0]
