@@ -11,6 +11,8 @@ from tests.games.cubitos_positions import (
     TWO,
     active,
     begin,
+    dice_of,
+    line_track,
     options,
     play,
     support,
@@ -211,3 +213,131 @@ def test_phase_5_asks_only_a_player_with_an_ability_to_use():
     state, events = play(state, {"type": "pass"})
     assert (state.phase, state.current) == ("support", 1)
     assert [e["coins"] for e in events if e["type"] == "support"] == [1, 0]
+
+
+# ------------------------------------------------------------------------------------------------------ roll section
+
+
+def rolling(state, p=0, **changes):
+    """Player ``p`` deciding to push or pass after a roll (their first roll made)."""
+    return with_player(state, p, refilled=True, **changes)._replace(phase="choice", current=p)
+
+
+def push_roll(state, dice):
+    """Push, go past the push-time abilities, and roll ``dice`` (the ready zone's, in order)."""
+    state, events = play(state, {"type": "push"})
+    if state.phase == "push":
+        state, more = play(state, {"type": "go"})
+        events += more
+    state = state._replace(current=0, phase="roll")  # the other player has finished rolling
+    more_state, more = play(state, {"type": "roll", "roll": len(dice), "dice": dice})
+    return more_state, events + more
+
+
+def others_done(state):
+    for k in range(1, len(state.players)):
+        state = with_player(state, k, done_rolling=True)
+    return state
+
+
+def test_s3_danger_stays_when_einer_geht_noch_leaves_the_active_zone():
+    state = with_cards(others_done(begin(TWO)), "einer_geht_noch")
+    dice = active(state, "green/team", "grey_light/coin1", "grey_dark/step1")
+    ready = tuple(state.players[0].draw[:3])
+    state = rolling(state, active=dice, danger=True, ready=ready, draw=state.players[0].draw[3:])
+    state, _ = play(state, {"type": "push"})
+    state, _ = use(state, "einer_geht_noch.1")
+    assert len(state.players[0].active) == 2 and state.players[0].danger
+    roll = ["grey_light/blank"] * 3 + ["green/blank"]
+    state = state._replace(current=0, phase="roll")
+    state, events = play(state, {"type": "roll", "roll": 4, "dice": roll})
+    assert any(e["type"] == "bust" for e in events)
+
+
+def test_s8_with_an_empty_ready_zone_the_player_must_pass_even_with_einer_geht_noch():
+    state = with_cards(others_done(begin(TWO)), "einer_geht_noch")
+    state = with_player(state, 0, active=active(state, "green/team"))
+    state = state._replace(phase="roll", current=0)
+    draw = state.players[0].draw
+    roll = [f"{state.table.types[d]}/{'coin1'}" for d in draw] + ["lead/coin2"]
+    state, events = play(state, {"type": "roll", "roll": 10, "dice": roll})
+    assert any(e["type"] == "must_pass" for e in events) and state.players[0].done_rolling
+
+
+def test_s9_pina_cubelada_prevents_the_bust_and_maasdamer_steps_at_once_without_a_bonus():
+    track = line_track("S - a - b(credits 2) - c - F")
+    state = with_cards(others_done(begin(TWO, track=track)), "pina_cubelada", "mutiger_maasdamer")
+    dice = active(state, "green/team", "yellow/team", "grey_light/coin1")
+    ready = tuple(state.players[0].draw[:2])
+    state = rolling(state, active=dice, danger=True, ready=ready, draw=state.players[0].draw[2:], space="a",
+                    left_start=True)
+    state, _ = play(state, {"type": "push"})
+    state, _ = use(state, "pina_cubelada.1")
+    state = state._replace(current=0, phase="roll")
+    state, events = play(state, {"type": "roll", "roll": 2, "dice": ["grey_light/blank"] * 2})
+    assert not any(e["type"] == "bust" for e in events) and state.phase == "event"
+    state, _ = use(state, "mutiger_maasdamer.1", to="b")
+    ada = state.players[0]
+    assert (ada.space, ada.credits, ada.steps) == ("b", 0, 0) and state.phase == "choice"
+
+
+def test_s10_cubela_libre_ignores_one_bust_and_the_danger_stays():
+    state = with_cards(others_done(begin(TWO)), "cubela_libre")
+    dice = active(state, "green/team", "grey_light/coin1", "grey_dark/step1")
+    ready = tuple(state.players[0].draw[:4])
+    state = rolling(state, active=dice, danger=True, ready=ready, draw=state.players[0].draw[4:])
+    green_in_stock = sum(state.table.types[d] == "green" for d in state.stock)
+    state, _ = push_roll(state, ["grey_light/blank"] * 4)
+    assert state.phase == "busting"
+    state, events = use(state, "cubela_libre.1")
+    assert state.phase == "choice" and state.players[0].danger and not state.players[0].busted
+    assert sum(state.table.types[d] == "green" for d in state.stock) == green_in_stock + 1
+    state, events = push_roll(state, ["grey_light/blank"] * 4)
+    assert any(e["type"] == "bust" for e in events)
+
+
+def test_s12_bar_bar_through_its_special_face_must_also_move_another_die():
+    state = with_cards(others_done(begin(TWO)), "bar_bar")
+    dice = active(state, "green/special", "grey_light/coin1")
+    state = rolling(state, active=dice, ready=tuple(state.players[0].draw[:2]), draw=state.players[0].draw[2:])
+    state, _ = play(state, {"type": "push"})
+    assert not [o for o in options(state) if o.get("ability") == "bar_bar.1" and "move" not in o]
+    state, _ = use(state, "bar_bar.1", move=["grey_light", "coin1"])
+    assert not state.players[0].active and len(state.players[0].ready) == 4
+
+
+def test_s12_bar_bar_special_alone_leaves_bar_bar_active():
+    state = with_cards(others_done(begin(TWO)), "bar_bar")
+    dice = active(state, "green/special", "grey_light/coin1")
+    state = rolling(state, active=dice, ready=tuple(state.players[0].draw[:2]), draw=state.players[0].draw[2:])
+    state, _ = play(state, {"type": "push"})
+    state, _ = use(state, "bar_bar.2", move=["grey_light", "coin1"])
+    assert [state.table.types[d] for d, _ in state.players[0].active] == ["green"]
+
+
+def test_e9_kaesehaeppchen_placed_owes_one_push_and_a_later_one_another():
+    state = with_cards(others_done(begin(TWO)), "kaesehaeppchen")
+    yellow = dice_of(state, "yellow", 3)
+    state = with_player(state, 0, draw=tuple(yellow) + state.players[0].draw[:6], rest=state.players[0].draw[6:])
+    state = state._replace(phase="roll", current=0)
+    roll = ["yellow/team", "yellow/team", "yellow/blank"] + ["grey_light/blank"] * 6 + ["lead/blank"]
+    state, events = play(state, {"type": "roll", "roll": 10, "dice": roll})
+    assert options(state) == [{"type": "push"}]
+    state, _ = push_roll(state, ["yellow/blank"] + ["grey_light/blank"] * 6 + ["lead/blank"])
+    assert {"type": "pass"} in options(state)
+    again = state._replace(phase="choice")
+    again, _ = push_roll(again, ["yellow/team"] + ["grey_light/blank"] * 6 + ["lead/blank"])
+    assert options(again) == [{"type": "push"}]
+
+
+def test_s33_punk_grapefruit_keeps_the_green_and_grey_dice_active_through_a_bust():
+    state = with_cards(others_done(begin(TWO)), "punk_grapefruit")
+    dice = active(state, "green/team", "green/blank", "grey_light/coin1", "grey_dark/step1", "red/team")
+    state = rolling(state, active=dice, danger=True, ready=tuple(state.players[0].draw[:2]),
+                    draw=state.players[0].draw[2:])
+    state, _ = push_roll(state, ["grey_light/blank"] * 2)
+    state, _ = use(state, "punk_grapefruit.1")  # no reaction left: the bust goes on at once
+    assert state.phase == "bust"
+    ada = state.players[0]
+    assert sorted(state.table.types[d] for d, _ in ada.active) == ["green", "green", "grey_dark", "grey_light"]
+    assert state.table.types[ada.rest[-1]] == "red" and ada.busted

@@ -27,6 +27,8 @@ from companion.games.cubitos.state import (
     face,
     give_back,
     lead_order,
+    leave_active,
+    reach_finish,
     seat,
     track_of,
 )
@@ -38,8 +40,15 @@ SWORD_GATE_REPLACES_TEAM_SYMBOL, SWORD_GATED_ONCE = True, True
 PRONTO_STEPS_PER_GROUP, PRONTO_LINES_PER_GROUP = 2, 3
 """CU-128 (the data's ``gain_per`` of Pronto Bronto carries them: times 2, per 3)."""
 PLAYED_OPS = frozenset({"gain", "gain_per", "if_active_colour", "choose_one", "gain_fan", "give_back", "take_die",
-                        "water_steps", "repeat_grey_yield"})
-SUPPORT_WINDOWS = (None, "phase5", "phase5_after_swords")
+                        "water_steps", "repeat_grey_yield", "self_to_ready", "other_active_to_ready",
+                        "prevent_bust", "ignore_bust", "keep_active_on_bust", "immediate_step"})
+WINDOWS: dict[str, tuple[str, tuple[str | None, ...]]] = {
+    "phase5": ("support", (None, "phase5", "phase5_after_swords")),
+    "push": ("activatable", ("push_before_roll",)),
+    "bust": ("activatable", ("on_bust",)),
+    "event": ("event", (None,)),
+}
+"""When an ability may be used: (its timing, its windows) for each moment the rules offer abilities."""
 
 
 def _ops(effects: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> set[str]:
@@ -87,20 +96,23 @@ def _gate_open(state: State, p: int, ability: Ability, colour: str) -> bool:
     return False
 
 
-def usable(state: State, p: int) -> list[tuple[int | None, str | None, Ability]]:
-    """(die, face label, ability) that player ``p`` can use in phase 5 now (CU-75, CU-76, CU-46).
+def usable(state: State, p: int, moment: str = "phase5") -> list[tuple[int | None, str | None, Ability]]:
+    """(die, face label, ability) that player ``p`` can use at ``moment`` (``WINDOWS``; CU-75, CU-76, CU-80).
 
     A sword-gated ability belongs to the player, not a die (``SWORD_GATE_REPLACES_TEAM_SYMBOL``): die and face are
-    None. The others come from an active die's team or special symbol, once per activation.
+    None. The others come from an active die's team or special symbol, once per activation; an event ability once
+    per event, and only through a die that was active when the player pushed (CU-40).
     """
     table = state.table
     player = state.players[p]
+    timing, windows = WINDOWS[moment]
     found: list[tuple[int | None, str | None, Ability]] = []
-    for colour, card in table.cards.items():
-        for ability in card.abilities:
-            if (ability.gate and "swords" in ability.gate and ability.id not in player.gated and played(ability)
-                    and _gate_open(state, p, ability, colour)):
-                found.append((None, None, ability))
+    if moment == "phase5":
+        for colour, card in table.cards.items():
+            for ability in card.abilities:
+                if (ability.gate and "swords" in ability.gate and ability.id not in player.gated and played(ability)
+                        and _gate_open(state, p, ability, colour)):
+                    found.append((None, None, ability))
     for die, label in player.active:
         shown = face(table, die, label)
         if not (shown.team or shown.special):
@@ -108,16 +120,40 @@ def usable(state: State, p: int) -> list[tuple[int | None, str | None, Ability]]
         card = table.cards.get(table.colour(die))
         if card is None:
             continue
+        if moment == "event" and die not in (player.pushed_active or ()):
+            continue
+        spent = player.event_used if moment == "event" else player.used
         for ability in card.abilities:
             if ability.slot == "special" and not shown.special:
                 continue
-            if (ability.gate and "swords" in ability.gate) or (die, ability.id) in player.used:
+            if (ability.gate and "swords" in ability.gate) or (die, ability.id) in spent:
                 continue
-            if ability.timing != "support" or ability.window not in SUPPORT_WINDOWS or not played(ability):
+            if ability.timing != timing or ability.window not in windows or not played(ability):
                 continue
-            if _gate_open(state, p, ability, card.colour):
+            if moment == "event" and ability.event != "push_without_bust":
+                continue
+            if _gate_open(state, p, ability, card.colour) and _has_effect(state, p, die, ability):
                 found.append((die, label, ability))
     return found
+
+
+def _has_effect(state: State, p: int, die: int, ability: Ability) -> bool:
+    """An ability that can do nothing now is not offered (Bar Bar's special with no other active die, CU-115)."""
+    ops = {e["op"] for e in ability.effects}
+    if ops == {"other_active_to_ready"}:
+        return len(state.players[p].active) > 1
+    if ops == {"immediate_step"}:
+        return bool(step_targets(state, p))
+    return True
+
+
+def step_targets(state: State, p: int) -> list[str]:
+    """CU-105: where Mutiger Maasdamer's step can take the runner now (CU-58..CU-60; the finish counts)."""
+    player = state.players[p]
+    track = track_of(state, p)
+    origin = track.start if player.space == track.finish else player.space
+    return [there for there in track.neighbours[origin] if there != track.start
+            and (track.spaces[there].kind != "water" or player.water >= 1)]
 
 
 def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[str, Any]]:
@@ -139,6 +175,12 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
             takes = [{"take": kind} for kind in _take_targets(state, p, effect)]
             if takes:
                 points.append(takes)
+        elif op == "other_active_to_ready":
+            others = sorted({(state.table.types[d], label) for d, label in state.players[p].active if d != die})
+            if others:
+                points.append([{"move": [kind, label]} for kind, label in others])
+        elif op == "immediate_step":
+            points.append([{"to": there} for there in step_targets(state, p)])
     combos = []
     for parts in product(*points):
         combined: dict[str, Any] = {}
@@ -148,24 +190,44 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
     return combos
 
 
-def support_options(state: State) -> list[Action]:
-    """Phase 5 for the current player: each usable ability with each combination of its choices, and ``done``
-    unless a mandatory ability or an owed special (CU-79) waits."""
+def _paired(state: State, die: int | None, label: str | None, ability: Ability) -> Ability | None:
+    """CU-79: the special ability a normal one brings along when used through the special symbol, if it can be used
+    at the same moment (Bar Bar); one with a later window is owed instead (``owes_special``)."""
+    if die is None or ability.slot != "normal" or not face(state.table, die, label).special:
+        return None
+    card = state.table.cards[state.table.colour(die)]
+    return next((a for a in card.abilities if a.slot == "special" and played(a) and a.timing == ability.timing
+                 and a.window == ability.window), None)
+
+
+def ability_options(state: State, moment: str = "phase5") -> list[Action]:
+    """Each usable ability at ``moment`` with each combination of its choices (and of the special it brings)."""
     p = state.current
     types = state.table.types
     options: list[Action] = []
-    owed = False
-    for die, label, ability in usable(state, p):
+    for die, label, ability in usable(state, p, moment):
         base = {"type": "ability", "ability": ability.id}
         if die is not None:
             base.update(die=types[die], face=label)
-        for choice in _choices(state, p, die, ability.effects):
+        pair = _paired(state, die, label, ability)
+        effects = ability.effects + (pair.effects if pair else ())
+        for choice in _choices(state, p, die, effects):
             option = {**base, **choice}
             if option not in options:
                 options.append(option)
-        owed = owed or ability.mandatory or (die is not None and die in state.players[p].owes_special
-                                             and ability.slot == "special")
-    return ([] if owed else [{"type": "done"}]) + options
+    return options
+
+
+def owed(state: State, moment: str = "phase5") -> bool:
+    """A mandatory ability, or a special owed by the special-pair rule (CU-79), is still to be used now."""
+    p = state.current
+    return any(ability.mandatory or (die is not None and die in state.players[p].owes_special
+                                     and ability.slot == "special") for die, _, ability in usable(state, p, moment))
+
+
+def support_options(state: State) -> list[Action]:
+    """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``)."""
+    return ([] if owed(state) else [{"type": "done"}]) + ability_options(state)
 
 
 def _colours_active(state: State, p: int, colour: str | list[str]) -> bool:
@@ -229,30 +291,39 @@ def _metric(state: State, p: int, metric: str, effect: Mapping[str, Any]) -> int
     raise ValueError(f"unknown metric {metric!r}")
 
 
-def use_ability(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+def use_ability(state: State, action: Mapping[str, Any], events: list[Event], moment: str = "phase5") -> State:
     """Carry out one listed ability use: its effects in order with the action's choices (CU-78: fully, as far as
     possible)."""
     p = state.current
     table = state.table
     player = state.players[p]
-    matches = [(die, label, ability) for die, label, ability in usable(state, p)
+    matches = [(die, label, ability) for die, label, ability in usable(state, p, moment)
                if ability.id == action["ability"] and (die is None or (table.types[die], label) ==
                                                        (action.get("die"), action.get("face")))]
     if not matches:
         raise IllegalAction("CU-76", f"{seat(state, p)} cannot use {action['ability']} now")
     die, label, ability = matches[0]
+    pair = _paired(state, die, label, ability)
     if die is None:
         state = changed(state, p, gated=player.gated | {ability.id})
+    elif moment == "event":
+        state = changed(state, p, event_used=player.event_used | {(die, ability.id)})
     else:
         owes = player.owes_special
         card = table.cards[table.colour(die)]
         if ability.slot == "special":
             owes = owes - {die}
-        elif face(table, die, label).special and any(a.slot == "special" and played(a) for a in card.abilities):
-            owes = owes | {die}  # CU-79: a normal ability used through the special symbol brings the special along
-        state = changed(state, p, used=player.used | {(die, ability.id)}, owes_special=owes)
+        elif pair is None and face(table, die, label).special and any(a.slot == "special" and played(a)
+                                                                      for a in card.abilities):
+            owes = owes | {die}  # CU-79: the special of a later window is owed
+        spent = {(die, ability.id)} | ({(die, pair.id)} if pair else set())
+        state = changed(state, p, used=player.used | spent, owes_special=owes)
     events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule})
-    return _effects(state, p, die, ability.effects, action, events)
+    state = _effects(state, p, die, ability.effects, action, events)
+    if pair is not None:
+        events.append({"type": "ability", "player": seat(state, p), "ability": pair.id, "rule": pair.rule})
+        state = _effects(state, p, die, pair.effects, action, events)
+    return state
 
 
 def _effects(state: State, p: int, die: int | None, effects: Any, action: Mapping[str, Any],
@@ -314,4 +385,25 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         got = min(d for d in state.stock if table.types[d] == action["take"])
         events.append({"type": "took_die", "player": seat(state, p), "die": action["take"]})
         return changed(state, p, rest=player.rest + (got,))._replace(stock=state.stock - {got})
+    if op == "self_to_ready":  # CU-112: rolled again with the push
+        events.append({"type": "to_ready", "player": seat(state, p), "die": table.types[die]})
+        return leave_active(state, p, die, "ready")
+    if op == "other_active_to_ready":  # CU-115
+        kind, label = action["move"]
+        other = min(d for d, shown in player.active if d != die and (table.types[d], shown) == (kind, label))
+        events.append({"type": "to_ready", "player": seat(state, p), "die": kind})
+        return leave_active(state, p, other, "ready")
+    if op == "prevent_bust":  # CU-113
+        return changed(state, p, safe_roll=True)
+    if op == "ignore_bust":  # CU-114
+        return changed(state, p, bust_ignored=True)
+    if op == "keep_active_on_bust":  # CU-118
+        return changed(state, p, keep_on_bust=player.keep_on_bust | frozenset(effect["colours"]))
+    if op == "immediate_step":  # CU-105: a step used at once; no special action, no bonus
+        events.append({"type": "stepped", "player": seat(state, p), "to": action["to"], "now": True})
+        water = player.water - (track_of(state, p).spaces[action["to"]].kind == "water")
+        state = changed(state, p, space=action["to"], water=water, left_start=True)
+        if action["to"] == track_of(state, p).finish:
+            return reach_finish(state, p, events)
+        return state
     raise ValueError(f"effect op {op!r} is not played yet")

@@ -22,7 +22,7 @@ from itertools import product
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
-from companion.games.cubitos.abilities import support_options, usable, use_ability
+from companion.games.cubitos.abilities import ability_options, owed, support_options, usable, use_ability
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
 from companion.games.cubitos.state import (
     ZONES,
@@ -37,6 +37,7 @@ from companion.games.cubitos.state import (
     labels,
     lead_order,
     lines_passed,
+    reach_finish,
     seat,
     spaces_left,
     take,
@@ -278,25 +279,95 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
             hits.append(f"{die_type}/{label}")
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(action["dice"]), "hits": hits})
     was_in_danger = player.danger
+    placed = [a for a in active if a not in player.active]
     state = changed(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
-                  refilled=True)
+                    refilled=True, safe_roll=False)
+    state = _immediate(state, p, placed, events)
     if not hits and was_in_danger:
-        return _bust(state, p, events)
-    danger = was_in_danger or len(active) >= DANGER_THRESHOLD
-    if danger and not was_in_danger:
-        events.append({"type": "danger", "player": seat(state, p), "active": len(active)})
-    state = changed(state, p, danger=danger)
-    if not still:  # CU-37: nothing left to roll: the player must pass
+        if player.safe_roll:  # CU-113, CU-35: this roll cannot bust
+            events.append({"type": "bust_prevented", "player": seat(state, p)})
+        elif usable(state, p, "bust"):
+            return state._replace(phase="busting")
+        else:
+            return _bust(state, p, events)
+    return _after_roll(state, p, events)
+
+
+def _immediate(state: State, p: int, placed: list[tuple[int, str]], events: list[Event]) -> State:
+    """CU-81, CU-110: abilities that trigger when their die is placed; Käsehäppchen owes one more push."""
+    table = state.table
+    for die, label in placed:
+        shown = face(table, die, label)
+        card = table.cards.get(table.colour(die))
+        if card is None or not (shown.team or shown.special):
+            continue
+        if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects) for a in card.abilities):
+            if not state.players[p].must_push:
+                events.append({"type": "must_push", "player": seat(state, p), "die": table.types[die]})
+            state = changed(state, p, must_push=True)
+    return state
+
+
+def _after_roll(state: State, p: int, events: list[Event]) -> State:
+    """CU-32, CU-40: danger from the third active die; a push that did not bust is the event its abilities wait
+    for; then push or pass."""
+    player = state.players[p]
+    if not player.danger and len(player.active) >= DANGER_THRESHOLD:
+        events.append({"type": "danger", "player": seat(state, p), "active": len(player.active)})
+        state = changed(state, p, danger=True)
+    if player.pushed_active is not None and usable(state, p, "event"):
+        return state._replace(phase="event")
+    return _to_choice(state, p, events)
+
+
+def _to_choice(state: State, p: int, events: list[Event]) -> State:
+    state = changed(state, p, pushed_active=None, event_used=frozenset())
+    if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(state, p, events)
     return state._replace(phase="choice")
 
 
+def _event_options(state: State) -> list[Action]:
+    return [{"type": "go"}, *ability_options(state, "event")]
+
+
+def _on_event(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-40: the abilities waiting for a push without bust, each once; ``go`` ends the event."""
+    p = state.current
+    if action["type"] == "go":
+        return _to_choice(state, p, events)
+    state = use_ability(state, action, events, "event")
+    return state if usable(state, p, "event") else _to_choice(state, p, events)
+
+
+def _busting_options(state: State) -> list[Action]:
+    return [{"type": "bust"}, *ability_options(state, "bust")]
+
+
+def _on_busting(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-34 (1): bust reactions first; one that ignores the bust makes the roll a no-hit roll out of danger."""
+    p = state.current
+    if action["type"] == "bust":
+        return _bust(state, p, events)
+    state = use_ability(state, action, events, "bust")
+    if state.players[p].bust_ignored:
+        events.append({"type": "bust_ignored", "player": seat(state, p)})
+        return _after_roll(changed(state, p, bust_ignored=False, keep_on_bust=frozenset()), p, events)
+    return state if usable(state, p, "bust") else _bust(state, p, events)
+
+
 def _bust(state: State, p: int, events: list[Event]) -> State:
-    """CU-34: every active die to the rest zone; the player may then rest dice of the ready zone (``bust`` phase)."""
+    """CU-34: every active die to the rest zone (but the colours Punk Grapefruit keeps); the player may then rest
+    dice of the ready zone (``bust`` phase)."""
     player = state.players[p]
-    events.append({"type": "bust", "player": seat(state, p), "active": len(player.active)})
-    state = changed(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), busted=True)
+    table = state.table
+    kept = tuple(a for a in player.active if table.colour(a[0]) in player.keep_on_bust)
+    gone = [d for d, _ in player.active if (d, _) not in kept]
+    events.append({"type": "bust", "player": seat(state, p), "active": len(player.active), "kept": len(kept)})
+    state = changed(state, p, rest=player.rest + tuple(gone), active=kept, busted=True, keep_on_bust=frozenset(),
+                    pushed_active=None, must_push=False,
+                    used=frozenset(u for u in player.used if u[0] not in gone))
     if state.players[p].ready:
         return state._replace(phase="bust")
     return _after_bust(state, p, events)
@@ -332,16 +403,34 @@ def _after_bust(state: State, p: int, events: list[Event]) -> State:
 
 
 def _choice_options(state: State) -> list[Action]:
+    """CU-37, CU-110: push or pass; a Käsehäppchen placed since the last push leaves only push."""
+    if state.players[state.current].must_push:
+        return [{"type": "push"}]
     return [{"type": "pass"}, {"type": "push"}]
 
 
 def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CU-37: push (roll the ready zone again, when the roll order comes back) or pass."""
+    """CU-37, CU-39: pass, or push: push-time abilities, then the ready zone is rolled when the order comes back."""
     p = state.current
     if action["type"] == "pass":
         return _pass(state, p, events)
     events.append({"type": "pushed", "player": seat(state, p)})
+    state = changed(state, p, must_push=False, pushed_active=frozenset(d for d, _ in state.players[p].active))
+    if usable(state, p, "push"):
+        return state._replace(phase="push")
     return _next_roll(state, events)
+
+
+def _push_options(state: State) -> list[Action]:
+    return ([] if owed(state, "push") else [{"type": "go"}]) + ability_options(state, "push")
+
+
+def _on_push(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-39: abilities used when pushing, before the roll (Einer geht noch, Bar Bar, Piña Cubelada)."""
+    if action["type"] == "go":
+        return _next_roll(state, events)
+    state = use_ability(state, action, events, "push")
+    return state if usable(state, state.current, "push") else _next_roll(state, events)
 
 
 def _pass(state: State, p: int, events: list[Event], *, quiet: bool = False) -> State:
@@ -521,17 +610,8 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
 def _entered(state: State, p: int, events: list[Event]) -> State:
     """The runner entered a space during phase 6: a finish (CU-141, CU-145) or a special (CU-61)."""
     player = state.players[p]
-    table = state.table
-    track = table.segments[player.segment]
-    if player.space == track.finish:
-        last_segment = player.segment == len(table.segments) - 1
-        if player.laps + 1 < table.laps:  # CU-141: a lap done, the runner goes on from the start
-            events.append({"type": "lap", "player": seat(state, p), "laps": player.laps + 1})
-            return changed(state, p, laps=player.laps + 1, left_start=False)
-        if last_segment and not player.reached:
-            events.append({"type": "reached_finish", "player": seat(state, p)})
-            return changed(state, p, reached=True, left_start=False)._replace(ending=True)
-        return changed(state, p, left_start=False)
+    if player.space == track_of(state, p).finish:
+        return reach_finish(state, p, events)
     return _trigger(state, p, player.segment, player.space, events)
 
 
@@ -676,7 +756,8 @@ def _rest_all(state: State, events: list[Event]) -> State:
         state = changed(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0,
                       water=0, danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False,
                       gave_back=False, specials=frozenset(), bought=(), swords=None, used=frozenset(),
-                      gated=frozenset(), owes_special=frozenset())
+                      gated=frozenset(), owes_special=frozenset(), pushed_active=None, event_used=frozenset(),
+                      safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False)
     events.append({"type": "round_end", "round": state.round})
     if state.ending:
         return _end(state, events)
@@ -729,6 +810,9 @@ def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> S
 PHASES: dict[str, Phase] = {
     "roll": Phase("CU-30", ("roll",), _roll_options, _on_roll),
     "choice": Phase("CU-37", ("push", "pass"), _choice_options, _on_choice),
+    "push": Phase("CU-39", ("ability", "go"), _push_options, _on_push),
+    "busting": Phase("CU-34", ("ability", "bust"), _busting_options, _on_busting),
+    "event": Phase("CU-40", ("ability", "go"), _event_options, _on_event),
     "bust": Phase("CU-34", ("rest",), _bust_options, _on_rest),
     "support": Phase("CU-43", ("ability", "done"), support_options, _on_support),
     "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), _move_start_options, _on_move_start),

@@ -85,6 +85,17 @@ class Player(NamedTuple):
     """Sword-gated abilities used this round (CU-46, once per player)."""
     owes_special: frozenset[int] = frozenset()
     """Dice whose special ability must still be used, having lent a normal one through the special symbol (CU-79)."""
+    pushed_active: frozenset[int] | None = None
+    """The dice active when the player last pushed (CU-40); None when the coming roll is not a push."""
+    event_used: frozenset[tuple[int, str]] = frozenset()
+    """Event abilities used for the current push without bust (CU-76: once per event)."""
+    safe_roll: bool = False
+    """The coming roll cannot bust (Piña Cubelada, CU-113)."""
+    bust_ignored: bool = False
+    keep_on_bust: frozenset[str] = frozenset()
+    """Colours that stay active through this bust (Punk Grapefruit, CU-118)."""
+    must_push: bool = False
+    """A Käsehäppchen was placed: one more push is owed (CU-110)."""
 
 
 class State(NamedTuple):
@@ -120,10 +131,40 @@ def track_of(state: State, p: int) -> Track:
 
 
 def spaces_left(table: Table, player: Player) -> int:
-    """Fewest spaces from the runner to the race finish: this lap, the laps left and the tracks still to come."""
+    """Fewest spaces from the runner to the race finish: this lap, the laps left and the tracks still to come.
+
+    On a finish the runner has done this track (its last lap), or it begins another lap from the start (CU-141).
+    """
     track = table.segments[player.segment]
-    left = track.to_finish[player.space] + (table.laps - 1 - player.laps) * track.to_finish[track.start]
-    return left + sum(t.to_finish[t.start] * table.laps for t in table.segments[player.segment + 1:])
+    later = sum(t.to_finish[t.start] * table.laps + 1 for t in table.segments[player.segment + 1:])
+    if player.space == track.finish and player.laps + 1 < table.laps + (player.segment == len(table.segments) - 1
+                                                                          and not player.reached):
+        return (table.laps - player.laps) * track.to_finish[track.start] + later
+    if player.space == track.finish:
+        return later
+    return track.to_finish[player.space] + (table.laps - 1 - player.laps) * track.to_finish[track.start] + later
+
+
+def leave_active(state: State, p: int, die: int, zone: str) -> State:
+    """A die leaves the active zone for ``zone``: its abilities of this activation end (CU-77)."""
+    player = state.players[p]
+    return changed(state, p, active=tuple(a for a in player.active if a[0] != die),
+                   used=frozenset(u for u in player.used if u[0] != die), owes_special=player.owes_special - {die},
+                   **{zone: getattr(player, zone) + (die,)})
+
+
+def reach_finish(state: State, p: int, events: list[Event]) -> State:
+    """The runner entered its track's finish (CU-141, CU-145): another lap, the end of a track that another
+    follows, or the race finish: the game ends when this round does."""
+    table = state.table
+    player = state.players[p]
+    if player.laps + 1 < table.laps:
+        events.append({"type": "lap", "player": seat(state, p), "laps": player.laps + 1})
+        return changed(state, p, laps=player.laps + 1, left_start=False)
+    if player.segment == len(table.segments) - 1 and not player.reached:
+        events.append({"type": "reached_finish", "player": seat(state, p)})
+        return changed(state, p, reached=True, left_start=False)._replace(ending=True)
+    return changed(state, p, left_start=False)
 
 
 def lines_passed(table: Table, player: Player) -> int:
