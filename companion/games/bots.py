@@ -18,6 +18,15 @@ from companion.games.base import Action, Game, Prompt
 
 MAX_ACTIONS = 100_000
 """``play_game`` gives up after this many actions: a game that long means a rules bug, not a slow race."""
+BY_HAND = "manual"
+"""An option marked ``"manual": true`` is the players' own resolution of a rule the engine does not play (Cubitos'
+CU-89 adjustments); a bot takes one only when nothing else is listed, so it never invents coins."""
+
+
+def choices(prompt: Prompt) -> list[Action]:
+    """The options a bot may take: all but the by-hand ones, unless those are all there is."""
+    own = [option for option in prompt.options if not option.get(BY_HAND)]
+    return own or list(prompt.options)
 
 
 class Bot(Protocol):
@@ -50,7 +59,7 @@ class RandomBot:
     """
 
     def choose(self, game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Action:
-        options = prompt.options
+        options = choices(prompt)
         kinds = list(dict.fromkeys(option["type"] for option in options))
         if len(kinds) == 1:
             return rng.choice(options)
@@ -66,10 +75,11 @@ class GreedyBot:
     """
 
     def choose(self, game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Action:
-        if len(prompt.options) == 1:
-            return prompt.options[0]
-        best, best_score = prompt.options[0], float("-inf")
-        for option in prompt.options:
+        options = choices(prompt)
+        if len(options) == 1:
+            return options[0]
+        best, best_score = options[0], float("-inf")
+        for option in options:
             after, _ = game.apply(state, roll(game, option, rng, state))
             score = game.score(after, prompt.actor)
             if score > best_score:

@@ -341,3 +341,35 @@ def test_s33_punk_grapefruit_keeps_the_green_and_grey_dice_active_through_a_bust
     ada = state.players[0]
     assert sorted(state.table.types[d] for d, _ in ada.active) == ["green", "green", "grey_dark", "grey_light"]
     assert state.table.types[ada.rest[-1]] == "red" and ada.busted
+
+
+# ------------------------------------------------------------------------------------------------------ by hand
+
+
+def test_cu89_an_ability_the_book_does_not_describe_is_resolved_by_hand_and_logged():
+    state = with_cards(begin(TWO), "tom")
+    state = support(state, active=active(state, "white/team"))
+    manual = {"type": "ability", "ability": "tom.1", "die": "white", "face": "team", "manual": True}
+    assert manual in options(state)
+    state, _ = play(state, manual)
+    assert state.phase == "adjust" and {"type": "done"} in options(state)
+    state, events = play(state, {"type": "adjust", "what": "coins", "by": 1, "manual": True},
+                         {"type": "adjust", "die": "grey_light", "from": "draw", "to": "stock", "manual": True})
+    assert [e["ability"] for e in events if e["type"] == "adjusted"] == ["tom.1", "tom.1"]
+    assert state.players[0].coins == 1 and len(state.players[0].draw) == 8
+    state, _ = play(state, {"type": "done"})
+    assert state.phase != "adjust" and state.adjusting is None
+
+
+def test_cu89_the_lead_die_is_never_put_into_the_stock_by_hand():
+    state = with_cards(begin(TWO), "tom")
+    state = support(state, active=active(state, "white/team"))
+    state, _ = play(state, {"type": "ability", "ability": "tom.1", "die": "white", "face": "team", "manual": True})
+    moves = [o for o in options(state) if o.get("die") == "lead"]
+    assert moves and all(o["to"] not in ("stock", "draw") for o in moves)
+
+
+def test_a_mandatory_ability_resolved_by_hand_must_be_resolved():
+    state = with_cards(begin(TWO), "dieter")
+    state = support(state, swords=2)
+    assert options(state) == [{"type": "ability", "ability": "dieter.1", "manual": True}]

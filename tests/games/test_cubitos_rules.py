@@ -11,7 +11,7 @@ import random
 import pytest
 
 from companion.games.base import IllegalAction
-from companion.games.cubitos.kit import kit_from, read_data
+from companion.games.cubitos.kit import kit_from, load_kit, read_data
 from companion.games.cubitos.rules import COINS_PER_STEP, draw_limit, lines_passed, refill_count
 from companion.games.datafile import DataError
 from tests.games.cubitos_positions import (
@@ -375,3 +375,20 @@ def test_a_roll_answers_the_option_it_was_offered():
     state = begin(TWO)
     dice = GAME.roll_dice(state, options(state)[0], random.Random(1))
     assert len(dice) == 10 and "lead/" in " ".join(dice)
+
+
+@pytest.mark.parametrize("race", sorted(load_kit().races))
+def test_greedy_bot_races_end_and_replay_exactly_with_every_die_in_one_place(race):
+    from companion.games.bots import GreedyBot, play_game, replay
+
+    options = {**FOUR, "race": race}
+    if load_kit().races[race].cards is None:
+        options["cards"] = {"red": "katrin", "orange": "justin", "yellow": "king_kaes", "green": "cubela_libre",
+                            "blue": "dalai", "purple": "taktopterix", "brown": "trueffelterrier", "white": "garfield"}
+    state, actions = play_game(GAME, options, 3, GreedyBot())
+    assert state.phase == "over" and len(state.winners) == 1
+    places = list(state.stock)
+    for player in state.players:
+        places += [*player.draw, *player.ready, *player.rest, *(d for d, _ in player.active)]
+    assert sorted(places) == list(range(len(state.table.types)))
+    assert replay(GAME, options, 3, actions) == state

@@ -110,7 +110,7 @@ def usable(state: State, p: int, moment: str = "phase5") -> list[tuple[int | Non
     if moment == "phase5":
         for colour, card in table.cards.items():
             for ability in card.abilities:
-                if (ability.gate and "swords" in ability.gate and ability.id not in player.gated and played(ability)
+                if (ability.gate and "swords" in ability.gate and ability.id not in player.gated
                         and _gate_open(state, p, ability, colour)):
                     found.append((None, None, ability))
     for die, label in player.active:
@@ -128,7 +128,11 @@ def usable(state: State, p: int, moment: str = "phase5") -> list[tuple[int | Non
                 continue
             if (ability.gate and "swords" in ability.gate) or (die, ability.id) in spent:
                 continue
-            if ability.timing != timing or ability.window not in windows or not played(ability):
+            if not played(ability):
+                if moment == "phase5":  # CU-89: resolved by the players, the state adjusted by hand
+                    found.append((die, label, ability))
+                continue
+            if ability.timing != timing or ability.window not in windows:
                 continue
             if moment == "event" and ability.event != "push_without_bust":
                 continue
@@ -209,6 +213,9 @@ def ability_options(state: State, moment: str = "phase5") -> list[Action]:
         base = {"type": "ability", "ability": ability.id}
         if die is not None:
             base.update(die=types[die], face=label)
+        if not played(ability):
+            options.append({**base, "manual": True})
+            continue
         pair = _paired(state, die, label, ability)
         effects = ability.effects + (pair.effects if pair else ())
         for choice in _choices(state, p, die, effects):
@@ -318,7 +325,10 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], mo
             owes = owes | {die}  # CU-79: the special of a later window is owed
         spent = {(die, ability.id)} | ({(die, pair.id)} if pair else set())
         state = changed(state, p, used=player.used | spent, owes_special=owes)
-    events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule})
+    events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule,
+                   **({"manual": True} if not played(ability) else {})})
+    if not played(ability):
+        return state._replace(adjusting=ability.id)
     state = _effects(state, p, die, ability.effects, action, events)
     if pair is not None:
         events.append({"type": "ability", "player": seat(state, p), "ability": pair.id, "rule": pair.rule})
@@ -407,3 +417,65 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
             return reach_finish(state, p, events)
         return state
     raise ValueError(f"effect op {op!r} is not played yet")
+
+
+# ---------------------------------------------------------------------------------------------------------- by hand
+
+ADJUSTABLE = ("coins", "steps", "credits", "fans", "limit_tokens", "water")
+PLACES = ("stock", "draw", "ready", "active", "rest")
+
+
+def adjust_options(state: State) -> list[Action]:
+    """CU-89: what the players may change by hand while they resolve an ability the engine does not play: a
+    resource up or down by one, or a die from one place to another (never the lead die into the stock or the draw
+    zone, CU-52, CU-55; a die enters the active zone only by a roll)."""
+    p = state.current
+    table = state.table
+    player = state.players[p]
+    options: list[Action] = [{"type": "done"}]
+    for what in ADJUSTABLE:
+        options.append({"type": "adjust", "what": what, "by": 1, "manual": True})
+        if getattr(player, what) > 0:
+            options.append({"type": "adjust", "what": what, "by": -1, "manual": True})
+    for origin in PLACES:
+        dice = _dice_in(state, p, origin)
+        for kind in sorted({table.types[d] for d in dice}):
+            for target in PLACES:
+                if target in (origin, "active") or (kind == "lead" and target in ("stock", "draw")):
+                    continue
+                options.append({"type": "adjust", "die": kind, "from": origin, "to": target, "manual": True})
+    return options
+
+
+def _dice_in(state: State, p: int, place: str) -> list[int]:
+    player = state.players[p]
+    if place == "stock":
+        return sorted(state.stock)
+    if place == "active":
+        return [d for d, _ in player.active]
+    return list(getattr(player, place))
+
+
+def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """One listed change by hand, logged with the ability it resolves."""
+    p = state.current
+    player = state.players[p]
+    table = state.table
+    events.append({"type": "adjusted", "player": seat(state, p), "ability": state.adjusting,
+                   **{k: v for k, v in action.items() if k != "type"}})
+    if "what" in action:
+        if action["what"] == "fans" and action["by"] > 0:
+            return advance_fans(state, p, 1, events)
+        return changed(state, p, **{action["what"]: getattr(player, action["what"]) + action["by"]})
+    die = min(d for d in _dice_in(state, p, action["from"]) if table.types[d] == action["die"])
+    origin, target = action["from"], action["to"]
+    if origin == "stock":
+        state = state._replace(stock=state.stock - {die})
+    elif origin == "active":
+        state = changed(state, p, active=tuple(a for a in player.active if a[0] != die),
+                        used=frozenset(u for u in player.used if u[0] != die))
+    else:
+        state = changed(state, p, **{origin: tuple(d for d in getattr(player, origin) if d != die)})
+    if target == "stock":
+        return state._replace(stock=state.stock | {die})
+    return changed(state, p, **{target: getattr(state.players[p], target) + (die,)})

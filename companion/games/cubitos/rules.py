@@ -22,7 +22,15 @@ from itertools import product
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
-from companion.games.cubitos.abilities import ability_options, owed, support_options, usable, use_ability
+from companion.games.cubitos.abilities import (
+    ability_options,
+    adjust,
+    adjust_options,
+    owed,
+    support_options,
+    usable,
+    use_ability,
+)
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
 from companion.games.cubitos.state import (
     ZONES,
@@ -485,8 +493,20 @@ def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) ->
     if action["type"] == "done":
         return _next_support(state, state.current, events)
     state = use_ability(state, action, events)
+    if state.adjusting is not None:
+        return state._replace(phase="adjust")
     if len(support_options(state)) <= 1 and support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)  # nothing left to use: no tap needed
+    return state
+
+
+def _on_adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-89: the players change the table by hand until ``done``; then phase 5 goes on."""
+    if action["type"] == "adjust":
+        return adjust(state, action, events)
+    state = state._replace(adjusting=None, phase="support")
+    if support_options(state) == [{"type": "done"}]:
+        return _next_support(state, state.current, events)
     return state
 
 
@@ -815,6 +835,7 @@ PHASES: dict[str, Phase] = {
     "event": Phase("CU-40", ("ability", "go"), _event_options, _on_event),
     "bust": Phase("CU-34", ("rest",), _bust_options, _on_rest),
     "support": Phase("CU-43", ("ability", "done"), support_options, _on_support),
+    "adjust": Phase("CU-89", ("adjust", "done"), adjust_options, _on_adjust),
     "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), _move_start_options, _on_move_start),
     "move": Phase("CU-58", ("step", "done", "convert", "buy_step"), _move_options, _on_move),
     "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), _shortcut_options, _on_shortcut),

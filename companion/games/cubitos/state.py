@@ -117,6 +117,8 @@ class State(NamedTuple):
     winners: tuple[int, ...] = ()
     ending: bool = False
     tiebreak: bool = False
+    adjusting: str | None = None
+    """The ability the players are resolving by hand (CU-89), while the ``adjust`` phase lasts."""
 
 
 def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
