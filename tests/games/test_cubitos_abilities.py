@@ -6,6 +6,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.cubitos.abilities import sword_gate
+from companion.games.cubitos.rules import rest_all
 from tests.games.cubitos_positions import (
     THREE,
     TWO,
@@ -15,6 +16,7 @@ from tests.games.cubitos_positions import (
     line_track,
     options,
     play,
+    race_phase,
     support,
     with_cards,
     with_player,
@@ -373,3 +375,92 @@ def test_a_mandatory_ability_resolved_by_hand_must_be_resolved():
     state = with_cards(begin(TWO), "dieter")
     state = support(state, swords=2)
     assert options(state) == [{"type": "ability", "ability": "dieter.1", "manual": True}]
+
+
+# ------------------------------------------------------------------------------------------------------ race section
+
+
+def test_s29_bob_takes_the_bonuses_of_a_space_one_or_two_away_through_water_but_not_its_own():
+    track = line_track("S - a(credits 1) - b - W:water - c(take_die) - F")
+    state = with_cards(begin(TWO, track=track), "bob")
+    state = with_player(state, 1, done_rolling=True)
+    state = race_phase(state, "move", space="a", steps=1, left_start=True, active=active(state, "blue/team"))
+    state, _ = play(state, {"type": "step", "to": "b"}, {"type": "done"})
+    assert state.phase == "end6"
+    spaces = {o["space"] for o in options(state) if o.get("ability") == "bob.1"}
+    assert spaces == {"a", "W", "S", "c"}  # two away through the water; never b itself
+    credit, _ = use(state, "bob.1", space="a")
+    assert credit.players[0].credits == 1
+    die, _ = use(state, "bob.1", space="c")
+    assert die.phase == "bonus" and {"type": "decline"} in options(die)
+
+
+def test_s28_schlaegertyp_gives_back_a_die_before_phase_7_after_credits_were_taken():
+    state = with_cards(begin(TWO), "schlaegertyp")
+    state = with_player(state, 1, done_rolling=True)
+    state = race_phase(state, "move", active=active(state, "orange/team"), took_credits=True)
+    state = race_phase(state, "move", 1)
+    state, _ = play(state, {"type": "done"})
+    assert (state.phase, state.current) == ("before7", 0)
+    assert {"type": "go"} not in options(state)
+    before = len(state.stock)
+    state, _ = use(state, "schlaegertyp.2", give=["draw", "grey_light"])
+    assert state.phase == "buy" and len(state.stock) == before + 1
+    clean = with_player(state._replace(phase="move", current=1), 0, took_credits=False)
+    clean, _ = play(clean, {"type": "done"})
+    assert clean.phase == "buy"
+
+
+def test_e13_two_azrael_give_three_credits_each_after_a_die_was_given_back():
+    state = with_cards(begin(TWO), "azrael")
+    dice = active(state, "white/team", "white/team")
+    given = support(state, active=dice, gave_back=True)
+    given, _ = use(given, "azrael.2")
+    given, _ = use(given, "azrael.2")
+    assert given.players[0].credits == 6
+    none = support(state, active=dice)
+    assert not [o for o in options(none) if o.get("ability") == "azrael.2"]
+
+
+def test_e11_mungojerrie_needs_two_active_dice_for_one_use():
+    state = with_cards(begin(TWO), "mungojerrie")
+    for count, uses in ((1, 0), (2, 1), (3, 1), (4, 2)):
+        turn = support(state, active=active(state, *["white/team"] * count))
+        used = 0
+        while [o for o in options(turn) if o.get("ability") == "mungojerrie.1"]:
+            turn, _ = use(turn, "mungojerrie.1", take="red", turn="team")
+            used += 1
+        assert used == uses, count
+
+
+def test_s34_a_die_draftodon_borrows_goes_back_to_the_stock_at_the_round_end_wherever_it_is():
+    state = with_cards(begin(TWO), "draftodon")
+    state = support(state, active=active(state, "purple/team"))
+    yellow = sum(state.table.types[d] == "yellow" for d in state.stock)
+    assert not [o for o in options(state) if o.get("take") == "purple"]
+    state, _ = use(state, "draftodon.1", take="yellow", turn="special")
+    assert sum(state.table.types[d] == "yellow" for d in state.stock) == yellow - 1
+    assert ("yellow", "special") in {(state.table.types[d], label) for d, label in state.players[0].active}
+    state = rest_all(state, [])
+    assert sum(state.table.types[d] == "yellow" for d in state.stock) == yellow
+
+
+def test_wadenbeisser_turns_a_ready_die_to_a_face_and_it_counts_for_danger():
+    state = with_cards(others_done(begin(TWO)), "wadenbeisser")
+    dice = active(state, "orange/team", "grey_light/coin1")
+    state = rolling(state, active=dice, ready=tuple(state.players[0].draw[:2]), draw=state.players[0].draw[2:])
+    state, events = use(state, "wadenbeisser.1", pick=["grey_light", "coin1"])
+    ada = state.players[0]
+    assert len(ada.active) == 3 and ada.danger and any(e["type"] == "danger" for e in events)
+
+
+def test_e7_edward_with_one_red_die_gives_it_back_and_passes_another_die_to_the_fewest_swords():
+    state = with_cards(begin(THREE), "edward")
+    state = support(state, active=active(state, "red/team"), swords=2)
+    state = with_player(state, 2, swords=1)
+    uses = [o for o in options(state) if o.get("ability") == "edward.2"]
+    assert uses and all(o["give"] == ["active", "red"] for o in uses)
+    assert all(o["pass"] != ["active", "red"] and o["to"] == "red" for o in uses)
+    state, _ = play(state, next(o for o in uses if o["pass"] == ["draw", "grey_dark"]))
+    assert state.table.types[state.players[1].rest[-1]] == "grey_dark"
+    assert not state.players[0].active

@@ -20,6 +20,7 @@ from typing import Any
 from companion.games.base import Action, Event, IllegalAction
 from companion.games.cubitos.kit import Ability
 from companion.games.cubitos.state import (
+    DANGER_THRESHOLD,
     ZONES,
     State,
     advance_fans,
@@ -29,6 +30,7 @@ from companion.games.cubitos.state import (
     lead_order,
     leave_active,
     reach_finish,
+    receive_bonuses,
     seat,
     track_of,
 )
@@ -41,12 +43,18 @@ PRONTO_STEPS_PER_GROUP, PRONTO_LINES_PER_GROUP = 2, 3
 """CU-128 (the data's ``gain_per`` of Pronto Bronto carries them: times 2, per 3)."""
 PLAYED_OPS = frozenset({"gain", "gain_per", "if_active_colour", "choose_one", "gain_fan", "give_back", "take_die",
                         "water_steps", "repeat_grey_yield", "self_to_ready", "other_active_to_ready",
-                        "prevent_bust", "ignore_bust", "keep_active_on_bust", "immediate_step"})
+                        "prevent_bust", "ignore_bust", "keep_active_on_bust", "immediate_step", "remote_bonus",
+                        "give_back_if_took_credit", "credits_if_gave_back", "ready_die_to_active_choose_face",
+                        "give_die_to_fewest_swords"})
 WINDOWS: dict[str, tuple[str, tuple[str | None, ...]]] = {
     "phase5": ("support", (None, "phase5", "phase5_after_swords")),
     "push": ("activatable", ("push_before_roll",)),
     "bust": ("activatable", ("on_bust",)),
     "event": ("event", (None,)),
+    "end6": ("activatable", ("end_of_phase6",)),
+    "before7": ("activatable", ("before_phase7",)),
+    "race": ("activatable", ("race_section",)),
+    "any": ("activatable", ("any",)),
 }
 """When an ability may be used: (its timing, its windows) for each moment the rules offer abilities."""
 
@@ -61,13 +69,9 @@ def _ops(effects: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> set[str]
     return found
 
 
-def _takes_to_rest(effects: Any) -> bool:
-    return all(e.get("to", "rest") == "rest" for e in effects if e["op"] == "take_die")
-
-
 def played(ability: Ability) -> bool:
     """Whether this module carries the ability out (else the table adjusts by hand, CU-89)."""
-    return _ops(ability.effects) <= PLAYED_OPS and _takes_to_rest(ability.effects)
+    return _ops(ability.effects) <= PLAYED_OPS
 
 
 def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | None) -> bool:
@@ -96,59 +100,100 @@ def _gate_open(state: State, p: int, ability: Ability, colour: str) -> bool:
     return False
 
 
-def usable(state: State, p: int, moment: str = "phase5") -> list[tuple[int | None, str | None, Ability]]:
-    """(die, face label, ability) that player ``p`` can use at ``moment`` (``WINDOWS``; CU-75, CU-76, CU-80).
+def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | None, Ability]]:
+    """(die, face label, ability) that player ``p`` can use at any of ``moments`` (``WINDOWS``; CU-75, CU-76, CU-80).
 
     A sword-gated ability belongs to the player, not a die (``SWORD_GATE_REPLACES_TEAM_SYMBOL``): die and face are
     None. The others come from an active die's team or special symbol, once per activation; an event ability once
-    per event, and only through a die that was active when the player pushed (CU-40).
+    per event, and only through a die that was active when the player pushed (CU-40); an ability using several dice
+    (Mungojerrie, CU-138) needs that many unused active dice of its card.
     """
+    moments = moments or ("phase5",)
     table = state.table
     player = state.players[p]
-    timing, windows = WINDOWS[moment]
     found: list[tuple[int | None, str | None, Ability]] = []
-    if moment == "phase5":
+    if "phase5" in moments:
         for colour, card in table.cards.items():
             for ability in card.abilities:
                 if (ability.gate and "swords" in ability.gate and ability.id not in player.gated
                         and _gate_open(state, p, ability, colour)):
                     found.append((None, None, ability))
-    for die, label in player.active:
-        shown = face(table, die, label)
-        if not (shown.team or shown.special):
-            continue
-        card = table.cards.get(table.colour(die))
-        if card is None:
-            continue
-        if moment == "event" and die not in (player.pushed_active or ()):
-            continue
+    for moment in moments:
+        timing, windows = WINDOWS[moment]
         spent = player.event_used if moment == "event" else player.used
-        for ability in card.abilities:
-            if ability.slot == "special" and not shown.special:
+        for die, label in player.active:
+            shown = face(table, die, label)
+            card = table.cards.get(table.colour(die))
+            if card is None or not (shown.team or shown.special):
                 continue
-            if (ability.gate and "swords" in ability.gate) or (die, ability.id) in spent:
+            if moment == "event" and die not in (player.pushed_active or ()):
                 continue
-            if not played(ability):
-                if moment == "phase5":  # CU-89: resolved by the players, the state adjusted by hand
+            for ability in card.abilities:
+                if ability.slot == "special" and not shown.special:
+                    continue
+                if (ability.gate and "swords" in ability.gate) or (die, ability.id) in spent:
+                    continue
+                if not played(ability):
+                    if moment == "phase5":  # CU-89: resolved by the players, the state adjusted by hand
+                        found.append((die, label, ability))
+                    continue
+                if ability.timing != timing or ability.window not in windows:
+                    continue
+                if moment == "event" and ability.event != "push_without_bust":
+                    continue
+                if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
+                    continue
+                if _gate_open(state, p, ability, card.colour) and _has_effect(state, p, die, ability):
                     found.append((die, label, ability))
-                continue
-            if ability.timing != timing or ability.window not in windows:
-                continue
-            if moment == "event" and ability.event != "push_without_bust":
-                continue
-            if _gate_open(state, p, ability, card.colour) and _has_effect(state, p, die, ability):
-                found.append((die, label, ability))
     return found
+
+
+def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
+    """The unused active dice of the ability's card that one use takes, ``die`` first (CU-138)."""
+    table = state.table
+    player = state.players[p]
+    same = [d for d, label in player.active if table.colour(d) == table.colour(die) and (d, ability.id) not in
+            player.used and (face(table, d, label).team or face(table, d, label).special)]
+    return sorted(same, key=lambda d: d != die)[:ability.dice_used]
 
 
 def _has_effect(state: State, p: int, die: int, ability: Ability) -> bool:
     """An ability that can do nothing now is not offered (Bar Bar's special with no other active die, CU-115)."""
     ops = {e["op"] for e in ability.effects}
+    player = state.players[p]
     if ops == {"other_active_to_ready"}:
-        return len(state.players[p].active) > 1
+        return len(player.active) > 1
     if ops == {"immediate_step"}:
         return bool(step_targets(state, p))
+    if ops == {"give_back_if_took_credit"}:
+        return player.took_credits
+    if ops == {"credits_if_gave_back"}:
+        return player.gave_back
+    if ops == {"ready_die_to_active_choose_face"}:
+        return bool(player.ready)
+    if ops == {"take_die"}:
+        return bool(_take_targets(state, p, ability.effects[0]))
     return True
+
+
+def remote_spaces(state: State, p: int, distances: list[int]) -> list[str]:
+    """CU-119: spaces 1 or 2 steps from the runner over every space (water too, shortcut lines not), not its own."""
+    track = track_of(state, p)
+    here = state.players[p].space
+    seen, frontier, found = {here}, {here}, []
+    for steps in range(1, max(distances) + 1):
+        frontier = {n for s in frontier for n in track.neighbours[s]} - seen
+        seen |= frontier
+        if steps in distances:
+            found += sorted(frontier)
+    return found
+
+
+def fewest_swords(state: State, p: int) -> list[int]:
+    """CU-96: the other players with the fewest swords this round (**Decision**: never the player themself)."""
+    others = [k for k in state.racing if k != p]
+    least = min(state.players[k].swords or 0 for k in others)
+    return [k for k in others if (state.players[k].swords or 0) == least]
 
 
 def step_targets(state: State, p: int) -> list[str]:
@@ -176,22 +221,52 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
             if gives:
                 points.append(gives)
         elif op == "take_die":
-            takes = [{"take": kind} for kind in _take_targets(state, p, effect)]
-            if takes:
-                points.append(takes)
+            kinds = _take_targets(state, p, effect)
+            if effect.get("to", "rest") != "rest":  # CU-88: into the active zone, turned to a face of choice
+                faces = state.table.kit.dice
+                points.append([{"take": kind, "turn": label} for kind in kinds
+                               for label in dict.fromkeys(f.label for f in faces[kind].faces)])
+            elif kinds:
+                points.append([{"take": kind} for kind in kinds])
         elif op == "other_active_to_ready":
             others = sorted({(state.table.types[d], label) for d, label in state.players[p].active if d != die})
             if others:
                 points.append([{"move": [kind, label]} for kind, label in others])
         elif op == "immediate_step":
             points.append([{"to": there} for there in step_targets(state, p)])
+        elif op == "remote_bonus":
+            points.append([{"space": space} for space in remote_spaces(state, p, effect["distances"])])
+        elif op == "give_back_if_took_credit":
+            points.append([{"give": [zone, kind]} for zone, kind in _give_back_targets(state, p, {"from": "any"})])
+        elif op == "ready_die_to_active_choose_face":
+            table = state.table
+            kinds = sorted({table.types[d] for d in state.players[p].ready})
+            points.append([{"pick": [kind, label]} for kind in kinds
+                           for label in dict.fromkeys(f.label for f in table.kit.dice[kind].faces)])
+        elif op == "give_die_to_fewest_swords":
+            targets = [state.table.colours[k] for k in fewest_swords(state, p)]
+            passes = [{"pass": [zone, kind], "to": to} for zone, kind in _give_back_targets(state, p, {"from": "any"})
+                      for to in targets]
+            if passes:
+                points.append(passes)
     combos = []
     for parts in product(*points):
         combined: dict[str, Any] = {}
         for part in parts:
             combined.update(part)
-        combos.append(combined)
+        if _possible(state, p, combined):
+            combos.append(combined)
     return combos
+
+
+def _possible(state: State, p: int, choice: Mapping[str, Any]) -> bool:
+    """E-7: a die given back first cannot also be passed on: both need a die there (Edward's only red die)."""
+    if "give" not in choice or "pass" not in choice or choice["give"] != choice["pass"]:
+        return True
+    zone, kind = choice["give"]
+    player = state.players[p]
+    dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
+    return sum(state.table.types[d] == kind for d in dice) >= 2
 
 
 def _paired(state: State, die: int | None, label: str | None, ability: Ability) -> Ability | None:
@@ -204,12 +279,12 @@ def _paired(state: State, die: int | None, label: str | None, ability: Ability) 
                  and a.window == ability.window), None)
 
 
-def ability_options(state: State, moment: str = "phase5") -> list[Action]:
-    """Each usable ability at ``moment`` with each combination of its choices (and of the special it brings)."""
+def ability_options(state: State, *moments: str) -> list[Action]:
+    """Each usable ability at ``moments`` with each combination of its choices (and of the special it brings)."""
     p = state.current
     types = state.table.types
     options: list[Action] = []
-    for die, label, ability in usable(state, p, moment):
+    for die, label, ability in usable(state, p, *moments):
         base = {"type": "ability", "ability": ability.id}
         if die is not None:
             base.update(die=types[die], face=label)
@@ -225,16 +300,20 @@ def ability_options(state: State, moment: str = "phase5") -> list[Action]:
     return options
 
 
-def owed(state: State, moment: str = "phase5") -> bool:
+def owed(state: State, *moments: str) -> bool:
     """A mandatory ability, or a special owed by the special-pair rule (CU-79), is still to be used now."""
     p = state.current
     return any(ability.mandatory or (die is not None and die in state.players[p].owes_special
-                                     and ability.slot == "special") for die, _, ability in usable(state, p, moment))
+                                     and ability.slot == "special") for die, _, ability in usable(state, p, *moments))
+
+
+ANY_TIME = ("race", "any")
+"""Abilities usable whenever the player decides in the race section (Azrael; Wadenbeißer, Draftodon, Mungojerrie)."""
 
 
 def support_options(state: State) -> list[Action]:
     """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``)."""
-    return ([] if owed(state) else [{"type": "done"}]) + ability_options(state)
+    return ([] if owed(state, "phase5") else [{"type": "done"}]) + ability_options(state, "phase5", *ANY_TIME)
 
 
 def _colours_active(state: State, p: int, colour: str | list[str]) -> bool:
@@ -298,13 +377,15 @@ def _metric(state: State, p: int, metric: str, effect: Mapping[str, Any]) -> int
     raise ValueError(f"unknown metric {metric!r}")
 
 
-def use_ability(state: State, action: Mapping[str, Any], events: list[Event], moment: str = "phase5") -> State:
+def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
     """Carry out one listed ability use: its effects in order with the action's choices (CU-78: fully, as far as
     possible)."""
     p = state.current
     table = state.table
     player = state.players[p]
-    matches = [(die, label, ability) for die, label, ability in usable(state, p, moment)
+    moments = moments or ("phase5",)
+    moment = moments[0]
+    matches = [(die, label, ability) for die, label, ability in usable(state, p, *moments)
                if ability.id == action["ability"] and (die is None or (table.types[die], label) ==
                                                        (action.get("die"), action.get("face")))]
     if not matches:
@@ -323,7 +404,7 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], mo
         elif pair is None and face(table, die, label).special and any(a.slot == "special" and played(a)
                                                                       for a in card.abilities):
             owes = owes | {die}  # CU-79: the special of a later window is owed
-        spent = {(die, ability.id)} | ({(die, pair.id)} if pair else set())
+        spent = {(d, ability.id) for d in _partners(state, p, die, ability)} | ({(die, pair.id)} if pair else set())
         state = changed(state, p, used=player.used | spent, owes_special=owes)
     events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule,
                    **({"manual": True} if not played(ability) else {})})
@@ -333,6 +414,26 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], mo
     if pair is not None:
         events.append({"type": "ability", "player": seat(state, p), "ability": pair.id, "rule": pair.rule})
         state = _effects(state, p, die, pair.effects, action, events)
+    return state
+
+
+def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event]) -> State:
+    """Dice just placed in the active zone (CU-81, CU-88): Käsehäppchen owes a push (CU-110), and a third active die
+    puts the player in danger (CU-32)."""
+    table = state.table
+    for die, label in dice:
+        shown = face(table, die, label)
+        card = table.cards.get(table.colour(die))
+        if card is None or not (shown.team or shown.special):
+            continue
+        if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects) for a in card.abilities):
+            if not state.players[p].must_push:
+                events.append({"type": "must_push", "player": seat(state, p), "die": table.types[die]})
+            state = changed(state, p, must_push=True)
+    player = state.players[p]
+    if not player.danger and len(player.active) >= DANGER_THRESHOLD:
+        events.append({"type": "danger", "player": seat(state, p), "active": len(player.active)})
+        state = changed(state, p, danger=True)
     return state
 
 
@@ -393,8 +494,15 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         if "take" not in action:
             return state  # CU-12: the stock has none
         got = min(d for d in state.stock if table.types[d] == action["take"])
-        events.append({"type": "took_die", "player": seat(state, p), "die": action["take"]})
-        return changed(state, p, rest=player.rest + (got,))._replace(stock=state.stock - {got})
+        events.append({"type": "took_die", "player": seat(state, p), "die": action["take"],
+                       **({"face": action["turn"]} if "turn" in action else {})})
+        state = state._replace(stock=state.stock - {got})
+        if effect.get("return_at_round_end"):  # CU-127, CU-138: borrowed for this round
+            state = changed(state, p, borrowed=player.borrowed | {got})
+        if "turn" in action:  # CU-88
+            state = changed(state, p, active=player.active + ((got, action["turn"]),))
+            return placed(state, p, [(got, action["turn"])], events)
+        return changed(state, p, rest=player.rest + (got,))
     if op == "self_to_ready":  # CU-112: rolled again with the push
         events.append({"type": "to_ready", "player": seat(state, p), "die": table.types[die]})
         return leave_active(state, p, die, "ready")
@@ -415,6 +523,34 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         state = changed(state, p, space=action["to"], water=water, left_start=True)
         if action["to"] == track_of(state, p).finish:
             return reach_finish(state, p, events)
+        return state
+    if op == "remote_bonus":  # CU-119: the bonuses of a space near the runner, no special action
+        events.append({"type": "remote_bonus", "player": seat(state, p), "space": action["space"]})
+        return receive_bonuses(state, p, action["space"], events)
+    if op == "give_back_if_took_credit":  # CU-101
+        zone, kind = action["give"]
+        return give_back(state, p, zone, kind, events)
+    if op == "credits_if_gave_back":  # CU-139
+        return _gain(state, p, events, credits=effect["credits"])
+    if op == "ready_die_to_active_choose_face":  # CU-104, CU-88
+        kind, label = action["pick"]
+        chosen = min(d for d in player.ready if table.types[d] == kind)
+        state = changed(state, p, ready=tuple(d for d in player.ready if d != chosen),
+                        active=player.active + ((chosen, label),))
+        events.append({"type": "turned", "player": seat(state, p), "die": kind, "face": label})
+        return placed(state, p, [(chosen, label)], events)
+    if op == "give_die_to_fewest_swords":  # CU-96
+        zone, kind = action["pass"]
+        target = table.colours.index(action["to"])
+        dice = [d for d, _ in player.active] if zone == "active" else list(getattr(player, zone))
+        passed = min(d for d in dice if table.types[d] == kind)
+        if zone == "active":
+            state = changed(state, p, active=tuple(a for a in player.active if a[0] != passed),
+                            used=frozenset(u for u in player.used if u[0] != passed))
+        else:
+            state = changed(state, p, **{zone: tuple(d for d in getattr(player, zone) if d != passed)})
+        state = changed(state, target, rest=state.players[target].rest + (passed,))
+        events.append({"type": "passed_die", "player": seat(state, p), "to": action["to"], "die": kind})
         return state
     raise ValueError(f"effect op {op!r} is not played yet")
 

@@ -23,10 +23,12 @@ from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
 from companion.games.cubitos.abilities import (
+    ANY_TIME,
     ability_options,
     adjust,
     adjust_options,
     owed,
+    placed,
     support_options,
     usable,
     use_ability,
@@ -46,6 +48,7 @@ from companion.games.cubitos.state import (
     lead_order,
     lines_passed,
     reach_finish,
+    receive_bonuses,
     seat,
     spaces_left,
     take,
@@ -55,8 +58,6 @@ from companion.games.cubitos.state import (
 PLAYER_COLOURS = ("blue", "yellow", "red", "white")
 """CU-1."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
-DANGER_THRESHOLD = 3
-"""CU-32: active dice (any face, the lead die too) from which a player is in danger for the rest of the round."""
 RED_LINE_SNAPSHOT = "round_start"
 """CU-26 **Decision**: the red-line bonus counts the runners as they stood when the round began."""
 REFILL_REMOVES_EXCESS = False
@@ -287,10 +288,10 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
             hits.append(f"{die_type}/{label}")
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(action["dice"]), "hits": hits})
     was_in_danger = player.danger
-    placed = [a for a in active if a not in player.active]
+    new = [a for a in active if a not in player.active]
     state = changed(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
                     refilled=True, safe_roll=False)
-    state = _immediate(state, p, placed, events)
+    state = placed(state, p, new, events)
     if not hits and was_in_danger:
         if player.safe_roll:  # CU-113, CU-35: this roll cannot bust
             events.append({"type": "bust_prevented", "player": seat(state, p)})
@@ -301,29 +302,10 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     return _after_roll(state, p, events)
 
 
-def _immediate(state: State, p: int, placed: list[tuple[int, str]], events: list[Event]) -> State:
-    """CU-81, CU-110: abilities that trigger when their die is placed; Käsehäppchen owes one more push."""
-    table = state.table
-    for die, label in placed:
-        shown = face(table, die, label)
-        card = table.cards.get(table.colour(die))
-        if card is None or not (shown.team or shown.special):
-            continue
-        if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects) for a in card.abilities):
-            if not state.players[p].must_push:
-                events.append({"type": "must_push", "player": seat(state, p), "die": table.types[die]})
-            state = changed(state, p, must_push=True)
-    return state
-
-
 def _after_roll(state: State, p: int, events: list[Event]) -> State:
     """CU-32, CU-40: danger from the third active die; a push that did not bust is the event its abilities wait
     for; then push or pass."""
-    player = state.players[p]
-    if not player.danger and len(player.active) >= DANGER_THRESHOLD:
-        events.append({"type": "danger", "player": seat(state, p), "active": len(player.active)})
-        state = changed(state, p, danger=True)
-    if player.pushed_active is not None and usable(state, p, "event"):
+    if state.players[p].pushed_active is not None and usable(state, p, "event"):
         return state._replace(phase="event")
     return _to_choice(state, p, events)
 
@@ -412,14 +394,17 @@ def _after_bust(state: State, p: int, events: list[Event]) -> State:
 
 def _choice_options(state: State) -> list[Action]:
     """CU-37, CU-110: push or pass; a Käsehäppchen placed since the last push leaves only push."""
+    anytime = ability_options(state, "any")
     if state.players[state.current].must_push:
-        return [{"type": "push"}]
-    return [{"type": "pass"}, {"type": "push"}]
+        return [{"type": "push"}, *anytime]
+    return [{"type": "pass"}, {"type": "push"}, *anytime]
 
 
 def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """CU-37, CU-39: pass, or push: push-time abilities, then the ready zone is rolled when the order comes back."""
     p = state.current
+    if action["type"] == "ability":  # CU-104, CU-127, CU-138: any time in the round
+        return use_ability(state, action, events, "any")
     if action["type"] == "pass":
         return _pass(state, p, events)
     events.append({"type": "pushed", "player": seat(state, p)})
@@ -492,7 +477,7 @@ def _next_support(state: State, after: int | None, events: list[Event]) -> State
 def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     if action["type"] == "done":
         return _next_support(state, state.current, events)
-    state = use_ability(state, action, events)
+    state = use_ability(state, action, events, "phase5", *ANY_TIME)
     if state.adjusting is not None:
         return state._replace(phase="adjust")
     if len(support_options(state)) <= 1 and support_options(state) == [{"type": "done"}]:
@@ -599,13 +584,15 @@ def _move_options(state: State) -> list[Action]:
     options: list[Action] = [{"type": "done"}]
     for there in _step_targets(state, p):
         options.append({"type": "step", "to": there})
-    return options + _convert_options(state)
+    return options + _convert_options(state) + ability_options(state, *ANY_TIME)
 
 
 def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     p = state.current
     if action["type"] in ("convert", "buy_step"):
         return _on_convert(state, action, events)
+    if action["type"] == "ability":
+        return use_ability(state, action, events, *ANY_TIME)
     if action["type"] == "done":
         return _end_move(state, p, events)
     player = state.players[p]
@@ -665,26 +652,31 @@ def _on_shortcut(state: State, action: Mapping[str, Any], events: list[Event]) -
 
 
 def _end_move(state: State, p: int, events: list[Event]) -> State:
-    """CU-65, CU-66: a runner that ended phase 6 elsewhere than it began receives its space's bonuses."""
+    """CU-65..CU-67: a runner that ended phase 6 elsewhere than it began receives its space's bonuses; then Bob."""
     player = state.players[p]
     state = changed(state, p, moved_from=None)
-    if player.moved_from == (player.segment, player.space):
-        return _next_mover(state, events)
-    pending = []
-    for bonus in track_of(state, p).spaces[player.space].bonuses:
-        kind = bonus["type"]
-        if kind == "credits":
-            events.append({"type": "bonus_credits", "player": seat(state, p), "credits": bonus["n"]})
-            state = changed(state, p, credits=state.players[p].credits + bonus["n"], took_credits=True)
-        elif kind == "fans":
-            state = advance_fans(state, p, bonus["n"], events)
-        elif kind == "give_back":
-            pending += [{"type": "give_back"}] * bonus["n"]
-        else:
-            pending.append({"type": "take_die", "max_cost": bonus.get("max_cost")})
-    if pending:
-        return state._replace(phase="bonus", bonuses=tuple(pending))
+    if player.moved_from != (player.segment, player.space):
+        state = receive_bonuses(state, p, player.space, events)
+    return _after_bonuses(state, p, events)
+
+
+def _after_bonuses(state: State, p: int, events: list[Event]) -> State:
+    if state.bonuses:
+        return state._replace(phase="bonus")
+    if usable(state, p, "end6"):
+        return state._replace(phase="end6")
     return _next_mover(state, events)
+
+
+def _end6_options(state: State) -> list[Action]:
+    return [{"type": "go"}, *ability_options(state, "end6")]
+
+
+def _on_end6(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-119: abilities at the end of phase 6, after the own space's bonuses (Bob)."""
+    if action["type"] == "go":
+        return _next_mover(state, events)
+    return _after_bonuses(use_ability(state, action, events, "end6"), state.current, events)
 
 
 def _bonus_options(state: State) -> list[Action]:
@@ -718,10 +710,7 @@ def _on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> S
         die = min(d for d in state.stock if table.types[d] == action["die"])
         events.append({"type": "took_die", "player": seat(state, p), "die": action["die"]})
         state = changed(state, p, rest=player.rest + (die,))._replace(stock=state.stock - {die})
-    state = state._replace(bonuses=state.bonuses[1:])
-    if state.bonuses:
-        return state
-    return _next_mover(state._replace(phase="move"), events)
+    return _after_bonuses(state._replace(bonuses=state.bonuses[1:], phase="move"), p, events)
 
 
 def _next_mover(state: State, events: list[Event]) -> State:
@@ -729,7 +718,25 @@ def _next_mover(state: State, events: list[Event]) -> State:
     k = order.index(state.current) + 1
     if k < len(order):
         return _start_move(state, order[k], events)
-    return state._replace(phase="buy", current=order[0])
+    return _start_buy(state, order[0])
+
+
+def _start_buy(state: State, p: int) -> State:
+    """CU-101: what must happen just before phase 7 (Schlägertyp) comes first."""
+    if usable(state, p, "before7"):
+        return state._replace(phase="before7", current=p)
+    return state._replace(phase="buy", current=p)
+
+
+def _before7_options(state: State) -> list[Action]:
+    return ([] if owed(state, "before7") else [{"type": "go"}]) + ability_options(state, "before7")
+
+
+def _on_before7(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.current
+    if action["type"] != "go":
+        state = use_ability(state, action, events, "before7")
+    return _start_buy(state, p) if action["type"] != "go" else state._replace(phase="buy")
 
 
 def _buy_options(state: State) -> list[Action]:
@@ -745,19 +752,21 @@ def _buy_options(state: State) -> list[Action]:
                 continue
             if player.coins >= table.cost(die_type):
                 options.append({"type": "buy", "die": die_type})
-    return options + _convert_options(state)
+    return options + _convert_options(state) + ability_options(state, *ANY_TIME)
 
 
 def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     p = state.current
     if action["type"] == "convert":
         return _on_convert(state, action, events)
+    if action["type"] == "ability":
+        return use_ability(state, action, events, *ANY_TIME)
     if action["type"] == "done":
         order = lead_order(state)
         k = order.index(p) + 1
         if k < len(order):
-            return state._replace(current=order[k])
-        return _rest_all(state, events)
+            return _start_buy(state, order[k])
+        return rest_all(state, events)
     table = state.table
     player = state.players[p]
     die_type = action["die"]
@@ -769,8 +778,17 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
     return state._replace(stock=state.stock - {die})
 
 
-def _rest_all(state: State, events: list[Event]) -> State:
-    """CU-50, CU-51: active dice rest, coins and steps are lost; then the end check or the next round (CU-55)."""
+def rest_all(state: State, events: list[Event]) -> State:
+    """CU-50, CU-51: active dice rest, coins and steps are lost, borrowed dice go back to the stock wherever they
+    are; then the end check or the next round (CU-55)."""
+    borrowed = frozenset().union(*(player.borrowed for player in state.players))
+    if borrowed:
+        for p, player in enumerate(state.players):
+            state = changed(state, p, **{zone: tuple(d for d in getattr(player, zone) if d not in borrowed)
+                                         for zone in ("draw", "ready", "rest")},
+                            active=tuple(a for a in player.active if a[0] not in borrowed), borrowed=frozenset())
+        events.append({"type": "returned", "dice": sorted(state.table.types[d] for d in borrowed)})
+        state = state._replace(stock=state.stock | borrowed)
     for p in state.racing:
         player = state.players[p]
         state = changed(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0,
@@ -829,7 +847,7 @@ def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> S
 
 PHASES: dict[str, Phase] = {
     "roll": Phase("CU-30", ("roll",), _roll_options, _on_roll),
-    "choice": Phase("CU-37", ("push", "pass"), _choice_options, _on_choice),
+    "choice": Phase("CU-37", ("push", "pass", "ability"), _choice_options, _on_choice),
     "push": Phase("CU-39", ("ability", "go"), _push_options, _on_push),
     "busting": Phase("CU-34", ("ability", "bust"), _busting_options, _on_busting),
     "event": Phase("CU-40", ("ability", "go"), _event_options, _on_event),
@@ -837,10 +855,12 @@ PHASES: dict[str, Phase] = {
     "support": Phase("CU-43", ("ability", "done"), support_options, _on_support),
     "adjust": Phase("CU-89", ("adjust", "done"), adjust_options, _on_adjust),
     "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), _move_start_options, _on_move_start),
-    "move": Phase("CU-58", ("step", "done", "convert", "buy_step"), _move_options, _on_move),
+    "move": Phase("CU-58", ("step", "done", "convert", "buy_step", "ability"), _move_options, _on_move),
     "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), _shortcut_options, _on_shortcut),
     "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), _bonus_options, _on_bonus),
-    "buy": Phase("CU-48", ("buy", "done", "convert"), _buy_options, _on_buy),
+    "end6": Phase("CU-119", ("ability", "go"), _end6_options, _on_end6),
+    "before7": Phase("CU-101", ("ability", "go"), _before7_options, _on_before7),
+    "buy": Phase("CU-48", ("buy", "done", "convert", "ability"), _buy_options, _on_buy),
     "over": Phase("CU-147", (), no_options),
 }
 

@@ -14,6 +14,8 @@ from companion.games.base import Event
 from companion.games.cubitos.kit import Card, Face, Kit, Race, Track
 
 ZONES = ("draw", "ready", "active", "rest")
+DANGER_THRESHOLD = 3
+"""CU-32: active dice (any face, the lead die too) from which a player is in danger for the rest of the round."""
 
 
 # ---------------------------------------------------------------------------------------------------------- state
@@ -96,6 +98,8 @@ class Player(NamedTuple):
     """Colours that stay active through this bust (Punk Grapefruit, CU-118)."""
     must_push: bool = False
     """A Käsehäppchen was placed: one more push is owed (CU-110)."""
+    borrowed: frozenset[int] = frozenset()
+    """Dice taken for this round only (Draftodon, Mungojerrie): back to the stock in phase 8 wherever they are."""
 
 
 class State(NamedTuple):
@@ -167,6 +171,24 @@ def reach_finish(state: State, p: int, events: list[Event]) -> State:
         events.append({"type": "reached_finish", "player": seat(state, p)})
         return changed(state, p, reached=True, left_start=False)._replace(ending=True)
     return changed(state, p, left_start=False)
+
+
+def receive_bonuses(state: State, p: int, space_id: str, events: list[Event]) -> State:
+    """CU-66: credits and fans are taken at once; each give-back or take-die symbol waits for the player's choice
+    (``state.bonuses``)."""
+    pending = list(state.bonuses)
+    for bonus in track_of(state, p).spaces[space_id].bonuses:
+        kind = bonus["type"]
+        if kind == "credits":
+            events.append({"type": "bonus_credits", "player": seat(state, p), "credits": bonus["n"]})
+            state = changed(state, p, credits=state.players[p].credits + bonus["n"], took_credits=True)
+        elif kind == "fans":
+            state = advance_fans(state, p, bonus["n"], events)
+        elif kind == "give_back":
+            pending += [{"type": "give_back"}] * bonus["n"]
+        else:
+            pending.append({"type": "take_die", "max_cost": bonus.get("max_cost")})
+    return state._replace(bonuses=tuple(pending))
 
 
 def lines_passed(table: Table, player: Player) -> int:
