@@ -91,6 +91,16 @@ def options(state: State) -> list[dict[str, Any]]:
     return GAME.prompt(state).options
 
 
+def step(to: str) -> dict[str, Any]:
+    """A move of one step (a path of one space)."""
+    return {"type": "move", "path": [to]}
+
+
+def destinations(state: State) -> set[str]:
+    """Where the listed moves end."""
+    return {o["path"][-1] for o in options(state) if o["type"] == "move"}
+
+
 __all__ = ["GAME", "Player", "State", "load_kit", "rules"]
 
 

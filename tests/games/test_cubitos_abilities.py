@@ -17,6 +17,7 @@ from tests.games.cubitos_positions import (
     options,
     play,
     race_phase,
+    step,
     support,
     with_cards,
     with_player,
@@ -385,7 +386,7 @@ def test_s29_bob_takes_the_bonuses_of_a_space_one_or_two_away_through_water_but_
     state = with_cards(begin(TWO, track=track), "bob")
     state = with_player(state, 1, done_rolling=True)
     state = race_phase(state, "move", space="a", steps=1, left_start=True, active=active(state, "blue/team"))
-    state, _ = play(state, {"type": "step", "to": "b"}, {"type": "done"})
+    state, _ = play(state, step("b"), {"type": "done"})
     assert state.phase == "end6"
     spaces = {o["space"] for o in options(state) if o.get("ability") == "bob.1"}
     assert spaces == {"a", "W", "S", "c"}  # two away through the water; never b itself

@@ -19,11 +19,13 @@ from tests.games.cubitos_positions import (
     THREE,
     TWO,
     begin,
+    destinations,
     dice_of,
     line_track,
     options,
     play,
     race_phase,
+    step,
     with_player,
 )
 
@@ -234,21 +236,22 @@ def test_e1_a_shortcut_on_the_starting_space_is_paid_in_steps_and_is_not_a_step(
     assert state.phase == "shortcut"
     state, _ = play(state, {"type": "shortcut"})
     assert (state.players[0].space, state.players[0].steps) == ("r0", 3)
-    state, _ = play(state, {"type": "step", "to": "r1"}, {"type": "step", "to": "r2"}, {"type": "step", "to": "r3"})
-    assert state.players[0].steps == 0 and not [o for o in options(state) if o["type"] == "step"]
+    state, _ = play(state, step("r1"), step("r2"), step("r3"))
+    assert state.players[0].steps == 0 and not destinations(state)
 
 
 def test_s32_a_coin_shortcut_entered_on_the_way_is_paid_in_coins():
     track = line_track("S - j - k - l - m - F", k={"type": "shortcut", "pay": {"coins": 4}, "to": "m"})
     state = race_phase(begin(TWO, track=track), "move", space="j", steps=3, coins=5, left_start=True)
-    state, _ = play(state, {"type": "step", "to": "k"}, {"type": "shortcut"})
+    state, _ = play(state, step("k"), {"type": "shortcut"})
     assert (state.players[0].space, state.players[0].steps, state.players[0].coins) == ("m", 2, 1)
 
 
 def test_e2_a_jet_doubles_the_steps_left():
     track = line_track("S - a - J - b1 - b2 - b3 - b4 - b5 - b6 - b7 - b8 - b9 - F", J={"type": "jet"})
     state = race_phase(begin(TWO, track=track), "move", space="a", steps=5, left_start=True)
-    state, _ = play(state, {"type": "step", "to": "J"})
+    assert "b8" in destinations(state) and "b9" not in destinations(state)  # one move: through the jet and on
+    state, _ = play(state, step("J"))
     assert state.players[0].steps == 8
 
 
@@ -257,52 +260,52 @@ def test_s20_a_special_triggers_at_the_start_of_phase_6_and_once_a_round():
     state = race_phase(begin(TWO, track=track), "move_start", space="J", steps=3, left_start=True)
     state, _ = play(state, {"type": "begin"})
     assert state.players[0].steps == 6
-    state, _ = play(state, {"type": "step", "to": "b"}, {"type": "step", "to": "J"})
+    state, _ = play(state, step("b"), step("J"))
     assert state.players[0].steps == 4
 
 
 def test_s18_water_needs_an_entry_and_a_jet_doubles_the_entries():
     track = line_track("S - J - a - W1:water - W2:water - b - F", J={"type": "jet"})
     state = race_phase(begin(TWO, track=track), "move", space="a", steps=3, left_start=True)
-    assert {"type": "step", "to": "W1"} not in options(state)
+    assert "W1" not in destinations(state)
     state = with_player(state, 0, water=1)
-    state, _ = play(state, {"type": "step", "to": "W1"})
-    assert {"type": "step", "to": "W2"} not in options(state) and {"type": "step", "to": "a"} in options(state)
+    state, _ = play(state, step("W1"))
+    assert "W2" not in destinations(state) and "a" in destinations(state)
     jet = race_phase(begin(TWO, track=track), "move_start", space="J", steps=3, water=1, left_start=True)
-    jet, _ = play(jet, {"type": "begin"}, *({"type": "step", "to": s} for s in ("a", "W1", "W2", "b")))
+    jet, _ = play(jet, {"type": "begin"}, *(step(s) for s in ("a", "W1", "W2", "b")))
     assert jet.players[0].space == "b"
 
 
 def test_s19_only_the_space_where_phase_6_ends_gives_its_bonus_and_not_the_one_it_began_on():
     track = line_track("S - a(credits 2) - b - c - F")
     state = race_phase(begin(TWO, track=track), "move", steps=2)
-    state, _ = play(state, {"type": "step", "to": "a"}, {"type": "step", "to": "b"}, {"type": "done"})
+    state, _ = play(state, step("a"), step("b"), {"type": "done"})
     assert state.players[0].credits == 0
     back = race_phase(begin(TWO, track=track), "move", space="a", steps=2, left_start=True)
-    back, _ = play(back, {"type": "step", "to": "b"}, {"type": "step", "to": "a"}, {"type": "done"})
+    back, _ = play(back, step("b"), step("a"), {"type": "done"})
     assert back.players[0].credits == 0
     stop = race_phase(begin(TWO, track=track), "move", steps=2)
-    stop, _ = play(stop, {"type": "step", "to": "a"}, {"type": "done"})
+    stop, _ = play(stop, step("a"), {"type": "done"})
     assert stop.players[0].credits == 2
 
 
 def test_s21_a_runner_never_steps_back_onto_the_start():
     track = line_track("S - a - b - F")
     state = race_phase(begin(TWO, track=track), "move", space="a", steps=2, left_start=True)
-    assert {"type": "step", "to": "S"} not in options(state)
+    assert "S" not in destinations(state)
 
 
 def test_s22_the_fan_marker_stays_on_13_and_pays_six_credits_for_each_space_beyond():
     track = line_track("S - a(fans 2) - F")
     state = race_phase(begin(TWO, track=track), "move", steps=1, fans=13)
-    state, _ = play(state, {"type": "step", "to": "a"}, {"type": "done"})
+    state, _ = play(state, step("a"), {"type": "done"})
     assert (state.players[0].fans, state.players[0].credits) == (13, 12)
 
 
 def test_cu66_a_give_back_bonus_may_be_declined_or_returns_a_die_to_the_stock():
     track = line_track("S - a(give_back 1) - F")
     state = race_phase(begin(TWO, track=track), "move", steps=1)
-    state, _ = play(state, {"type": "step", "to": "a"}, {"type": "done"})
+    state, _ = play(state, step("a"), {"type": "done"})
     assert state.phase == "bonus" and {"type": "decline"} in options(state)
     before = len(state.stock)
     given, _ = play(state, {"type": "give_back", "zone": "draw", "die": "grey_light"})
@@ -322,13 +325,13 @@ def test_s23_of_two_runners_that_reached_the_finish_the_farther_from_the_start_w
     state = begin(TWO, track=track)
     state = with_player(state, 1, space="c", steps=4, left_start=True, done_rolling=True)
     state = race_phase(state, "move", 0, space="c", steps=3, left_start=True)
-    state, _ = play(state, {"type": "step", "to": "F"}, {"type": "step", "to": "a"}, {"type": "step", "to": "b"},
+    state, _ = play(state, step("F"), step("a"), step("b"),
                     {"type": "done"})
     assert state.current == 1
-    b, _ = play(state, *({"type": "step", "to": s} for s in ("F", "a", "b", "c")), {"type": "done"})
+    b, _ = play(state, *(step(s) for s in ("F", "a", "b", "c")), {"type": "done"})
     b = finish_round(b)
     assert b.phase == "over" and b.winners == (1,)
-    tie, _ = play(state, *({"type": "step", "to": s} for s in ("F", "a", "b")), {"type": "done"})
+    tie, _ = play(state, *(step(s) for s in ("F", "a", "b")), {"type": "done"})
     tie = finish_round(tie)
     assert tie.phase == "roll" and tie.tiebreak and tie.racing == (0, 1) and not tie.winners
 
@@ -339,7 +342,7 @@ def test_s24_the_round_is_played_to_its_end_after_a_runner_reaches_the_finish():
     state = with_player(state, 1, done_rolling=True)
     state = race_phase(state, "move", 0, space="a", steps=1, left_start=True)
     lead = state.lead
-    state, _ = play(state, {"type": "step", "to": "F"}, {"type": "done"})
+    state, _ = play(state, step("F"), {"type": "done"})
     assert state.ending and state.phase == "move" and state.current == 1
     state, _ = play(state, {"type": "done"})
     assert state.phase == "buy"
@@ -350,7 +353,7 @@ def test_s24_the_round_is_played_to_its_end_after_a_runner_reaches_the_finish():
 def test_s36_in_a_two_lap_race_the_finish_of_lap_1_sends_the_runner_on_from_the_start():
     track = line_track("S - a - b - c - F")
     state = race_phase(begin(TWO, track=track, laps=2), "move", space="c", steps=3, left_start=True)
-    state, events = play(state, {"type": "step", "to": "F"}, {"type": "step", "to": "a"})
+    state, events = play(state, step("F"), step("a"))
     player = state.players[0]
     assert (player.laps, player.space, player.reached) == (1, "a", False)
     assert lines_passed(state.table, player) == 4 + 1
@@ -392,3 +395,13 @@ def test_greedy_bot_races_end_and_replay_exactly_with_every_die_in_one_place(rac
         places += [*player.draw, *player.ready, *player.rest, *(d for d, _ in player.active)]
     assert sorted(places) == list(range(len(state.table.types)))
     assert replay(GAME, options, 3, actions) == state
+
+
+def test_a_move_is_a_listed_path_and_a_path_through_a_shortcut_stops_there():
+    track = line_track("S - a - k - l - m - F", k={"type": "shortcut", "pay": {"coins": 4}, "to": "m"})
+    state = race_phase(begin(TWO, track=track), "move", space="a", steps=3, coins=4, left_start=True)
+    assert {"type": "move", "path": ["k"]} in options(state) and "l" not in destinations(state)
+    with pytest.raises(IllegalAction, match="CU-63"):
+        play(state, {"type": "move", "path": ["k", "l"]})
+    with pytest.raises(IllegalAction, match="CU-58"):
+        play(state, {"type": "move", "path": ["m"]})

@@ -579,11 +579,38 @@ def _step_targets(state: State, p: int) -> list[str]:
     return targets
 
 
-def _move_options(state: State) -> list[Action]:
+def move_paths(state: State) -> list[list[str]]:
+    """CU-58..CU-64: one path to every space the runner can reach with what it has, the path leaving the most
+    steps (then water entries) and the shortest of those. Each path is walked with the rules' own step, so jets
+    double what is left on the way; a path ends where the runner must decide something (a shortcut, CU-63)."""
     p = state.current
+    here = state.players[p]
+    origin = (here.segment, here.space, here.laps)
+    best: dict[tuple[int, str, int], tuple[tuple[int, int], list[str]]] = {}
+    seen: set[tuple[Any, ...]] = set()
+    frontier: list[tuple[State, list[str]]] = [(state, [])]
+    while frontier:
+        later = []
+        for walked, path in frontier:
+            for there in _step_targets(walked, p):
+                after = _step(walked, p, there, [])
+                runner = after.players[p]
+                way = [*path, there]
+                key = (runner.segment, runner.space, runner.laps)
+                left = (runner.steps, runner.water)
+                if key != origin and (key not in best or left > best[key][0]):
+                    best[key] = (left, way)
+                mark = (key, left, runner.specials, runner.reached)
+                if after.phase == "move" and mark not in seen:
+                    seen.add(mark)
+                    later.append((after, way))
+        frontier = later
+    return sorted((way for _, way in best.values()), key=lambda way: (len(way), way))
+
+
+def _move_options(state: State) -> list[Action]:
     options: list[Action] = [{"type": "done"}]
-    for there in _step_targets(state, p):
-        options.append({"type": "step", "to": there})
+    options += [{"type": "move", "path": path} for path in move_paths(state)]
     return options + _convert_options(state) + ability_options(state, *ANY_TIME)
 
 
@@ -595,10 +622,25 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         return use_ability(state, action, events, *ANY_TIME)
     if action["type"] == "done":
         return _end_move(state, p, events)
+    path = action.get("path")
+    if not isinstance(path, list) or not path:
+        raise IllegalAction("CU-58", f"a move is a path of spaces, got {path!r}")
+    for n, there in enumerate(path):
+        if state.phase != "move":
+            raise IllegalAction("CU-63", f"the path stops at {path[n - 1]}: the runner must decide there first")
+        legal = _step_targets(state, p)
+        if there not in legal:
+            raise IllegalAction("CU-58", f"step {n + 1} to {there!r} is not possible from "
+                                f"{state.players[p].space}", legal=legal)
+        state = _step(state, p, there, events)
+    return state
+
+
+def _step(state: State, p: int, there: str, events: list[Event]) -> State:
+    """One step (CU-58): to a neighbouring space, or from a finish onto the next track's start (CU-142)."""
     player = state.players[p]
     table = state.table
     track = table.segments[player.segment]
-    there = action["to"]
     if there == "next_track":  # CU-142
         segment = player.segment + 1
         start = table.segments[segment].start
@@ -855,7 +897,7 @@ PHASES: dict[str, Phase] = {
     "support": Phase("CU-43", ("ability", "done"), support_options, _on_support),
     "adjust": Phase("CU-89", ("adjust", "done"), adjust_options, _on_adjust),
     "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), _move_start_options, _on_move_start),
-    "move": Phase("CU-58", ("step", "done", "convert", "buy_step", "ability"), _move_options, _on_move),
+    "move": Phase("CU-58", ("move", "done", "convert", "buy_step", "ability"), _move_options, _on_move),
     "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), _shortcut_options, _on_shortcut),
     "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), _bonus_options, _on_bonus),
     "end6": Phase("CU-119", ("ability", "go"), _end6_options, _on_end6),
@@ -888,7 +930,7 @@ class Cubitos:
         actor = seat(state, state.current)
         step = PHASES[state.phase]
         if (state.phase != "roll" and isinstance(action, Mapping) and action.get("type") in step.actions
-                and dict(action) not in step.options(state)):
+                and action.get("type") != "move" and dict(action) not in step.options(state)):
             raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=step.options(state))
         return apply_in_phase(state, action, state.phase, actor, PHASES)
 
