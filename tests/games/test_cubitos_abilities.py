@@ -372,10 +372,14 @@ def test_cu89_the_lead_die_is_never_put_into_the_stock_by_hand():
     assert moves and all(o["to"] not in ("stock", "draw") for o in moves)
 
 
-def test_a_mandatory_ability_resolved_by_hand_must_be_resolved():
+def test_dieter_is_mandatory_for_the_most_swords_and_gives_back_a_red_die():
     state = with_cards(begin(TWO), "dieter")
-    state = support(state, swords=2)
-    assert options(state) == [{"type": "ability", "ability": "dieter.1", "manual": True}]
+    state = support(state, swords=2, active=active(state, "red/team"))
+    uses = [o for o in options(state) if o.get("ability") == "dieter.1"]
+    assert uses and {"type": "done"} not in options(state)
+    state, _ = play(state, uses[0])
+    ada = state.players[0]
+    assert ada.next_exclude == {"green", "white"} and not ada.active and ada.gave_back
 
 
 # ------------------------------------------------------------------------------------------------------ race section
@@ -465,3 +469,29 @@ def test_e7_edward_with_one_red_die_gives_it_back_and_passes_another_die_to_the_
     state, _ = play(state, next(o for o in uses if o["pass"] == ["draw", "grey_dark"]))
     assert state.table.types[state.players[1].rest[-1]] == "grey_dark"
     assert not state.players[0].active
+
+
+def test_s27_dieter_next_round_fills_the_limit_with_other_colours_and_green_and_white_may_come_along():
+    state = others_done(begin(TWO))
+    taken: set[int] = set()
+    grey = dice_of(state, "grey_light", 10, taken=taken)
+    green, white = dice_of(state, "green", 3, taken=taken), dice_of(state, "white", 2, taken=taken)
+    state = with_player(state, 0, draw=tuple(grey[:6] + green + white), rest=tuple(grey[6:]), ready=(),
+                        refill_exclude=frozenset({"green", "white"}))
+    state = state._replace(phase="roll", current=0)
+    assert [o["roll"] for o in options(state)] == list(range(9, 15))
+    roll = ["grey_light/blank"] * 9 + ["green/blank", "white/blank"]
+    state, events = play(state, {"type": "roll", "roll": 11, "dice": roll})
+    ada = state.players[0]
+    assert len(ada.ready) == 11 and len(ada.draw) == 4 and not ada.rest
+    assert any(e["type"] == "recycled" for e in events)
+
+
+def test_uppercut_uwe_next_round_takes_any_number_of_dice_from_any_zone():
+    state = others_done(begin(TWO))
+    player = state.players[0]
+    state = with_player(state, 0, draw=player.draw[:4], rest=player.draw[4:], ready=(), refill_no_limit=True)
+    state = state._replace(phase="roll", current=0)
+    assert [o["roll"] for o in options(state)] == list(range(0, 10))
+    state, _ = play(state, {"type": "roll", "roll": 9, "dice": ["grey_light/blank"] * 7 + ["grey_dark/blank"] * 2})
+    assert len(state.players[0].ready) == 9 and not state.players[0].draw and not state.players[0].rest

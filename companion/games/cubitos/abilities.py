@@ -45,7 +45,9 @@ PLAYED_OPS = frozenset({"gain", "gain_per", "if_active_colour", "choose_one", "g
                         "water_steps", "repeat_grey_yield", "self_to_ready", "other_active_to_ready",
                         "prevent_bust", "ignore_bust", "keep_active_on_bust", "immediate_step", "remote_bonus",
                         "give_back_if_took_credit", "credits_if_gave_back", "ready_die_to_active_choose_face",
-                        "give_die_to_fewest_swords"})
+                        "give_die_to_fewest_swords", "refill_next_round"})
+REFILL_MODIFIERS_COMBINE = True
+"""CU-29 **Decision**: colours excluded by several effects add up; "no limit" beats every exclusion."""
 WINDOWS: dict[str, tuple[str, tuple[str | None, ...]]] = {
     "phase5": ("support", (None, "phase5", "phase5_after_swords")),
     "push": ("activatable", ("push_before_roll",)),
@@ -552,6 +554,12 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         state = changed(state, target, rest=state.players[target].rest + (passed,))
         events.append({"type": "passed_die", "player": seat(state, p), "to": action["to"], "die": kind})
         return state
+    if op == "refill_next_round":  # CU-94, CU-99, CU-108: next round's phase 1
+        events.append({"type": "next_refill", "player": seat(state, p),
+                       **({"no_limit": True} if effect.get("no_limit") else
+                          {"exclude": sorted(effect.get("exclude_colours", []))})})
+        return changed(state, p, next_no_limit=player.next_no_limit or bool(effect.get("no_limit")),
+                       next_exclude=player.next_exclude | frozenset(effect.get("exclude_colours", [])))
     raise ValueError(f"effect op {op!r} is not played yet")
 
 

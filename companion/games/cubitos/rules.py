@@ -97,14 +97,35 @@ TIEBREAK_ONLY_TIED = True
 CONVERTING_IS_NOT_TAKING = True
 """CU-90 **Decision**: credits returned for coins are not credits taken."""
 
-def refill_count(state: State, p: int) -> int:
-    """CU-27, CU-28: how many dice the refill moves: up to the limit (the lead die excluded), as far as dice exist."""
+def _excluded(state: State, p: int, die: int) -> bool:
+    return state.table.colour(die) in state.players[p].refill_exclude
+
+
+def refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
+    """CU-27..CU-29: (fewest, most) dice the refill may move to the ready zone, and whether the rest zone is
+    recycled into the draw zone first.
+
+    Normally exactly up to the limit (the lead die excluded), as far as dice exist. Colours excluded by last
+    round's abilities (Dieter, Handkäs) neither count nor fill the limit, and any number of them may come along
+    from the draw zone; with no limit (Uppercut-Uwe) any number of dice come from any zone.
+    """
     player = state.players[p]
     if player.refilled:
-        return 0
-    k = sum(die != state.table.lead_die for die in player.ready)
+        return 0, 0, False
+    if player.refill_no_limit:
+        return 0, len(player.draw) + len(player.rest), False
+    k = sum(die != state.table.lead_die and not _excluded(state, p, die) for die in player.ready)
     need = max(0, draw_limit(state, p) - k)
-    return min(need, len(player.draw) + len(player.rest))
+    in_draw = sum(not _excluded(state, p, d) for d in player.draw)
+    recycle = need > in_draw
+    pool = list(player.draw) + (list(player.rest) if recycle else [])
+    base = min(need, sum(not _excluded(state, p, d) for d in pool))
+    return base, base + sum(_excluded(state, p, d) for d in pool), recycle
+
+
+def refill_count(state: State, p: int) -> int:
+    """CU-27: the dice the refill must move (the fewest of ``refill_bounds``)."""
+    return refill_bounds(state, p)[0]
 
 
 def ready_count(state: State, p: int) -> int:
@@ -219,30 +240,80 @@ def _parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
 
 
 def _roll_options(state: State) -> list[Action]:
+    """CU-30: roll the ready zone and the refill; a refill of a choosable size gives one option per size."""
     p = state.current
-    return [{"type": "roll", "roll": ready_count(state, p)}]
+    low, high, _ = refill_bounds(state, p)
+    ready = len(state.players[p].ready)
+    return [{"type": "roll", "roll": ready + n} for n in range(low, high + 1)]
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
-    """What a bot's roll shows: the ready zone plus a random refill (CU-27, CU-28), each die on a random face."""
+    """What a bot's roll shows: the ready zone plus a random refill of the option's size (CU-27..CU-29), each die
+    on a random face."""
     table, p = state.table, state.current
     player = state.players[p]
-    dice = list(player.ready)
-    need = refill_count(state, p)
-    draw = list(player.draw)
-    if need > len(draw):
-        dice += draw
-        need -= len(draw)
-        draw = list(player.rest)
-    dice += rng.sample(draw, need)
-    return [f"{table.types[d]}/{rng.choice(table.kit.dice[table.types[d]].faces).label}" for d in dice]
+    low, _, recycle = refill_bounds(state, p)
+    extra = option["roll"] - len(player.ready)
+    pool = list(player.draw) + (list(player.rest) if recycle or player.refill_no_limit else [])
+    if player.refill_no_limit:
+        chosen = rng.sample(pool, extra)
+    else:
+        counted = [d for d in player.draw if not _excluded(state, p, d)]
+        if recycle:  # all of the draw zone first (CU-28), then from the recycled rest zone
+            chosen = counted + rng.sample([d for d in player.rest if not _excluded(state, p, d)], low - len(counted))
+        else:
+            chosen = rng.sample(counted, low)
+        chosen += rng.sample([d for d in pool if _excluded(state, p, d)], extra - low)
+    return [f"{table.types[d]}/{rng.choice(table.kit.dice[table.types[d]].faces).label}"
+            for d in [*player.ready, *chosen]]
+
+
+def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> tuple[list[int], list[int],
+                                                                                      list[int]]:
+    """CU-27..CU-29: the dice the roll shows beyond the ready zone, taken from the draw zone (the rest zone
+    recycled into it when it lacks enough); returns (the refilled dice, the draw zone, the rest zone)."""
+    player = state.players[p]
+    types = state.table.types
+    low, high, recycle = refill_bounds(state, p)
+    draw, rest = list(player.draw), list(player.rest)
+    if player.refill_no_limit:  # CU-99: any dice of any zone; **Decision**: from the draw zone first
+        taken = []
+        for die_type, n in sorted(extra.items()):
+            for _ in range(n):
+                source = draw if any(types[d] == die_type for d in draw) else rest
+                if not any(types[d] == die_type for d in source):
+                    raise IllegalAction("CU-29", f"no {die_type} die left in the draw or rest zone")
+                taken.append(take(source, types, die_type))
+        return taken, draw, rest
+    excluded = player.refill_exclude
+    colour = {t: state.table.kit.dice[t].colour for t in extra}
+    counted = sum(n for t, n in extra.items() if colour[t] not in excluded)
+    if counted != low:
+        raise IllegalAction("CU-27", f"the refill fills the limit: {low} dice"
+                            + (f" not {', '.join(sorted(excluded))}" if excluded else "")
+                            + f", the roll shows {counted}")
+    if recycle:  # CU-28: what is left of the draw zone first, then the rest zone becomes the draw zone
+        first = Counter(types[d] for d in draw if not _excluded(state, p, d))
+        if first - extra:
+            raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
+        draw, rest = draw + rest, []
+        events.append({"type": "recycled", "player": seat(state, p), "dice": len(draw)})
+    available = Counter(types[d] for d in draw)
+    if extra - available:
+        wrong = ", ".join(f"{n} {t}" for t, n in (extra - available).items())
+        raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
+    taken = [take(draw, types, die_type) for die_type, n in sorted(extra.items()) for _ in range(n)]
+    return taken, draw, rest
 
 
 def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """CU-27..CU-36: refill (what the roll shows beyond the ready zone), roll, place hits, danger or bust."""
     p = state.current
     table, player = state.table, state.players[p]
-    count = ready_count(state, p)
+    count = action.get("roll") if isinstance(action.get("roll"), int) else ready_count(state, p)
+    if {"type": "roll", "roll": count} not in _roll_options(state):
+        raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
+                            legal=[o["roll"] for o in _roll_options(state)])
     rolled = _parse_roll(state, action.get("dice"), count)
     types = table.types
     shown = Counter(t for t, _ in rolled)
@@ -251,28 +322,13 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if ready - shown:
         missing = ", ".join(f"{n} {t}" for t, n in (ready - shown).items())
         raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
-    draw, rest = list(player.draw), list(player.rest)
     taken = list(player.ready)
+    draw, rest = list(player.draw), list(player.rest)
     if not player.refilled:
-        need = refill_count(state, p)
-        recycled = need > len(draw)
-        if recycled:  # CU-28: all of the draw zone, then the rest zone becomes the draw zone
-            first = Counter(types[d] for d in draw)
-            if first - extra:
-                raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
-            taken += draw
-            extra = extra - first
-            draw, rest = rest, []
-            events.append({"type": "recycled", "player": seat(state, p), "dice": len(draw)})
-        available = Counter(types[d] for d in draw)
-        if extra - available:
-            wrong = ", ".join(f"{n} {t}" for t, n in (extra - available).items())
-            raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
-        for die_type, n in extra.items():
-            for _ in range(n):
-                taken.append(take(draw, types, die_type))
+        refilled, draw, rest = _refill(state, p, extra, events)
+        taken += refilled
         events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
-                       "dice": sorted(Counter(types[d] for d in taken if d not in player.ready).elements())})
+                       "dice": sorted(types[d] for d in refilled)})
     elif extra:
         raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
     pool = taken
@@ -837,7 +893,9 @@ def rest_all(state: State, events: list[Event]) -> State:
                       water=0, danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False,
                       gave_back=False, specials=frozenset(), bought=(), swords=None, used=frozenset(),
                       gated=frozenset(), owes_special=frozenset(), pushed_active=None, event_used=frozenset(),
-                      safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False)
+                      safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False,
+                      refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit,
+                      next_exclude=frozenset(), next_no_limit=False)
     events.append({"type": "round_end", "round": state.round})
     if state.ending:
         return _end(state, events)

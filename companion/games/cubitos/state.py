@@ -98,6 +98,13 @@ class Player(NamedTuple):
     """Colours that stay active through this bust (Punk Grapefruit, CU-118)."""
     must_push: bool = False
     """A Käsehäppchen was placed: one more push is owed (CU-110)."""
+    refill_exclude: frozenset[str] = frozenset()
+    """Colours that neither count nor fill this round's limit (CU-29: Dieter, Handkäs mit Muckis)."""
+    refill_no_limit: bool = False
+    """This round's refill has no limit (CU-29: Uppercut-Uwe)."""
+    next_exclude: frozenset[str] = frozenset()
+    next_no_limit: bool = False
+    """What this round's abilities do to the next round's refill."""
     borrowed: frozenset[int] = frozenset()
     """Dice taken for this round only (Draftodon, Mungojerrie): back to the stock in phase 8 wherever they are."""
 
