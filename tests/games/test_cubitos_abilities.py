@@ -495,3 +495,94 @@ def test_uppercut_uwe_next_round_takes_any_number_of_dice_from_any_zone():
     assert [o["roll"] for o in options(state)] == list(range(0, 10))
     state, _ = play(state, {"type": "roll", "roll": 9, "dice": ["grey_light/blank"] * 7 + ["grey_dark/blank"] * 2})
     assert len(state.players[0].ready) == 9 and not state.players[0].draw and not state.players[0].rest
+
+
+# ------------------------------------------------------------------------------------------------------ added rolls
+
+
+def test_e10_granatananas_chain_a_blank_rescue_lets_the_second_one_try_and_one_hit_ignores_the_bust():
+    state = with_cards(others_done(begin(TWO)), "granatananas")
+    player = state.players[0]
+    greys = [d for d in player.draw if state.table.types[d] == "grey_light"]
+    darks = tuple(d for d in player.draw if state.table.types[d] == "grey_dark")
+    dice = active(state, "green/team", "green/team", "red/blank")
+    state = rolling(state, active=dice, danger=True, ready=tuple(greys[:2]), rest=tuple(greys[2:5]),
+                    draw=tuple(greys[5:]) + darks)
+    state, _ = push_roll(state, ["grey_light/blank"] * 2)
+    assert state.phase == "busting"
+    uses = [o for o in options(state) if o.get("ability") == "granatananas.1"]
+    state, _ = play(state, {**next(o for o in uses if o["roll"] == 3), "dice": ["grey_light/blank"] * 3})
+    ada = state.players[0]
+    assert state.phase == "busting" and not ada.rest and len(ada.ready) == 5  # the three from the rest zone
+    uses = [o for o in options(state) if o.get("ability") == "granatananas.1"]
+    state, events = play(state, {**next(o for o in uses if o["roll"] == 2), "dice": ["grey_light/coin1",
+                                                                                      "grey_light/blank"]})
+    ada = state.players[0]
+    assert any(e["type"] == "bust_ignored" for e in events) and not ada.busted and ada.danger
+    assert ("grey_light", "coin1") in {(state.table.types[d], label) for d, label in ada.active}
+    assert state.phase == "choice"
+
+
+def test_s11_obatzda_adds_a_die_from_the_draw_zone_recycling_the_rest_zone():
+    state = with_cards(others_done(begin(TWO)), "obatzda")
+    player = state.players[0]
+    dice = active(state, "yellow/team")
+    state = rolling(state, active=dice, ready=player.draw[:2], draw=(), rest=player.draw[2:7])
+    state, _ = push_roll(state, ["grey_light/coin1", "grey_light/blank"])
+    assert state.phase == "event"
+    obatzda = next(o for o in options(state) if o.get("ability") == "obatzda.1")
+    assert obatzda["roll"] == 1
+    state, events = play(state, {**obatzda, "dice": ["grey_light/blank"]})
+    ada = state.players[0]
+    assert any(e["type"] == "recycled" for e in events)
+    assert (len(ada.draw), len(ada.rest)) == (4, 0) and len(ada.ready) == 2
+
+
+def test_s35_mahatma_rolls_the_ready_zone_twice_and_a_kaesehaeppchen_placed_then_owes_nothing():
+    state = with_cards(begin(TWO), "mahatma", "kaesehaeppchen")
+    yellow = dice_of(state, "yellow", 1)
+    state = support(state, active=active(state, "blue/team"), ready=tuple(yellow) + state.players[0].draw[:3],
+                    draw=state.players[0].draw[3:])
+    mahatma = next(o for o in options(state) if o.get("ability") == "mahatma.1")
+    assert mahatma["roll"] == 4
+    state, _ = play(state, {**mahatma, "dice": ["yellow/team", "grey_light/blank", "grey_light/blank",
+                                                "grey_light/blank"]})
+    assert state.phase == "again" and state.players[0].coins == 2
+    assert options(state) == [{"type": "roll", "roll": 3}]
+    state, _ = play(state, {"type": "roll", "roll": 3, "dice": ["grey_light/coin1"] * 3})
+    ada = state.players[0]
+    assert len(ada.active) == 5 and not ada.ready and not ada.must_push  # S-35: the owed push lapses at once
+    assert (state.phase, state.current) == ("move", 0)
+
+
+def test_lamalala_rolls_every_grey_and_white_die_of_the_ready_and_draw_zones():
+    state = with_cards(begin(TWO), "lamalala")
+    white = dice_of(state, "white", 1)
+    state = support(state, active=active(state, "blue/team"), ready=tuple(white), draw=state.players[0].draw)
+    lamalala = next(o for o in options(state) if o.get("ability") == "lamalala.1")
+    assert lamalala["roll"] == 10
+    with pytest.raises(IllegalAction):
+        play(state, {**lamalala, "dice": ["grey_light/blank"] * 10})
+    state, _ = play(state, {**lamalala, "dice": ["white/blank"] + ["grey_light/blank"] * 7 + ["grey_dark/step1"] * 2})
+    assert len(state.players[0].ready) == 8 and not state.players[0].draw
+
+
+def test_s33_punk_grapefruit_second_rolls_dice_of_different_colours_after_a_bust():
+    state = with_cards(begin(TWO), "punk_grapefruit")
+    red = dice_of(state, "red", 2)
+    state = support(state, active=active(state, "green/team"), busted=True,
+                    draw=tuple(red) + state.players[0].draw)
+    punk = [o for o in options(state) if o.get("ability") == "punk_grapefruit.2"]
+    assert [o["roll"] for o in punk] == [0, 1, 2, 3]  # red, grey and black (the lead die is in the ready zone)
+    with pytest.raises(IllegalAction, match="CU-118"):
+        play(state, {**punk[2], "dice": ["red/blank", "red/team"]})
+    state, _ = play(state, {**punk[2], "dice": ["red/team", "grey_dark/blank"]})
+    assert ("red", "team") in {(state.table.types[d], label) for d, label in state.players[0].active}
+
+
+def test_jacques_couteau_rolls_two_non_red_dice_per_player_with_fewer_swords():
+    state = with_cards(begin(THREE), "jacques_couteau")
+    state = support(state, swords=2)
+    state = with_player(state, 1, swords=1)
+    jacques = next(o for o in options(state) if o.get("ability") == "jacques_couteau.2")
+    assert jacques["roll"] == 4

@@ -13,6 +13,7 @@ roll dice or act in the roll section (see the package README).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from itertools import product
 from typing import Any
@@ -29,12 +30,15 @@ from companion.games.cubitos.state import (
     give_back,
     lead_order,
     leave_active,
+    parse_roll,
     reach_finish,
     receive_bonuses,
     seat,
     track_of,
 )
 
+MUST_PASS_OVERRIDES_MUST_PUSH = True
+"""CU-110 **Decision**: a push owed with an empty ready zone, or after the roll section, lapses."""
 SWORDS_MOST_NEEDS_ONE = True
 """CU-45 **Decision**: 0 swords never win ``most``."""
 SWORD_GATE_REPLACES_TEAM_SYMBOL, SWORD_GATED_ONCE = True, True
@@ -45,20 +49,28 @@ PLAYED_OPS = frozenset({"gain", "gain_per", "if_active_colour", "choose_one", "g
                         "water_steps", "repeat_grey_yield", "self_to_ready", "other_active_to_ready",
                         "prevent_bust", "ignore_bust", "keep_active_on_bust", "immediate_step", "remote_bonus",
                         "give_back_if_took_credit", "credits_if_gave_back", "ready_die_to_active_choose_face",
-                        "give_die_to_fewest_swords", "refill_next_round"})
+                        "give_die_to_fewest_swords", "refill_next_round", "add_dice", "distinct_colour_roll",
+                        "grey_rescue_roll", "must_push"})
+ROLLING_OPS = ("add_dice", "distinct_colour_roll", "grey_rescue_roll")
+RESCUE_ZONES = ("rest", "draw", "ready")
+"""CU-117 **Decision**: Granatananas takes grey dice from the rest zone first, then the draw and ready zones (E-10
+takes them from the rest zone, then from the draw zone)."""
+DISTINCT_ZONES = ("draw", "ready")
+"""CU-118 **Decision**: Punk Grapefruit's dice come from the draw zone first, then the ready zone."""
 REFILL_MODIFIERS_COMBINE = True
 """CU-29 **Decision**: colours excluded by several effects add up; "no limit" beats every exclusion."""
-WINDOWS: dict[str, tuple[str, tuple[str | None, ...]]] = {
-    "phase5": ("support", (None, "phase5", "phase5_after_swords")),
-    "push": ("activatable", ("push_before_roll",)),
-    "bust": ("activatable", ("on_bust",)),
-    "event": ("event", (None,)),
-    "end6": ("activatable", ("end_of_phase6",)),
-    "before7": ("activatable", ("before_phase7",)),
-    "race": ("activatable", ("race_section",)),
-    "any": ("activatable", ("any",)),
+WINDOWS: dict[str, tuple[tuple[str, str | None], ...]] = {
+    "phase5": (("support", None), ("support", "phase5"), ("support", "phase5_after_swords"),
+               ("activatable", "phase5")),
+    "push": (("activatable", "push_before_roll"),),
+    "bust": (("activatable", "on_bust"),),
+    "event": (("event", None),),
+    "end6": (("activatable", "end_of_phase6"),),
+    "before7": (("activatable", "before_phase7"),),
+    "race": (("activatable", "race_section"),),
+    "any": (("activatable", "any"),),
 }
-"""When an ability may be used: (its timing, its windows) for each moment the rules offer abilities."""
+"""When an ability may be used: the (timing, window) pairs of each moment the rules offer abilities at."""
 
 
 def _ops(effects: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> set[str]:
@@ -121,7 +133,6 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
                         and _gate_open(state, p, ability, colour)):
                     found.append((None, None, ability))
     for moment in moments:
-        timing, windows = WINDOWS[moment]
         spent = player.event_used if moment == "event" else player.used
         for die, label in player.active:
             shown = face(table, die, label)
@@ -139,7 +150,7 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
                     if moment == "phase5":  # CU-89: resolved by the players, the state adjusted by hand
                         found.append((die, label, ability))
                     continue
-                if ability.timing != timing or ability.window not in windows:
+                if (ability.timing, ability.window) not in WINDOWS[moment]:
                     continue
                 if moment == "event" and ability.event != "push_without_bust":
                     continue
@@ -245,6 +256,8 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
             kinds = sorted({table.types[d] for d in state.players[p].ready})
             points.append([{"pick": [kind, label]} for kind in kinds
                            for label in dict.fromkeys(f.label for f in table.kit.dice[kind].faces)])
+        elif op in ROLLING_OPS:
+            points.append([{"roll": n} for n in roll_counts(state, p, die, effect)])
         elif op == "give_die_to_fewest_swords":
             targets = [state.table.colours[k] for k in fewest_swords(state, p)]
             passes = [{"pass": [zone, kind], "to": to} for zone, kind in _give_back_targets(state, p, {"from": "any"})
@@ -419,6 +432,109 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
     return state
 
 
+def _zones_of(effect: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
+    """CU-86: the zones an added roll takes dice from, in order, and whether the rest zone is recycled into the
+    draw zone when it runs short (only when the ability names no zones)."""
+    op = effect["op"]
+    if op == "grey_rescue_roll":
+        return RESCUE_ZONES, False
+    if op == "distinct_colour_roll":
+        return tuple(effect.get("from") or DISTINCT_ZONES), False
+    zones = effect.get("from")
+    if zones in (None, ["draw"]):
+        return ("draw",), True
+    return tuple(ZONES if zones == "any" else zones), False
+
+
+def _candidates(state: State, p: int, die: int | None, effect: Mapping[str, Any]) -> list[int]:
+    """The dice an added roll may take, in the order it takes them (never the ability's own die, never the lead
+    die unless its colour, black, qualifies)."""
+    table = state.table
+    player = state.players[p]
+    zones, recycle = _zones_of(effect)
+    pool: list[int] = []
+    for zone in zones:
+        pool += [d for d, _ in player.active] if zone == "active" else list(getattr(player, zone))
+    if recycle:
+        pool += list(player.rest)
+    colours = effect.get("colours")
+    if effect["op"] == "grey_rescue_roll":
+        colours = ["grey"]
+    exclude = effect.get("exclude_colours") or []
+    return [d for d in pool if d != die and (not colours or table.colour(d) in colours)
+            and table.colour(d) not in exclude]
+
+
+def roll_counts(state: State, p: int, die: int | None, effect: Mapping[str, Any]) -> list[int]:
+    """How many dice the added roll may show (CU-86, CU-117, CU-118)."""
+    pool = _candidates(state, p, die, effect)
+    if effect["op"] == "grey_rescue_roll":
+        return list(range(1, len(pool) + 1))
+    if effect["op"] == "distinct_colour_roll":
+        colours = {state.table.colour(d) for d in pool}
+        return list(range(0, min(effect.get("max", 9), len(colours)) + 1))
+    n = effect["n"]
+    if n == "all":
+        return [len(pool)]
+    if effect.get("per_player_with_fewer_swords"):
+        n *= _metric(state, p, "players_with_fewer_swords", effect)
+    return [min(n, len(pool))]
+
+
+def roll_in(state: State, p: int, die: int | None, effect: Mapping[str, Any], dice: Any,
+            events: list[Event]) -> State:
+    """CU-86: dice taken from their zones and rolled: hits become active (placed, CU-81), the rest go to the ready
+    zone. This roll cannot bust and no push follows it."""
+    table = state.table
+    player = state.players[p]
+    n = len(dice) if isinstance(dice, list) else -1
+    if n not in roll_counts(state, p, die, effect):
+        raise IllegalAction("CU-86", f"the roll shows {n} dice", legal=roll_counts(state, p, die, effect))
+    rolled = parse_roll(state, dice, n)
+    zones, recycle = _zones_of(effect)
+    pool = _candidates(state, p, die, effect)
+    wanted = Counter(kind for kind, _ in rolled)
+    if effect["op"] == "add_dice" and effect["n"] == "all" and wanted != Counter(table.types[d] for d in pool):
+        raise IllegalAction("CU-86", "the roll shows every die the ability names")
+    if effect["op"] == "distinct_colour_roll" and len({table.kit.dice[k].colour for k, _ in rolled}) != n:
+        raise IllegalAction("CU-118", "the dice rolled are of different colours")
+    draw = [d for d in pool if d in player.draw]
+    if recycle and effect["op"] == "add_dice" and n > len(draw):  # CU-86: all of the draw zone, then the rest
+        if Counter(table.types[d] for d in draw) - wanted:
+            raise IllegalAction("CU-86", "the draw zone runs out: every die left in it is rolled first")
+    taken = []
+    for kind, _ in rolled:
+        chosen = next((d for d in pool if table.types[d] == kind and d not in taken), None)
+        if chosen is None:
+            raise IllegalAction("CU-86", f"no {kind} die to take for this roll")
+        taken.append(chosen)
+    zones_after = {zone: list(getattr(player, zone)) for zone in ("draw", "ready", "rest")}
+    active = [a for a in player.active if a[0] not in taken]
+    for d in taken:
+        for zone in zones_after.values():
+            if d in zone:
+                zone.remove(d)
+    if recycle and any(d in player.rest for d in taken):
+        zones_after["draw"] += zones_after["rest"]
+        zones_after["rest"] = []
+        events.append({"type": "recycled", "player": seat(state, p), "dice": len(zones_after["draw"])})
+    new = []
+    for d, (_, label) in zip(taken, rolled, strict=True):
+        if face(table, d, label).blank:
+            zones_after["ready"].append(d)
+        else:
+            new.append((d, label))
+    events.append({"type": "added_roll", "player": seat(state, p), "dice": list(dice),
+                   "hits": [f"{table.types[d]}/{label}" for d, label in new]})
+    state = changed(state, p, active=tuple(active + new), used=frozenset(u for u in player.used
+                                                                     if u[0] not in taken or u[0] == die),
+                    **{zone: tuple(dice_) for zone, dice_ in zones_after.items()})
+    state = placed(state, p, new, events)
+    if effect["op"] == "grey_rescue_roll" and new:  # CU-117: one hit ignores the bust
+        state = changed(state, p, bust_ignored=True)
+    return state
+
+
 def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event]) -> State:
     """Dice just placed in the active zone (CU-81, CU-88): Käsehäppchen owes a push (CU-110), and a third active die
     puts the player in danger (CU-32)."""
@@ -429,6 +545,8 @@ def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event
         if card is None or not (shown.team or shown.special):
             continue
         if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects) for a in card.abilities):
+            if state.players[p].done_rolling:
+                continue  # S-35: the roll section is over, the duty lapses at once (MUST_PASS_OVERRIDES_MUST_PUSH)
             if not state.players[p].must_push:
                 events.append({"type": "must_push", "player": seat(state, p), "die": table.types[die]})
             state = changed(state, p, must_push=True)
@@ -508,7 +626,9 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
     if op == "self_to_ready":  # CU-112: rolled again with the push
         events.append({"type": "to_ready", "player": seat(state, p), "die": table.types[die]})
         return leave_active(state, p, die, "ready")
-    if op == "other_active_to_ready":  # CU-115
+    if op == "other_active_to_ready":  # CU-115: another active die, if there is one
+        if "move" not in action:
+            return state
         kind, label = action["move"]
         other = min(d for d, shown in player.active if d != die and (table.types[d], shown) == (kind, label))
         events.append({"type": "to_ready", "player": seat(state, p), "die": kind})
@@ -560,6 +680,11 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
                           {"exclude": sorted(effect.get("exclude_colours", []))})})
         return changed(state, p, next_no_limit=player.next_no_limit or bool(effect.get("no_limit")),
                        next_exclude=player.next_exclude | frozenset(effect.get("exclude_colours", [])))
+    if op in ROLLING_OPS:
+        state = roll_in(state, p, die, effect, action.get("dice"), events)
+        if effect.get("repeat", 1) > 1:  # CU-123: Mahatma rolls the ready zone once more
+            return state._replace(again=(_ability_of(effect, state, die), effect["repeat"] - 1))
+        return state
     raise ValueError(f"effect op {op!r} is not played yet")
 
 
@@ -623,3 +748,44 @@ def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
     if target == "stock":
         return state._replace(stock=state.stock | {die})
     return changed(state, p, **{target: getattr(state.players[p], target) + (die,)})
+
+
+def _ability_of(effect: Mapping[str, Any], state: State, die: int | None) -> str:
+    """The id of the ability of ``die``'s card that has ``effect`` (for a repeated roll)."""
+    card = state.table.cards[state.table.colour(die)] if die is not None else None
+    for ability in card.abilities if card else ():
+        if effect in ability.effects:
+            return ability.id
+    raise ValueError("no ability has this effect")
+
+
+def again_effect(state: State) -> dict[str, Any]:
+    """The roll a repeated ability still owes (``state.again``)."""
+    ability_id, _ = state.again
+    for card in state.table.cards.values():
+        for ability in card.abilities:
+            if ability.id == ability_id:
+                return next(e for e in ability.effects if e.get("repeat", 1) > 1)
+    raise ValueError(ability_id)
+
+
+def ability_roll_dice(state: State, option: Mapping[str, Any], rng: Any) -> list[str]:
+    """What a bot's added roll shows: the dice the option takes (in the rules' order), on random faces."""
+    table = state.table
+    p = state.current
+    if option.get("type") == "roll" and state.again is not None:
+        effect, die = again_effect(state), None
+    else:
+        die, _, ability = next((d, lab, a) for d, lab, a in usable(state, p, *WINDOWS)
+                               if a.id == option["ability"] and (d is None or table.types[d] == option.get("die")))
+        effect = next(e for e in ability.effects if e["op"] in ROLLING_OPS)
+    pool = _candidates(state, p, die, effect)
+    n = option["roll"]
+    if effect["op"] == "distinct_colour_roll":
+        seen: dict[str, int] = {}
+        for d in pool:
+            seen.setdefault(table.colour(d), d)
+        chosen = rng.sample(list(seen.values()), n)
+    else:
+        chosen = pool[:n]
+    return [f"{table.types[d]}/{rng.choice(table.kit.dice[table.types[d]].faces).label}" for d in chosen]

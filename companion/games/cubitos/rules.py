@@ -25,10 +25,14 @@ from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, ap
 from companion.games.cubitos.abilities import (
     ANY_TIME,
     ability_options,
+    ability_roll_dice,
     adjust,
     adjust_options,
+    again_effect,
     owed,
     placed,
+    roll_counts,
+    roll_in,
     support_options,
     usable,
     use_ability,
@@ -47,6 +51,7 @@ from companion.games.cubitos.state import (
     labels,
     lead_order,
     lines_passed,
+    parse_roll,
     reach_finish,
     receive_bonuses,
     seat,
@@ -221,21 +226,6 @@ def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
     return state._replace(current=next_roller(state))
 
 
-def _parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
-    """(die type, face label) of each rolled die, as the camera names them."""
-    if not isinstance(dice, list) or len(dice) != count:
-        raise IllegalAction("CU-30", f"expected {count} dice, got {dice!r}", legal=f"{count} dice")
-    known = state.table.kit.dice
-    parsed = []
-    for i, name in enumerate(dice):
-        die_type, _, label = name.partition("/") if isinstance(name, str) else ("", "", "")
-        if die_type not in known or label not in {f.label for f in known[die_type].faces}:
-            raise IllegalAction("CU-30", f"dice[{i}]: not a face of a Cubitos die: {name!r}",
-                                legal="'<die type>/<face label>' of dice.json")
-        parsed.append((die_type, label))
-    return parsed
-
-
 # ------------------------------------------------------------------------------------------------------ roll section
 
 
@@ -314,7 +304,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if {"type": "roll", "roll": count} not in _roll_options(state):
         raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
                             legal=[o["roll"] for o in _roll_options(state)])
-    rolled = _parse_roll(state, action.get("dice"), count)
+    rolled = parse_roll(state, action.get("dice"), count)
     types = table.types
     shown = Counter(t for t, _ in rolled)
     ready = Counter(types[d] for d in player.ready)
@@ -536,8 +526,26 @@ def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) ->
     state = use_ability(state, action, events, "phase5", *ANY_TIME)
     if state.adjusting is not None:
         return state._replace(phase="adjust")
+    if state.again is not None:
+        return state._replace(phase="again")
     if len(support_options(state)) <= 1 and support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)  # nothing left to use: no tap needed
+    return state
+
+
+def _again_options(state: State) -> list[Action]:
+    return [{"type": "roll", "roll": roll_counts(state, state.current, None, again_effect(state))[0]}]
+
+
+def _on_again(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-123: the ability's next roll of the ready zone; then phase 5 goes on."""
+    ability, left = state.again
+    state = roll_in(state, state.current, None, again_effect(state), action.get("dice"), events)
+    if left > 1:
+        return state._replace(again=(ability, left - 1))
+    state = state._replace(again=None, phase="support")
+    if support_options(state) == [{"type": "done"}]:
+        return _next_support(state, state.current, events)
     return state
 
 
@@ -954,6 +962,7 @@ PHASES: dict[str, Phase] = {
     "bust": Phase("CU-34", ("rest",), _bust_options, _on_rest),
     "support": Phase("CU-43", ("ability", "done"), support_options, _on_support),
     "adjust": Phase("CU-89", ("adjust", "done"), adjust_options, _on_adjust),
+    "again": Phase("CU-86", ("roll",), _again_options, _on_again),
     "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), _move_start_options, _on_move_start),
     "move": Phase("CU-58", ("move", "done", "convert", "buy_step", "ability"), _move_options, _on_move),
     "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), _shortcut_options, _on_shortcut),
@@ -988,11 +997,13 @@ class Cubitos:
         actor = seat(state, state.current)
         step = PHASES[state.phase]
         if (state.phase != "roll" and isinstance(action, Mapping) and action.get("type") in step.actions
-                and action.get("type") != "move" and dict(action) not in step.options(state)):
+                and action.get("type") != "move" and "dice" not in action and dict(action) not in step.options(state)):
             raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=step.options(state))
         return apply_in_phase(state, action, state.phase, actor, PHASES)
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        if option.get("type") == "ability" or state.phase == "again":
+            return ability_roll_dice(state, option, rng)
         return roll_dice(state, option, rng)
 
     def view(self, state: State) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from companion.games.base import Event
+from companion.games.base import Event, IllegalAction
 from companion.games.cubitos.kit import Card, Face, Kit, Race, Track
 
 ZONES = ("draw", "ready", "active", "rest")
@@ -128,6 +128,8 @@ class State(NamedTuple):
     winners: tuple[int, ...] = ()
     ending: bool = False
     tiebreak: bool = False
+    again: tuple[str, int] | None = None
+    """An ability that rolls once more (Mahatma, CU-123): its id and the rolls still owed."""
     adjusting: str | None = None
     """The ability the players are resolving by hand (CU-89), while the ``adjust`` phase lasts."""
 
@@ -272,3 +274,18 @@ def give_back(state: State, p: int, zone: str, die_type: str, events: list[Event
         changes = {zone: tuple(dice)}
     events.append({"type": "gave_back", "player": seat(state, p), "zone": zone, "die": die_type})
     return changed(state, p, gave_back=True, **changes)._replace(stock=state.stock | {die})
+
+
+def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
+    """(die type, face label) of each rolled die, as the camera names them."""
+    if not isinstance(dice, list) or len(dice) != count:
+        raise IllegalAction("CU-30", f"expected {count} dice, got {dice!r}", legal=f"{count} dice")
+    known = state.table.kit.dice
+    parsed = []
+    for i, name in enumerate(dice):
+        die_type, _, label = name.partition("/") if isinstance(name, str) else ("", "", "")
+        if die_type not in known or label not in {f.label for f in known[die_type].faces}:
+            raise IllegalAction("CU-30", f"dice[{i}]: not a face of a Cubitos die: {name!r}",
+                                legal="'<die type>/<face label>' of dice.json")
+        parsed.append((die_type, label))
+    return parsed
