@@ -586,3 +586,25 @@ def test_jacques_couteau_rolls_two_non_red_dice_per_player_with_fewer_swords():
     state = with_player(state, 1, swords=1)
     jacques = next(o for o in options(state) if o.get("ability") == "jacques_couteau.2")
     assert jacques["roll"] == 4
+
+
+def test_s31_mutiger_maasdamer_moving_the_runner_in_the_roll_section_triggers_no_bonus_in_phase_6():
+    track = line_track("S - a - b(credits 2) - c - F")
+    state = with_cards(others_done(begin(TWO, track=track)), "mutiger_maasdamer")
+    dice = active(state, "yellow/team")
+    state = rolling(state, active=dice, ready=state.players[0].draw[:2], draw=state.players[0].draw[2:], space="a",
+                    left_start=True)
+    state, _ = push_roll(state, ["grey_light/blank"] * 2)
+    state, _ = use(state, "mutiger_maasdamer.1", to="b")
+    state, _ = play(state, {"type": "pass"})
+    while state.phase != "move" or state.current != 0:
+        state, _ = play(state, options(state)[0])
+    state, _ = play(state, {"type": "done"})
+    assert state.players[0].space == "b" and state.players[0].credits == 0
+
+
+def test_s22_rama_lama_on_the_last_fan_space_gives_nothing():
+    state = with_cards(begin(TWO), "rama_lama")
+    state = support(state, active=active(state, "blue/special"), fans=13)
+    state, _ = use(state, "rama_lama.2")
+    assert (state.players[0].fans, state.players[0].credits) == (13, 0)
