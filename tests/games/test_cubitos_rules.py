@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import random
+from fractions import Fraction
 
 import pytest
 
@@ -405,3 +406,14 @@ def test_a_move_is_a_listed_path_and_a_path_through_a_shortcut_stops_there():
         play(state, {"type": "move", "path": ["k", "l"]})
     with pytest.raises(IllegalAction, match="CU-58"):
         play(state, {"type": "move", "path": ["m"]})
+
+
+def test_the_bust_chance_of_a_push_is_exact_from_the_ready_dice_faces():
+    from companion.games.cubitos.rules import push_odds
+
+    state = begin(TWO)
+    three = dice_of(state, "grey_light", 2) + dice_of(state, "grey_dark", 1)
+    safe = with_player(state, 0, ready=tuple(three))
+    assert push_odds(safe, 0) == {"bust": 0.0, "coins": 3 / 6, "steps": 1 / 6}
+    danger = with_player(safe, 0, danger=True)
+    assert push_odds(danger, 0)["bust"] == float(Fraction(5, 6) ** 2 * Fraction(4, 6))

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from fractions import Fraction
 from itertools import product
 from typing import Any
 
@@ -1028,6 +1029,22 @@ class Cubitos:
 GAME = Cubitos()
 
 
+def push_odds(state: State, p: int) -> dict[str, float]:
+    """What a push of the ready zone risks and brings, exactly from the dice's faces (CU-31, CU-33): the chance
+    that it busts (no hit while in danger; 0 out of danger) and the coins and steps its plain faces bring on
+    average. (The Tabletop Simulator tray players know shows only the first.)"""
+    table = state.table
+    player = state.players[p]
+    blank, coins, steps = Fraction(1), Fraction(0), Fraction(0)
+    for die in player.ready:
+        faces = table.kit.dice[table.types[die]].faces
+        blank *= Fraction(sum(f.blank for f in faces), len(faces))
+        coins += Fraction(sum(f.coins for f in faces), len(faces))
+        steps += Fraction(sum(f.steps for f in faces), len(faces))
+    bust = blank if player.danger and player.ready else Fraction(0)
+    return {"bust": float(bust), "coins": float(coins), "steps": float(steps)}
+
+
 def view(state: State) -> dict[str, Any]:
     """Everything a dashboard shows, as JSON."""
     table = state.table
@@ -1047,6 +1064,7 @@ def view(state: State) -> dict[str, Any]:
             "busted": player.busted, "done_rolling": player.done_rolling, "track": player.segment,
             "space": player.space, "laps": player.laps, "reached": player.reached, "bought": list(player.bought),
             "swords": player.swords, "draw_limit": draw_limit(state, p), "lines_passed": lines_passed(table, player),
+            "push": push_odds(state, p),
         })
     stock = Counter(types[d] for d in state.stock)
     return {
