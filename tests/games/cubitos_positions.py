@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from companion.games.cubitos import rules
@@ -45,8 +46,7 @@ def begin(options: dict[str, Any] = TWO, seed: int = 0, track: Any = None, laps:
     state = GAME.setup(options, random.Random(seed))
     if track is not None:
         players = tuple(p._replace(space=track.start) for p in state.players)
-        table = state.table.__class__(**{**state.table.__dict__, "segments": (track,),
-                                         "laps": laps or state.table.laps})
+        table = replace(state.table, segments=(track,), laps=laps or state.table.laps)
         state = state._replace(table=table, players=players)
     return state
 
@@ -110,7 +110,7 @@ def with_cards(state: State, *card_ids: str) -> State:
     cards = dict(state.table.cards)
     for card_id in card_ids:
         cards[kit.cards[card_id].colour] = kit.cards[card_id]
-    return state._replace(table=state.table.__class__(**{**state.table.__dict__, "cards": cards}))
+    return state._replace(table=replace(state.table, cards=cards))
 
 
 def active(state: State, *faces: str, taken: set[int] | None = None) -> tuple[tuple[int, str], ...]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from companion.games.base import IllegalAction
@@ -67,7 +69,7 @@ def test_e14_pronto_bronto_counts_the_lines_of_the_current_lap_only():
     track = state.table.segments[0]
     space = next(s for s, sp in track.spaces.items() if sp.red_lines_passed == 9)
     state = support(state, active=active(state, "purple/team"), space=space, laps=0)
-    state = state._replace(table=state.table.__class__(**{**state.table.__dict__, "laps": 2}))
+    state = state._replace(table=replace(state.table, laps=2))
     state, _ = use(state, "pronto_bronto.1")
     assert state.players[0].steps == 4
 

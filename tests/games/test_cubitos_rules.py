@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -201,9 +202,8 @@ def test_s15_credits_turn_into_coins_only_in_the_race_section():
     state = race_phase(state, "buy", coins=5)
     state = with_player(state, 1, done_rolling=True)
     state, _ = play(state, {"type": "convert"}, {"type": "convert"}, {"type": "convert"})
-    state = state._replace(table=state.table.__class__(**{**state.table.__dict__, "cards": {
-        **state.table.cards, "red": state.table.cards["red"].__class__(**{**state.table.cards["red"].__dict__,
-                                                                          "cost": 8})}}))
+    state = state._replace(table=replace(state.table, cards={**state.table.cards,
+                                                            "red": replace(state.table.cards["red"], cost=8)}))
     assert state.players[0].coins == 8 and state.players[0].credits == 0
     state, _ = play(state, {"type": "buy", "die": "red"})
     assert (state.players[0].coins, state.players[0].credits) == (0, 0)

@@ -83,9 +83,15 @@ def _ops(effects: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> set[str]
     return found
 
 
+_PLAYED: dict[str, bool] = {}
+
+
 def played(ability: Ability) -> bool:
     """Whether this module carries the ability out (else the table adjusts by hand, CU-89)."""
-    return _ops(ability.effects) <= PLAYED_OPS
+    known = _PLAYED.get(ability.id)
+    if known is None:
+        known = _PLAYED[ability.id] = _ops(ability.effects) <= PLAYED_OPS
+    return known
 
 
 def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | None) -> bool:

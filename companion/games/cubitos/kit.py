@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 from collections import deque
 from dataclasses import dataclass, field
-from functools import cache
+from fractions import Fraction
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -53,6 +54,17 @@ class DieType:
     buyable: bool
     faces: tuple[Face, ...]
     reference: bool
+
+    @cached_property
+    def by_label(self) -> dict[str, Face]:
+        return {f.label: f for f in self.faces}
+
+    @cached_property
+    def odds(self) -> tuple[Fraction, Fraction, Fraction]:
+        """(chance of a blank face, coins and steps on average): what one roll of this die brings (CU-31)."""
+        n = len(self.faces)
+        return (Fraction(sum(f.blank for f in self.faces), n), Fraction(sum(f.coins for f in self.faces), n),
+                Fraction(sum(f.steps for f in self.faces), n))
 
 
 @dataclass(frozen=True)

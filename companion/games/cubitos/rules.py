@@ -1017,13 +1017,23 @@ class Cubitos:
         return dict(zip(state.table.colours, state.table.bots, strict=True))
 
     def score(self, state: State, actor: str) -> float:
-        """Greedy-bot heuristic: how little of the race is left, then steps, credits and coins a little."""
+        """Greedy-bot heuristic: how little of the race is left, what the active dice and resources will bring, and,
+        while the player still rolls, what pushing the ready zone is worth against losing the active dice."""
         p = state.table.colours.index(actor)
         player = state.players[p]
         if state.phase == "over":
             return 1000.0 if p in state.winners else -1000.0
-        return (-spaces_left(state.table, player) + 20 * player.reached + 0.5 * player.steps
-                + 0.3 * player.credits + 0.2 * player.coins + 0.1 * len(player.rest))
+        table = state.table
+        shown = [face(table, d, label) for d, label in player.active]
+        active = sum(1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special) for f in shown)
+        owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
+        score = (-2 * spaces_left(table, player) + 40 * player.reached + 1.5 * player.steps + 0.3 * player.coins
+                 + 0.4 * player.credits + 0.3 * player.fans + 0.8 * owned + active)
+        if not player.done_rolling and player.ready:
+            odds = push_odds(state, p)
+            gain = 1.5 * odds["steps"] + odds["coins"] / 3 + 0.3 * len(player.ready)
+            score += (1 - odds["bust"]) * gain - odds["bust"] * active
+        return score
 
 
 GAME = Cubitos()
@@ -1036,11 +1046,11 @@ def push_odds(state: State, p: int) -> dict[str, float]:
     table = state.table
     player = state.players[p]
     blank, coins, steps = Fraction(1), Fraction(0), Fraction(0)
-    for die in player.ready:
-        faces = table.kit.dice[table.types[die]].faces
-        blank *= Fraction(sum(f.blank for f in faces), len(faces))
-        coins += Fraction(sum(f.coins for f in faces), len(faces))
-        steps += Fraction(sum(f.steps for f in faces), len(faces))
+    for kind, n in Counter(table.types[d] for d in player.ready).items():
+        chance, mean_coins, mean_steps = table.kit.dice[kind].odds
+        blank *= chance ** n
+        coins += mean_coins * n
+        steps += mean_steps * n
     bust = blank if player.danger and player.ready else Fraction(0)
     return {"bust": float(bust), "coins": float(coins), "steps": float(steps)}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from companion.games.base import Event, IllegalAction
@@ -47,7 +48,12 @@ class Table:
         return None if kind.kind == "lead" else 0
 
     def colour(self, die: int) -> str:
-        return self.kit.dice[self.types[die]].colour
+        return self.colours_of[die]
+
+    @cached_property
+    def colours_of(self) -> tuple[str, ...]:
+        """Die id -> its colour for rules (CU-85)."""
+        return tuple(self.kit.dice[kind].colour for kind in self.types)
 
 
 class Player(NamedTuple):
@@ -214,7 +220,7 @@ def draw_limit(state: State, p: int) -> int:
 
 
 def face(table: Table, die: int, label: str) -> Face:
-    return next(f for f in table.kit.dice[table.types[die]].faces if f.label == label)
+    return table.kit.dice[table.types[die]].by_label[label]
 
 
 def labels(kit: Kit) -> tuple[str, ...]:
