@@ -1013,6 +1013,12 @@ class Cubitos:
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
 
+    def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+        """A rule dispute: one player's decisions from a position (``scenario.py``; formats in the README)."""
+        from companion.games.cubitos.scenario import run_scenario  # it builds on this module
+
+        return run_scenario(position, turn)
+
     def seats(self, state: State) -> dict[str, bool]:
         return dict(zip(state.table.colours, state.table.bots, strict=True))
 

@@ -1,0 +1,169 @@
+"""Rule disputes: one player's decisions from a table written by hand (``companion rules cubitos apply``).
+
+The formats are in the package README ("Rule disputes"). A Position is a table waiting for a decision: the race,
+the round, the lead player, the phase and whose decision it is, and each player's dice (by type, per zone; active
+dice with the face they show), resources, runner and round flags. The stock is the box less the players' dice. A
+Turn is one player's decisions in order, as the dashboard sends them. The result is the table after them, as a
+Position, and the events they caused.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import IllegalAction, ScenarioError, check_keys, typed_value
+from companion.games.cubitos.kit import LEAD, load_kit
+from companion.games.cubitos.rules import GAME, PHASES, next_roller
+from companion.games.cubitos.state import Player, State, lead_order, lines_passed
+
+NUMBERS = ("coins", "steps", "water", "credits", "limit_tokens", "fans", "laps")
+FLAGS = ("danger", "busted", "refilled", "done_rolling", "took_credits", "gave_back", "reached", "must_push",
+         "left_start", "refill_no_limit")
+COUNTED = ("draw", "ready", "rest")
+PLAYER_KEYS = ("name", "colour", *COUNTED, "active", *NUMBERS, *FLAGS, "track", "space", "bought", "swords",
+               "refill_exclude", "moved_from")
+POSITION_KEYS = ("race", "tracks", "cards", "round", "lead", "phase", "current", "players", "lines")
+START_PHASES = ("roll", "choice", "support", "move", "buy")
+"""The decisions a Position may wait for: a table in the middle of an ability is no place to start a dispute."""
+
+
+def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+    state = state_from_position(position)
+    check_keys(turn, ("player", "actions"), "turn")
+    player = typed_value(turn, "player", str, "turn")
+    actions = typed_value(turn, "actions", list, "turn")
+    if player not in state.table.colours:
+        raise ScenarioError("turn.player", f"expected a player's colour, one of {', '.join(state.table.colours)}, "
+                            f"got {player!r}")
+    events: list[dict[str, Any]] = []
+    for n, action in enumerate(actions):
+        if not isinstance(action, Mapping):
+            raise ScenarioError(f"turn.actions[{n}]", f"expected an action object, got {action!r}")
+        prompt = GAME.prompt(state)
+        if prompt.actor != player:
+            rule = PHASES[state.phase].rule
+            raise IllegalAction(rule, f"{prompt.actor or 'nobody'} decides now ({state.phase}), not {player}",
+                                legal=prompt.actor)
+        state, more = GAME.apply(state, action)
+        events += more
+    return {"position": position_from_state(state), "events": events}
+
+
+def _dice(value: Any, where: str, known: Mapping[str, Any]) -> Counter[str]:
+    if not isinstance(value, Mapping):
+        raise ScenarioError(where, f"expected {{die type: count}}, got {value!r}")
+    for kind, n in value.items():
+        if kind not in known or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ScenarioError(f"{where}.{kind}", f"expected a die type of dice.json with a count >= 0, got {n!r}")
+    return Counter({kind: n for kind, n in value.items() if n})
+
+
+def state_from_position(position: Any) -> State:
+    """The table a Position describes; every die comes from the box, once."""
+    kit = load_kit()
+    check_keys(position, POSITION_KEYS, "position")
+    entries = typed_value(position, "players", list, "position")
+    setup_players = []
+    for n, entry in enumerate(entries):
+        check_keys(entry, PLAYER_KEYS, f"position.players[{n}]")
+        setup_players.append({"name": typed_value(entry, "name", str, f"position.players[{n}]"),
+                              "colour": typed_value(entry, "colour", str, f"position.players[{n}]")})
+    options: dict[str, Any] = {"players": setup_players, "race": position.get("race", "race_1")}
+    for key in ("tracks", "cards"):
+        if key in position:
+            options[key] = position[key]
+    state = GAME.setup(options, random.Random(0))
+    table = state.table
+    free: dict[str, list[int]] = {}
+    for die, kind in enumerate(table.types):
+        free.setdefault(kind, []).append(die)
+
+    def take(kind: str, where: str) -> int:
+        if not free.get(kind):
+            raise ScenarioError(where, f"more {kind} dice than the box holds ({kit.dice[kind].count_total})")
+        return free[kind].pop(0)
+
+    players = []
+    for n, entry in enumerate(entries):
+        at = f"position.players[{n}]"
+        zones: dict[str, tuple[int, ...]] = {}
+        for zone in COUNTED:
+            counts = _dice(entry.get(zone, {}), f"{at}.{zone}", kit.dice)
+            zones[zone] = tuple(take(kind, f"{at}.{zone}") for kind in sorted(counts.elements()))
+        active = []
+        for k, name in enumerate(typed_value(entry, "active", list, at, [])):
+            kind, _, label = name.partition("/") if isinstance(name, str) else ("", "", "")
+            if kind not in kit.dice or label not in kit.dice[kind].by_label:
+                raise ScenarioError(f"{at}.active[{k}]", f"expected '<die type>/<face label>', got {name!r}")
+            active.append((take(kind, f"{at}.active[{k}]"), label))
+        values = {key: typed_value(entry, key, int, at, 0) for key in NUMBERS}
+        values.update({key: typed_value(entry, key, bool, at, False) for key in FLAGS})
+        segment = typed_value(entry, "track", int, at, 0)
+        if not 0 <= segment < len(table.segments):
+            raise ScenarioError(f"{at}.track", f"expected 0..{len(table.segments) - 1}, got {segment}")
+        space = typed_value(entry, "space", str, at, table.segments[segment].start)
+        if space not in table.segments[segment].spaces:
+            raise ScenarioError(f"{at}.space", f"no space {space!r} on {table.segments[segment].id}")
+        moved_from = typed_value(entry, "moved_from", (list, type(None)), at, None)
+        players.append(Player(**zones, active=tuple(active), **values, segment=segment, space=space,
+                              bought=tuple(typed_value(entry, "bought", list, at, [])),
+                              swords=typed_value(entry, "swords", (int, type(None)), at, None),
+                              refill_exclude=frozenset(typed_value(entry, "refill_exclude", list, at, [])),
+                              moved_from=tuple(moved_from) if moved_from else None))
+    holders = [p for p, player in enumerate(players)
+               if table.lead_die in player.ready + player.rest or any(d == table.lead_die for d, _ in player.active)]
+    if len(holders) > 1 or any(table.lead_die in player.draw for player in players):
+        raise ScenarioError("position.players", "the lead die is in one ready, active or rest zone, never drawn "
+                            "(CU-55)")
+    lead = typed_value(position, "lead", str, "position", table.colours[0])
+    if lead not in table.colours:
+        raise ScenarioError("position.lead", f"expected a player's colour, got {lead!r}")
+    phase = typed_value(position, "phase", str, "position", "roll")
+    if phase not in START_PHASES:
+        raise ScenarioError("position.phase", f"expected one of {', '.join(START_PHASES)}, got {phase!r}")
+    stock = frozenset(d for kind, dice in free.items() if kind != LEAD for d in dice)
+    lines = position.get("lines")
+    state = state._replace(players=tuple(players), stock=stock, lead=table.colours.index(lead),
+                           round=typed_value(position, "round", int, "position", 1), phase=phase,
+                           lines=tuple(lines) if isinstance(lines, list) else
+                           tuple(lines_passed(table, player) for player in players))
+    current = position.get("current")
+    if current is None:
+        roller = next_roller(state) if phase == "roll" else None
+        current = table.colours[roller if roller is not None else lead_order(state)[0]]
+    if current not in table.colours:
+        raise ScenarioError("position.current", f"expected a player's colour, got {current!r}")
+    state = state._replace(current=table.colours.index(current))
+    if phase == "move" and state.players[state.current].moved_from is None:
+        p = state.current
+        runner = state.players[p]
+        players = list(state.players)
+        players[p] = runner._replace(moved_from=(runner.segment, runner.space))
+        state = state._replace(players=tuple(players))
+    return state
+
+
+def position_from_state(state: State) -> dict[str, Any]:
+    """A State as a Position (the format ``state_from_position`` reads), for the next turn."""
+    table = state.table
+    players = []
+    for p, player in enumerate(state.players):
+        entry: dict[str, Any] = {"name": table.names[p], "colour": table.colours[p]}
+        for zone in COUNTED:
+            entry[zone] = dict(sorted(Counter(table.types[d] for d in getattr(player, zone)).items()))
+        entry["active"] = [f"{table.types[d]}/{label}" for d, label in player.active]
+        entry.update({key: getattr(player, key) for key in NUMBERS})
+        entry.update({key: getattr(player, key) for key in FLAGS if getattr(player, key)})
+        entry.update(track=player.segment, space=player.space, bought=list(player.bought), swords=player.swords,
+                     refill_exclude=sorted(player.refill_exclude),
+                     moved_from=list(player.moved_from) if player.moved_from else None)
+        players.append(entry)
+    result: dict[str, Any] = {"race": table.race.id, "tracks": [t.id for t in table.segments],
+                              "cards": {colour: card.id for colour, card in table.cards.items()},
+                              "round": state.round, "lead": table.colours[state.lead], "phase": state.phase,
+                              "current": None if state.phase == "over" else table.colours[state.current],
+                              "players": players, "lines": list(state.lines)}
+    return result

@@ -1,0 +1,55 @@
+"""Rule disputes for Cubitos: a position written by hand, one player's decisions, the table after them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from companion.games.base import IllegalAction, ScenarioError
+from companion.games.cubitos import rules
+from companion.games.cubitos.scenario import position_from_state, state_from_position
+
+GAME = rules.GAME
+START = {"race": "race_1", "lead": "blue", "players": [
+    {"name": "Ada", "colour": "blue", "draw": {"grey_light": 7, "grey_dark": 2}, "ready": {"lead": 1}},
+    {"name": "Bo", "colour": "red", "draw": {"grey_light": 7, "grey_dark": 2}}]}
+
+
+def test_a_position_is_read_and_printed_back_the_same():
+    state = state_from_position(START)
+    again = state_from_position(json.loads(json.dumps(position_from_state(state))))
+    assert again == state
+    assert len(state.stock) == len(state.table.types) - 19
+
+
+def test_a_turn_plays_the_players_decisions_and_prints_the_next_position():
+    roll = ["grey_light/coin1", "grey_dark/step1", "lead/credit1"] + ["grey_light/blank"] * 6 + ["grey_dark/blank"]
+    result = GAME.scenario(START, {"player": "blue", "actions": [{"type": "roll", "roll": 10, "dice": roll},
+                                                                 {"type": "pass"}]})
+    ada = result["position"]["players"][0]
+    assert ada["active"] == ["grey_light/coin1", "grey_dark/step1", "lead/credit1"] and ada["done_rolling"]
+    assert ada["danger"] and result["position"]["current"] == "red"
+    nxt = GAME.scenario(result["position"], {"player": "red", "actions": [
+        {"type": "roll", "roll": 9, "dice": ["grey_light/blank"] * 7 + ["grey_dark/blank"] * 2}]})
+    assert nxt["position"]["phase"] == "choice"
+
+
+def test_a_decision_out_of_turn_names_the_rule_of_the_phase():
+    with pytest.raises(IllegalAction) as err:
+        GAME.scenario(START, {"player": "red", "actions": [{"type": "roll", "roll": 9, "dice": []}]})
+    assert err.value.rule == "CU-30"
+
+
+@pytest.mark.parametrize(("position", "field"), [
+    ({**START, "notes": 1}, "position.notes"),
+    ({**START, "players": [{**START["players"][0], "draw": {"grey_light": 40}}, START["players"][1]]},
+     "position.players[0].draw"),
+    ({**START, "players": [{**START["players"][0], "active": ["red/purple"]}, START["players"][1]]},
+     "position.players[0].active[0]"),
+    ({**START, "phase": "bonus"}, "position.phase"),
+])
+def test_a_malformed_position_names_the_field(position, field):
+    with pytest.raises(ScenarioError) as err:
+        state_from_position(position)
+    assert err.value.field == field
