@@ -11,6 +11,8 @@ from companion.games.cubitos.kit import build_track, load_kit
 from companion.games.cubitos.rules import GAME, Player, State
 
 TWO = {"players": [{"name": "Ada", "colour": "blue"}, {"name": "Bo", "colour": "red"}]}
+FOUR_PLAYERS = {"players": [{"name": n, "colour": c} for n, c in (("Ada", "blue"), ("Bo", "red"), ("Cy", "yellow"),
+                                                                 ("Di", "white"))]}
 THREE = {"players": [{"name": "Ada", "colour": "blue"}, {"name": "Bo", "colour": "red"},
                      {"name": "Cy", "colour": "yellow"}]}
 

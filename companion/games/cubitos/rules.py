@@ -690,6 +690,8 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     path = action.get("path")
     if not isinstance(path, list) or not path:
         raise IllegalAction("CU-58", f"a move is a path of spaces, got {path!r}")
+    start = state.players[p].space
+    on_the_way: list[Event] = []
     for n, there in enumerate(path):
         if state.phase != "move":
             raise IllegalAction("CU-63", f"the path stops at {path[n - 1]}: the runner must decide there first")
@@ -697,7 +699,10 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         if there not in legal:
             raise IllegalAction("CU-58", f"step {n + 1} to {there!r} is not possible from "
                                 f"{state.players[p].space}", legal=legal)
-        state = _step(state, p, there, events)
+        state = _step(state, p, there, on_the_way)
+    events.append({"type": "moved", "player": seat(state, p), "from": start, "to": state.players[p].space,
+                   "steps": len(path), "path": list(path)})
+    events += [e for e in on_the_way if e["type"] != "stepped"]  # one line for the move, then what happened on it
     return state
 
 

@@ -1,0 +1,200 @@
+"""How Cubitos looks on a screen and reads in the log, from its own data (pure: the web layer sends what this
+returns as it is)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.base import ranked
+from companion.games.cubitos.kit import load_kit
+from companion.texts import catalog, colour, text
+
+DEMO_OPTIONS: dict[str, Any] = {
+    "players": [{"name": "Julia", "colour": "blue"}, {"name": "Klaus", "colour": "yellow"},
+                {"name": "Ben", "colour": "red"}, {"name": "Anna", "colour": "white"}],
+    "race": "race_1"}
+"""The set-up ``companion demo --game cubitos`` plays: the book's first race."""
+
+
+def layout(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What never changes during a game (``/api/layout``): the tracks' spaces with their drawing positions, kinds,
+    bonuses and specials, the fan track, the cards in play with the faces of their dice, and which of it is
+    reference data rather than the printed material (shown as such on screen)."""
+    kit = load_kit()
+    tracks = []
+    for track_id in view.get("tracks") or []:
+        track = kit.tracks[track_id]
+        tracks.append({"id": track.id, "name": track.name_de, "reference": track.reference, "start": track.start,
+                       "finish": track.finish, "red_lines_per_lap": track.red_lines_per_lap,
+                       "spaces": [{"id": s.id, "kind": s.kind, "x": s.x, "y": s.y, "bonuses": list(s.bonuses),
+                                   "special": s.special, "red_lines_passed": s.red_lines_passed}
+                                  for s in track.spaces.values()],
+                       "edges": [list(edge) for edge in sorted({tuple(sorted((a, b)))
+                                                                for a, others in track.neighbours.items()
+                                                                for b in others})]})
+    cards = {}
+    for colour_id, card_id in (view.get("cards") or {}).items():
+        card = kit.cards[card_id]
+        cards[colour_id] = {"id": card.id, "name": card.name_de, "cost": card.cost,
+                            "cost_is_reference": card.cost_is_reference,
+                            "abilities": [{"id": a.id, "slot": a.slot, "timing": a.timing, "summary": a.summary_en}
+                                          for a in card.abilities]}
+    dice = {d.id: {"colour": d.colour, "shade": d.shade, "reference": d.reference,
+                   "faces": [{"label": f.label, "coins": f.coins, "steps": f.steps, "credits": f.credits,
+                              "swords": f.swords, "team": f.team, "special": f.special} for f in d.faces]}
+            for d in kit.dice.values()}
+    return {"tracks": tracks, "cards": cards, "dice": dice,
+            "fan_track": [{"credits": c, "limit_tokens": t} for c, t in kit.fan_track],
+            "fan_track_reference": True}
+
+
+def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
+    """A player's colour -> their name."""
+    return {p["colour"]: p["name"] for p in (view or {}).get("players") or []}
+
+
+# -- the log ---------------------------------------------------------------------------------------------------------
+
+FORCED = frozenset({"bust", "danger", "must_push", "must_pass", "reached_finish", "game_over", "tie", "fans",
+                    "jet", "lap"})
+"""Events the rules force on the table (as opposed to a player's choice): the dashboard marks these."""
+QUIET = frozenset({"round_end", "race_section"})
+DONE_LINES = {"support": "cu_done_support", "move": "cu_done_move", "buy": "cu_done_buy", "end6": "cu_done",
+              "push": "cu_done", "event": "cu_done", "before7": "cu_done", "adjust": "cu_done_adjust"}
+
+
+def die_name(lang: str, die_type: str) -> str:
+    """A die type as the players call it ("hellgrau", "Krabbe")."""
+    return catalog(lang)["log"].get(f"cu_die_{die_type}", die_type)
+
+
+def dice_list(lang: str, types: Any) -> str:
+    """Die types as "2× hellgrau, 1× Krabbe"; none as "–"."""
+    counts = Counter(types or [])
+    return ", ".join(f"{n}× {die_name(lang, kind)}" for kind, n in sorted(counts.items())) or "–"
+
+
+def faces_list(lang: str, labels: Any) -> str:
+    """Rolled faces ``"<type>/<label>"`` as "hellgrau: Münze, Krabbe: Team"; none as "–"."""
+    words = catalog(lang)["log"]
+    parts = []
+    for label in labels or []:
+        kind, _, shown = str(label).partition("/")
+        parts.append(f"{die_name(lang, kind)}: {words.get(f'cu_face_{shown}', shown)}")
+    return ", ".join(parts) or "–"
+
+
+def _card_of(ability_id: Any) -> str:
+    card_id = str(ability_id or "").split(".")[0]
+    card = load_kit().cards.get(card_id)
+    return card.name_de if card else card_id
+
+
+def _amounts(lang: str, event: Mapping[str, Any]) -> str:
+    words = catalog(lang)["log"]
+    return ", ".join(f"{event[k]:+d} {words[f'cu_{k}']}" for k in ("coins", "steps", "credits", "water")
+                     if event.get(k)) or "–"
+
+
+def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
+    """One line for one rules event ("Ada buys a crab die for 4 coins"), or None for an event the log leaves out."""
+    kind = event.get("type")
+    if kind in QUIET:
+        return None
+    fields = {**event, "player": names.get(event.get("player", ""), event.get("player"))}
+    if "die" in event:
+        fields["die"] = die_name(lang, event["die"])
+    if kind == "rolled" or kind == "added_roll":
+        hits = event.get("hits") or []
+        return text(lang, f"cu_{kind}", fields, n=len(event.get("dice") or []),
+                    faces=faces_list(lang, hits) if hits else text(lang, "cu_no_hit"))
+    if kind in ("refilled", "rested", "returned"):
+        return text(lang, f"cu_{kind}", fields, dice=dice_list(lang, event.get("dice")))
+    if kind == "ability":
+        return text(lang, "cu_ability_manual" if event.get("manual") else "cu_ability", fields,
+                    card=_card_of(event.get("ability")))
+    if kind == "gained":
+        return text(lang, "cu_gained", fields, amounts=_amounts(lang, event))
+    if kind == "support":
+        return text(lang, "cu_support", fields, amounts=_amounts(lang, event))
+    if kind == "turned":
+        return text(lang, "cu_turned", fields, face=catalog(lang)["log"].get(f"cu_face_{event.get('face')}",
+                                                                              event.get("face")))
+    if kind == "stepped":
+        return text(lang, "cu_stepped_now", fields)
+    if kind == "shortcut":
+        return text(lang, "cu_shortcut", fields, pay=catalog(lang)["log"][f"cu_{event.get('pay')}"],
+                    origin=event.get("from"))
+    if kind == "passed_die":
+        return text(lang, "cu_passed_die", fields, to=names.get(event.get("to", ""), event.get("to")))
+    if kind == "game_over":
+        return text(lang, "cu_game_over", winner=names.get(event.get("winner", ""), event.get("winner")))
+    if kind == "tie":
+        return text(lang, "cu_tie", players=", ".join(names.get(p, p) for p in event.get("players") or []))
+    if kind == "round":
+        return text(lang, "cu_round", fields, lead=names.get(event.get("lead", ""), event.get("lead")))
+    if kind == "next_refill":
+        rule = (text(lang, "cu_no_limit") if event.get("no_limit") else
+                ", ".join(colour(lang, c) for c in event.get("exclude") or []))
+        return text(lang, "cu_next_refill", fields, rule=rule)
+    if kind == "adjusted":
+        change = (f"{event['by']:+d} {catalog(lang)['log'].get('cu_' + event['what'], event['what'])}"
+                  if "what" in event else f"{die_name(lang, event.get('die', ''))}: {event.get('from')} → "
+                                          f"{event.get('to')}")
+        return text(lang, "cu_adjusted", fields, card=_card_of(event.get("ability")), change=change)
+    key = f"cu_{kind}"
+    if key in catalog(lang)["log"]:
+        return text(lang, key, fields)
+    return None
+
+
+def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lang: str) -> str | None:
+    """A line for a player's choice that no rules event describes (the rest is told by the events)."""
+    kind = action.get("type")
+    if kind == "done":
+        return text(lang, DONE_LINES.get(phase or "", "cu_done"), player=actor)
+    if kind in ("decline", "skip"):
+        return text(lang, f"cu_{kind}", player=actor)
+    return None
+
+
+def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
+              lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
+    lines = []
+    chosen = action_line(action, names.get(actor, actor), phase, lang=lang)
+    if chosen:
+        lines.append({"text": chosen, "forced": False, "event": action.get("type")})
+    for event in events:
+        line = describe_event(event, lang=lang, names=names)
+        if line:
+            lines.append({"text": line, "forced": event.get("type") in FORCED, "event": event.get("type")})
+    return lines
+
+
+# -- game over -------------------------------------------------------------------------------------------------------
+
+CHART_AXIS = "cu_chart_round"
+CHART_METRICS = ("cu_chart_lines", "cu_chart_dice")
+"""ui keys: the steps of the chart and what it draws."""
+
+
+def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:
+    """Each runner's red lines passed (how far it got, CU-69) and each player's dice, after the rounds played."""
+    done = view["round"] if view["over"] else view["round"] - 1
+    players = view["players"]
+    return done, {"cu_chart_lines": {p["colour"]: p["lines_passed"] for p in players},
+                  "cu_chart_dice": {p["colour"]: sum(len(p[z]) for z in ("draw", "ready", "active", "rest"))
+                                    for p in players}}
+
+
+def standings(view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[Any]]]) -> list[dict[str, Any]]:
+    """CU-147: the winner, then the others by how far their runners got."""
+    winners = set(view.get("winners") or [])
+    rows = [{"actor": p["colour"], "colour": p["colour"], "why": (why := "winner" if p["colour"] in winners
+                                                                   else "lines"),
+             "text": f"cu_standing_{why}", "values": {"lines": p["lines_passed"], "fans": p["fans"]}}
+            for p in view["players"]]
+    return ranked(rows, key=lambda r: (r["why"] != "winner", -r["values"]["lines"]))

@@ -1,0 +1,78 @@
+"""Cubitos on screen and in the log: every event of bot races reads in every language with every field filled."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from companion import texts
+from companion.games import GAMES
+from companion.games.bots import GreedyBot, choices, roll
+from companion.games.cubitos import present
+from companion.games.cubitos.rules import GAME
+from tests.games.cubitos_positions import FOUR_PLAYERS
+
+LANGUAGES = ("de", "nl", "en")
+
+
+@pytest.fixture(autouse=True)
+def cubitos_texts(monkeypatch):
+    """The package's catalogue merged as the registry will merge it."""
+    monkeypatch.setitem(GAMES, "cubitos", "companion.games.cubitos")
+    texts.catalog.cache_clear() if hasattr(texts.catalog, "cache_clear") else None
+    yield
+    texts.catalog.cache_clear() if hasattr(texts.catalog, "cache_clear") else None
+
+
+def test_every_text_has_the_same_fields_in_every_language():
+    import string
+
+    catalogs = {lang: texts.catalog(lang) for lang in LANGUAGES}
+    for section in ("ui", "log"):
+        keys = {k for k in catalogs["en"][section] if k.startswith("cu_")}
+        for lang in LANGUAGES:
+            assert {k for k in catalogs[lang][section] if k.startswith("cu_")} == keys, lang
+            for key in keys:
+                fields = {f for _, f, _, _ in string.Formatter().parse(catalogs[lang][section][key]) if f}
+                english = {f for _, f, _, _ in string.Formatter().parse(catalogs["en"][section][key]) if f}
+                assert fields == english, (lang, key)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_action_of_a_bot_race_has_log_lines_in_every_language_with_every_field(seed):
+    rng = random.Random(seed)
+    state = GAME.setup({**FOUR_PLAYERS, "race": ["race_2", "race_5", "combomania"][seed]}, rng)
+    bot = GreedyBot()
+    seen = set()
+    while not GAME.is_over(state):
+        prompt = GAME.prompt(state)
+        phase = state.phase
+        action = roll(GAME, bot.choose(GAME, state, prompt, rng), rng, state)
+        state, events = GAME.apply(state, action)
+        view = GAME.view(state)
+        for lang in LANGUAGES:
+            names = present.names(view, lang)
+            lines = present.log_lines(action, phase, events, actor=prompt.actor, lang=lang, names=names)
+            for line in lines:
+                assert "?" not in line["text"] and "{" not in line["text"], (lang, line)
+            seen |= {line["event"] for line in lines}
+    assert {"rolled", "moved", "bought", "game_over"} <= seen
+
+
+def test_the_layout_is_plain_json_and_says_what_is_reference_data():
+    state = GAME.setup({**FOUR_PLAYERS, "race": "das_grosse_finale"}, random.Random(1))
+    layout = present.layout(GAME.view(state))
+    assert json.loads(json.dumps(layout)) == layout
+    assert len(layout["tracks"]) == 2 and all(t["reference"] for t in layout["tracks"])
+    assert layout["fan_track_reference"] and all(c["cost_is_reference"] for c in layout["cards"].values())
+
+
+def test_bots_take_no_by_hand_option_when_another_is_listed():
+    from companion.games.base import Prompt
+
+    prompt = Prompt(actor="blue", phase="adjust", options=[{"type": "done"},
+                                                           {"type": "adjust", "what": "coins", "by": 1,
+                                                            "manual": True}])
+    assert choices(prompt) == [{"type": "done"}]
