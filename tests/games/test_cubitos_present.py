@@ -76,3 +76,21 @@ def test_bots_take_no_by_hand_option_when_another_is_listed():
                                                            {"type": "adjust", "what": "coins", "by": 1,
                                                             "manual": True}])
     assert choices(prompt) == [{"type": "done"}]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_every_option_of_a_bot_race_has_a_label_in_every_language(seed):
+    rng = random.Random(seed)
+    state = GAME.setup({**FOUR_PLAYERS, "race": ["race_3", "race_6"][seed]}, rng)
+    bot = GreedyBot()
+    kinds = set()
+    while not GAME.is_over(state):
+        prompt = GAME.prompt(state)
+        snapshot = {"view": GAME.view(state), "prompt": {"actor": prompt.actor, "phase": prompt.phase}}
+        for option in prompt.options:
+            for lang in LANGUAGES:
+                label = present.option_label(option, snapshot, lang)
+                assert label and "{" not in label and "?" not in label, (lang, option)
+            kinds.add(option["type"])
+        state, _ = GAME.apply(state, roll(GAME, bot.choose(GAME, state, prompt, rng), rng, state))
+    assert {"roll", "push", "pass", "move", "buy", "done"} <= kinds

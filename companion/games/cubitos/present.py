@@ -198,3 +198,43 @@ def standings(view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[An
              "text": f"cu_standing_{why}", "values": {"lines": p["lines_passed"], "fans": p["fans"]}}
             for p in view["players"]]
     return ranked(rows, key=lambda r: (r["why"] != "winner", -r["values"]["lines"]))
+
+
+# -- the options, as the screens and the buttons name them ----------------------------------------------------
+
+
+def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> str | None:
+    """How the screens and the buttons name one of this game's options, in ``lang`` (None: no text for it)."""
+    view = snapshot.get("view") or {}
+    kind = option.get("type")
+    words = catalog(lang)["ui"]
+    if kind == "roll":
+        return ui_text(lang, "cu_opt_roll", n=option.get("roll"))
+    if kind == "rest":
+        return ui_text(lang, "cu_opt_rest", dice=dice_list(lang, Counter(option.get("rest") or {}).elements()))
+    if kind == "move":
+        path = option.get("path") or []
+        return ui_text(lang, "cu_opt_move", to=path[-1] if path else "?", steps=len(path))
+    if kind == "buy":
+        cost = (view.get("costs") or {}).get(option.get("die"), "?")
+        return ui_text(lang, "cu_opt_buy", die=die_name(lang, option.get("die", "")), coins=cost)
+    if kind == "give_back":
+        return ui_text(lang, "cu_opt_give_back", die=die_name(lang, option.get("die", "")),
+                       zone=words.get(f"cu_zone_{option.get('zone')}", option.get("zone")))
+    if kind == "take_die":
+        return ui_text(lang, "cu_opt_take_die", die=die_name(lang, option.get("die", "")))
+    if kind == "ability":
+        label = _card_of(option.get("ability"))
+        details = [f"{k}: {v}" for k, v in option.items() if k not in ("type", "ability", "die", "face", "manual")]
+        suffix = f" ({', '.join(details)})" if details else ""
+        return ui_text(lang, "cu_opt_manual" if option.get("manual") else "cu_opt_ability", card=label) + suffix
+    if kind == "adjust":
+        if "what" in option:
+            return f"{option['by']:+d} {catalog(lang)['log'].get('cu_' + option['what'], option['what'])}"
+        return f"{die_name(lang, option.get('die', ''))}: {option.get('from')} → {option.get('to')}"
+    key = f"cu_opt_{kind}"
+    return ui_text(lang, key) if key in words else None
+
+
+def ui_text(lang: str, key: str, **fields: Any) -> str:
+    return catalog(lang)["ui"][key].format_map({k: v for k, v in fields.items()})

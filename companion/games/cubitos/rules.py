@@ -1094,6 +1094,7 @@ def view(state: State) -> dict[str, Any]:
         "lead": table.colours[state.lead], "racing": [table.colours[p] for p in state.racing],
         "tracks": [t.id for t in table.segments], "laps": table.laps,
         "cards": {colour: card.id for colour, card in table.cards.items()},
+        "costs": {kind: table.cost(kind) for kind in sorted(set(table.types)) if table.cost(kind) is not None},
         "stock": dict(sorted(stock.items())), "players": players,
         "bonuses": [dict(b) for b in state.bonuses],
         "winners": [table.colours[p] for p in state.winners], "tiebreak": state.tiebreak,
