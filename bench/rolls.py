@@ -185,9 +185,9 @@ def synthetic_scenes(dice_set: str, count: int = SYNTH_SCENES, seed: int = 15000
 # -- report --------------------------------------------------------------------------------------------------------
 
 
-def automatic(classifier: Classifier) -> Callable[[np.ndarray], list[DieReading]]:
+def automatic(classifier: Classifier, detector: object = "shipped") -> Callable[[np.ndarray], list[DieReading]]:
     """What `companion detect` does with one photo: a fresh pipeline, no calibration."""
-    return lambda image: Pipeline(None, classifier).detect(image)
+    return lambda image: Pipeline(None, classifier, detector=detector).detect(image)
 
 
 def print_table(title: str, bands: dict[str, Tally], ms: list[float]) -> dict:
@@ -207,28 +207,31 @@ def print_table(title: str, bands: dict[str, Tally], ms: list[float]) -> dict:
     return out
 
 
-def run(real: str = "test", show_misses: bool = False) -> dict:
+def run(real: str = "test", show_misses: bool = False, detector: object = "shipped", synthetic: bool = False) -> dict:
+    """`detector`: "shipped" (what the app runs), None (the classical segmenter) or a `vision.detector.Detector`."""
     machine, missing = open_benchmark()
+    name = {"shipped": "the shipped detector if it loads", None: "classical segmenter"}.get(detector, "given detector")
+    print(f"dice found by: {name}")
     results: dict = {"machine": machine, "min_confidence": MIN_CONFIDENCE}
     if missing:
         print(f"real photos skipped: {missing}")
         results["real"] = {"skipped": missing}
     else:
         classifier = Classifier.load(MODELS_DIR / "d6.json", threads=1)
-        bands, ms, misses = tally_rolls(real_photos(real), automatic(classifier))
+        bands, ms, misses = tally_rolls(real_photos(real), automatic(classifier, detector))
         why = "the latest fifth of train, for choosing" if real == "val" else "reporting only"
         title = f"real-d6-tray {real} split ({why}), 640x640, automatic mode, d6 model:"
         results[f"real_{real}"] = print_table(title, bands, ms)
         if show_misses:
             for miss in misses:
                 print("   ", *miss)
-    if real == "test":
+    if real == "test" or synthetic:
         for dice_set in ("d6", "chariot_race"):
             card = MODELS_DIR / f"{dice_set}.json"
             if not card.is_file():
                 continue
             classifier = Classifier.load(card, threads=1)
-            bands, ms, _ = tally_rolls(synthetic_scenes(dice_set), automatic(classifier))
+            bands, ms, _ = tally_rolls(synthetic_scenes(dice_set), automatic(classifier, detector))
             results[f"synthetic_{dice_set}"] = print_table(
                 f"synthetic {dice_set}, {SYNTH_SCENES} scenes 640x480 on held-out surfaces, automatic mode:", bands, ms)
     return results
@@ -238,5 +241,14 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--real", choices=("test", "val"), default="test", help="which real photos (default test)")
     parser.add_argument("--misses", action="store_true", help="list the photos that were not right")
+    parser.add_argument("--classical", action="store_true", help="the classical segmenter, not the detector")
+    parser.add_argument("--detector", type=Path, help="another detector model (.onnx) than the shipped one")
+    parser.add_argument("--threshold", type=float, help="its heat-map threshold")
+    parser.add_argument("--synthetic", action="store_true", help="also the synthetic scenes with --real val")
     args = parser.parse_args()
-    run(args.real, args.misses)
+    chosen: object = None if args.classical else "shipped"
+    if args.detector:
+        from vision.detector import Detector
+
+        chosen = Detector(args.detector, threshold=args.threshold) if args.threshold else Detector(args.detector)
+    run(args.real, args.misses, chosen, args.synthetic)
