@@ -311,13 +311,14 @@ class Enrolment:
 
 def dice_in_photo(image: np.ndarray, size: tuple[int, int], tray_dir: Path | None = None) -> list[np.ndarray]:
     """Every die the live pipeline would find in a tray photo, cut as it cuts them (calibrated if given)."""
-    from .segment import Segmenter, crops
+    from .pipeline import Pipeline
+    from .segment import crops
     from .tray import Tray
 
     tray = Tray.load(tray_dir) if tray_dir is not None else None
     if tray is not None and not tray.fits(image):
         tray = None  # a photo from another camera: the automatic mode still finds dice on a plain surface
-    return crops(image, Segmenter(tray).find(image), size)
+    return crops(image, Pipeline(None, None, tray=tray).find(image), size)
 
 
 def main(argv: list[str] | None = None) -> int:

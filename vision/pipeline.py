@@ -73,12 +73,13 @@ def _dataclass_from(cls: type, values: dict[str, Any] | None, where: str) -> Any
 
 
 class Pipeline:
-    """Turns frames into readings. Construct with a source and classifier, or from a config via `from_config`."""
+    """Turns frames into readings. Construct with a source and classifier, or from a config via `from_config`.
+    Without a classifier it only finds dice (`find`: teach-your-dice cuts its photos as the camera does)."""
 
     def __init__(
         self,
         source: FrameSource | None,
-        classifier: Classifier,
+        classifier: Classifier | None,
         *,
         tray: Tray | None = None,
         settle: SettleConfig | None = None,
