@@ -331,6 +331,8 @@ class ReplaySource(FrameSource):
             delay = self._started + t - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+            else:  # behind (a slow render or reader): keep the pace from now on, as a camera does, not a burst
+                self._started -= delay
         frame = Frame(image, self._id, t)
         self._id += 1
         return frame
@@ -508,6 +510,8 @@ class SyntheticSource(FrameSource):
             delay = self._started + t - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+            else:  # behind (a slow render or reader): keep the pace from now on, as a camera does, not a burst
+                self._started -= delay
         frame = Frame(self._add_noise(image), self._id, t)
         self._id += 1
         return frame

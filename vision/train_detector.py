@@ -47,12 +47,49 @@ def load_real(names: list[str], root: Path = REAL_D6_TRAY) -> list[tuple[np.ndar
     return out
 
 
-def render(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Rendered scenes at work scale with the boxes of the dice's whole silhouettes."""
-    from .synth import dice_set_names, get_dice_set, render_scene
-    from .synth.backgrounds import TRAINING_BACKGROUNDS, VALIDATION_BACKGROUNDS
+def clutter(surface: np.ndarray, die_px: float, rng: np.random.Generator) -> np.ndarray:
+    """Things on a table that are no dice, painted on the surface before the dice are: flat squares and tiles of a
+    die's size without pips (cards, tokens, printed squares), coins, and rows of squares; a die is told from them
+    by its pips or symbol and its sides, not by being a square."""
+    h, w = surface.shape[:2]
+    out = surface.copy()
+    for _ in range(int(rng.integers(1, 12))):
+        colour = rng.uniform(0, 255, 3)
+        centre = rng.uniform(0, 1, 2) * (w, h)
+        side = die_px * rng.uniform(0.4, 1.6)
+        kind = rng.random()
+        if kind < 0.55:  # a flat square or oblong, sometimes with a darker or lighter rim
+            rect = (tuple(centre), (side, side * rng.uniform(0.7, 1.4)), rng.uniform(0, 90))
+            pts = cv2.boxPoints(rect).astype(np.int32)
+            cv2.fillPoly(out, [pts], colour.tolist(), cv2.LINE_AA)
+            if rng.random() < 0.5:
+                rim = np.clip(colour * rng.uniform(0.4, 1.6), 0, 255)
+                cv2.polylines(out, [pts], True, rim.tolist(), int(rng.integers(1, 3)), cv2.LINE_AA)
+        elif kind < 0.8:  # a coin: a metal disc with a rim and a soft highlight
+            metal = np.asarray([(150, 150, 150), (60, 150, 190), (70, 110, 160)][int(rng.integers(3))], np.float32)
+            r = int(side / 2)
+            cv2.circle(out, tuple(int(v) for v in centre), r, (metal * rng.uniform(0.7, 1.2)).tolist(), -1,
+                       cv2.LINE_AA)
+            cv2.circle(out, tuple(int(v) for v in centre), r, (metal * 0.6).tolist(), max(1, r // 6), cv2.LINE_AA)
+        else:  # a row or grid of squares (a printed board, a check cloth's corner)
+            n = int(rng.integers(2, 5))
+            angle = rng.uniform(0, np.pi / 2)
+            step = side * rng.uniform(1.0, 2.0)
+            ux, uy = np.cos(angle), np.sin(angle)
+            for i in range(n):
+                for j in range(n if rng.random() < 0.5 else 1):
+                    c = centre + step * np.array([i * ux - j * uy, i * uy + j * ux])
+                    pts = cv2.boxPoints((tuple(c), (side, side), np.degrees(angle))).astype(np.int32)
+                    cv2.fillPoly(out, [pts], colour.tolist(), cv2.LINE_AA)
+    return out
 
-    surfaces = TRAINING_BACKGROUNDS + VALIDATION_BACKGROUNDS
+
+def render(count: int, seed: int, surfaces: tuple[str, ...] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Rendered scenes at work scale with the boxes of the dice's whole silhouettes; half have clutter."""
+    from .synth import dice_set_names, get_dice_set, render_scene
+    from .synth.backgrounds import TRAINING_BACKGROUNDS, make_background
+
+    surfaces = surfaces or TRAINING_BACKGROUNDS
     sets = dice_set_names()
     out = []
     for k in range(count):
@@ -63,11 +100,16 @@ def render(count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
         width, height = (640, 480) if rng.random() < 0.7 else (640, 640)
         kind = rng.random()
         pale = kind < 0.25
-        background = str(rng.choice(["paper", "plastic", "terrazzo", "tiles"] if pale else list(surfaces)))
+        pales = [k for k in ("paper", "plastic", "terrazzo", "tiles") if k in surfaces] or list(surfaces)
+        background = str(rng.choice(pales if pale else list(surfaces)))
         distractors = [d for d in ("hand", "shadow", "glare") if rng.random() < 0.25] if n <= 10 else []
+        die_px = float(rng.uniform(22, 48))
+        surface = make_background(background, height, width, rng)
+        if rng.random() < 0.5:
+            surface = clutter(surface, die_px, rng)
         try:
             scene = render_scene(labels, ds.name, rng, width, height, touching=n >= 2 and rng.random() < 0.5,
-                                 background=background, die_px=int(rng.uniform(22, 48)),
+                                 surface=surface, die_px=die_px,
                                  palette="white" if pale and rng.random() < 0.7 else None, distractors=distractors)
         except ValueError:  # too many dice for the tray at that size
             continue
@@ -187,6 +229,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--out", type=Path, default=Path("models/dice_detector.onnx"))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--all-real", action="store_true",
+                        help="train on every real train photo, the validation ones too (once validation chose)")
     args = parser.parse_args(argv)
 
     import torch
@@ -195,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     started = time.time()
     train_names, val_names = real_split()
-    real = load_real(train_names)
+    real = load_real(train_names + val_names if args.all_real else train_names)
     synth = render(args.scenes, 1_000_000 + args.seed * 10_000)
     print(f"{len(real)} real train photos, {len(synth)} rendered scenes ({time.time() - started:.0f} s)", flush=True)
     rng = np.random.default_rng(args.seed)
@@ -226,9 +270,9 @@ def main(argv: list[str] | None = None) -> int:
             last_save = time.time()
     total = time.time() - started
     export(net, args.out)
-    info = {"steps": step, "batch": args.batch, "crop": CROP, "seconds": round(total), "real_train_photos":
-            len(real), "real_val_photos_held_out": len(val_names), "rendered_scenes": len(synth),
-            "final_loss": round(running, 4)}
+    info = {"steps": step, "batch": args.batch, "crop": CROP, "seconds": round(total),
+            "real_train_photos": len(real), "real_val_photos_held_out": 0 if args.all_real else len(val_names),
+            "rendered_scenes": len(synth), "final_loss": round(running, 4)}
     args.out.with_suffix(".train.json").write_text(json.dumps(info, indent=2) + "\n")
     print(json.dumps(info), flush=True)
     return 0
