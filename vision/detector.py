@@ -31,6 +31,10 @@ WORK_WIDTH = 320
 STRIDE = 4  # heat-map cell, work pixels
 WH_UNIT = 32.0  # box sizes are regressed in units of this many work pixels
 BOX_MARGIN = 1.15  # the margin the classifier's box crops were cut with (vision.crops.box_crop)
+# The net's boxes are tighter than the real photos' labels (0.90 of their side on the validation photos: half its
+# training boxes are rendered silhouettes, drawn tight); the classifier learnt real dice cut around label boxes, so
+# boxes are widened to that convention (on validation 92.5 % of rolls right instead of 90 %, faces 99.5 % not 98.9)
+LABEL_SCALE = 1.11
 
 
 def work_scale(width: int) -> float:
@@ -85,8 +89,8 @@ class Detector:
         for i, j in zip(*np.nonzero(peaks), strict=True):
             cx = (j + float(maps[3, i, j])) * STRIDE / sx
             cy = (i + float(maps[4, i, j])) * STRIDE / sy
-            bw = max(0.1, float(maps[1, i, j])) * WH_UNIT / sx
-            bh = max(0.1, float(maps[2, i, j])) * WH_UNIT / sy
+            bw = max(0.1, float(maps[1, i, j])) * WH_UNIT * LABEL_SCALE / sx
+            bh = max(0.1, float(maps[2, i, j])) * WH_UNIT * LABEL_SCALE / sy
             side = max(bw, bh)
             x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
             partial = x0 < 0 or y0 < 0 or x1 > w or y1 > h
