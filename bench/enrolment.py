@@ -37,7 +37,8 @@ from label_errors import corrected  # noqa: E402
 from machine import open_benchmark  # noqa: E402
 
 from vision.card import load_card  # noqa: E402
-from vision.enrol import AdaptedClassifier, Enrolment  # noqa: E402
+from vision.classify import Classifier  # noqa: E402
+from vision.enrol import Enrolment  # noqa: E402
 from vision.evaluate import MODELS_DIR, REAL_D6_TRAY, load_yolo_crops, predict  # noqa: E402
 from vision.train import split_by_time  # noqa: E402
 
@@ -49,8 +50,9 @@ DRAWS = 5
 SEED = 20261122
 
 
-def accuracy(classifier: AdaptedClassifier, crops: list[np.ndarray], labels: np.ndarray) -> tuple[float, dict]:
-    predicted = np.asarray([classifier.card.labels.index(label) for label, _ in classifier.predict(crops)])
+def accuracy(classifier: Classifier, crops: list[np.ndarray], labels: np.ndarray) -> tuple[float, dict]:
+    """As the app reads: the one `vision.classify.Classifier`, with the enrolment's head."""
+    predicted = np.asarray([classifier.card.labels.index(p.label) for p in classifier.classify(crops)])
     per_class = {face: round(float((predicted[labels == i] == i).mean()), 4)
                  for i, face in enumerate(classifier.card.labels)}
     return float((predicted == labels).mean()), per_class
@@ -82,7 +84,7 @@ def enrol_and_measure(enrolment: Enrolment, train, chosen: np.ndarray, eval_sets
         if picked:
             enrolment.add(label, picked)
     enrolment.fit()
-    return {name: accuracy(AdaptedClassifier(enrolment.card, enrolment), crops, labels)
+    return {name: accuracy(Classifier.enrolled(enrolment), crops, labels)
             for name, (crops, labels) in eval_sets.items()}
 
 
@@ -123,7 +125,7 @@ def run() -> dict:
         n_classes = len(card.labels)
         with tempfile.TemporaryDirectory() as tmp:
             enrolment = Enrolment.load(Path(tmp) / "enrol-d6.npz", card)
-            alone = {split: accuracy(AdaptedClassifier(card, enrolment), crops, labels)
+            alone = {split: accuracy(Classifier.enrolled(enrolment), crops, labels)
                      for split, (crops, labels) in eval_sets.items()}
             six = [enrol_and_measure(enrolment, train, spread_per_face(train.sources, train.labels, pool, n_classes,
                                                                        PER_FACE, SEED + draw), eval_sets)

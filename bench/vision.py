@@ -1,4 +1,7 @@
-"""Vision pipeline speed on one core: frames per second (segment + classify), ms per die, peak memory.
+"""Vision pipeline speed on one core: frames per second (find + classify), ms per die, peak memory.
+
+Both ways of finding dice are timed: the classical segmenter on a calibrated tray, and the automatic mode's
+learned detector (`vision.detector`, when its model is shipped).
 
 Pinned to core 0 with onnxruntime on one intra-op thread, as on a Pi whose other cores serve the camera and the
 dashboard. Scenes are synthetic (`vision.synth`) with a calibrated tray; the model is the shipped
@@ -104,30 +107,40 @@ def run() -> dict:
         model = "models/d6.onnx" if card.parent == REPO / "models" else "tiny generated stand-in"
         print(machine_line(machine))
         print(f"pinned to core 0, 1 onnxruntime thread; model: {model}")
+        from vision.detector import shipped_detector
+
+        detector = shipped_detector()
         results: dict = {"cpu": machine["cpu"], "model": model, "fps": {}, "accuracy": {}}
-        for width, height in ((640, 480), (1280, 720)):
-            for count in (1, 6, 12):
-                scenes = _scenes(width, height, count)
-                pipes = [Pipeline(None, classifier, tray=calibrate([s.empty])) for s in scenes]
-                for pipe, scene in zip(pipes, scenes, strict=True):
-                    pipe.detect(scene.image)  # warm up, learn the die size
-                found = right = invented = 0
-                for pipe, scene in zip(pipes, scenes, strict=True):
-                    f, r, i = _score(scene, pipe.detect(scene.image))
-                    found, right, invented = found + f, right + r, invented + i
-                total = count * len(scenes)
-                rounds = max(3, 60 // len(scenes))
-                started = time.perf_counter()
-                for _ in range(rounds):
+        modes = {"calibrated": lambda s: Pipeline(None, classifier, tray=calibrate([s.empty]))}
+        if detector is not None:  # automatic mode: no calibration, the learned detector finds the dice
+            modes["automatic"] = lambda s: Pipeline(None, classifier, detector=detector)
+            results.update(fps_automatic={}, accuracy_automatic={})
+        for mode, make in modes.items():
+            suffix = "" if mode == "calibrated" else "_automatic"
+            print(f"{mode} ({'classical segmenter on the learned empty tray' if not suffix else 'dice detector'}):")
+            for width, height in ((640, 480), (1280, 720)):
+                for count in (1, 6, 12):
+                    scenes = _scenes(width, height, count)
+                    pipes = [make(s) for s in scenes]
                     for pipe, scene in zip(pipes, scenes, strict=True):
-                        pipe.detect(scene.image)
-                ms = (time.perf_counter() - started) * 1000 / (rounds * len(scenes))
-                key = f"{width}x{height}/{count}"
-                results["fps"][key] = round(1000 / ms, 1)
-                results["accuracy"][key] = {"found": round(found / total, 3), "labels": round(right / total, 3),
-                                            "invented": invented}
-                print(f"{width}x{height} {count:2d} dice: {1000 / ms:6.1f} fps ({ms:5.2f} ms/frame); "
-                      f"found {found}/{total}, labels right {right}/{total}, invented {invented}")
+                        pipe.detect(scene.image)  # warm up, learn the die size
+                    found = right = invented = 0
+                    for pipe, scene in zip(pipes, scenes, strict=True):
+                        f, r, i = _score(scene, pipe.detect(scene.image))
+                        found, right, invented = found + f, right + r, invented + i
+                    total = count * len(scenes)
+                    rounds = max(3, 60 // len(scenes))
+                    started = time.perf_counter()
+                    for _ in range(rounds):
+                        for pipe, scene in zip(pipes, scenes, strict=True):
+                            pipe.detect(scene.image)
+                    ms = (time.perf_counter() - started) * 1000 / (rounds * len(scenes))
+                    key = f"{width}x{height}/{count}"
+                    results["fps" + suffix][key] = round(1000 / ms, 1)
+                    results["accuracy" + suffix][key] = {"found": round(found / total, 3),
+                                                         "labels": round(right / total, 3), "invented": invented}
+                    print(f"  {width}x{height} {count:2d} dice: {1000 / ms:6.1f} fps ({ms:5.2f} ms/frame); "
+                          f"found {found}/{total}, labels right {right}/{total}, invented {invented}")
         # classification alone, per die, in frame-sized batches
         scene = _scenes(640, 480, 12, n=1)[0]
         pipe = Pipeline(None, classifier, tray=calibrate([scene.empty]))
@@ -142,7 +155,7 @@ def run() -> dict:
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         results.update(ms_per_die=round(per_die, 3), peak_rss_mb=round(peak_mb, 1),
                        goal={"fps_640x480_6": GOAL_FPS, "ms_per_die": GOAL_MS_PER_DIE})
-        ok_fps = results["fps"]["640x480/6"] >= GOAL_FPS
+        ok_fps = min(results[k]["640x480/6"] for k in ("fps", "fps_automatic") if k in results) >= GOAL_FPS
         ok_die = per_die <= GOAL_MS_PER_DIE
         print(f"classification alone: {per_die:.3f} ms per die (batches of {len(batch)})")
         print(f"peak memory: {peak_mb:.0f} MB")

@@ -251,35 +251,44 @@ def _check_taught(path: Path, folder: Path) -> Check:
 
 
 def _check_model(model: Path) -> Check:
+    """Opened as the camera opens it: the card, then its model in `vision.card.CardModel` (one thread)."""
     name = f"model {model.stem}"
-    card = model.with_suffix(".json")
-    if not card.exists():
-        return fail(name, f"{model} has no card {card.name} (labels and input format)",
-                    f"copy {card.name} from the release or retrain with `make models`")
+    if model.name == "dice_detector.onnx":
+        return _check_detector(model)
+    card_path = model.with_suffix(".json")
+    if not card_path.exists():
+        return fail(name, f"{model} has no card {card_path.name} (labels and input format)",
+                    f"copy {card_path.name} from the release or retrain with `make models`")
     try:
-        ort = importlib.import_module("onnxruntime")
-        session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+        from vision.card import CardModel, load_card
+
+        card = load_card(card_path)
+        session = CardModel(card, threads=1).session
         inputs = ", ".join(f"{i.name}{list(i.shape)}" for i in session.get_inputs())
-        labels = json.loads(card.read_text(encoding="utf-8")).get("labels", [])
     except Exception as exc:
         return fail(name, f"{model} does not load: {type(exc).__name__}: {exc}",
                     "re-copy the file (a truncated download?) or retrain with `make models`")
-    return ok(name, f"{model} loads: input {inputs}, {len(labels)} labels")
+    return ok(name, f"{model} loads: input {inputs}, {len(card.labels)} labels")
+
+
+def _check_detector(model: Path) -> Check:
+    """The learned dice finder (`vision.detector`); without it the camera falls back to classical segmentation."""
+    try:
+        from vision.detector import Detector
+
+        Detector.load(model)
+    except Exception as exc:
+        return fail("model dice_detector", f"{model} does not load: {type(exc).__name__}: {exc} (the camera finds "
+                    "dice the classical way meanwhile, missing more of them)",
+                    "re-copy the file (a truncated download?) or retrain with `python -m vision.train_detector`")
+    return ok("model dice_detector", f"{model} loads: finds the dice of every set")
 
 
 def check_camera(config: Config, *, timeout: float = 20.0) -> Check:
+    """One frame through `vision.sources.open_source`, from the spec the camera itself is built from."""
     camera = config.camera
-    if camera.source == "synthetic":
-        return ok("camera", "synthetic (rendered dice, no hardware)")
-    if camera.source == "replay":
-        path = Path(camera.path)
-        if not camera.path or not path.exists():
-            return fail("camera", f"replay path {camera.path!r} does not exist",
-                        "set [camera] path to a folder of images or a video file")
-        return ok("camera", f"replay from {path}")
-    probe = _probe_picamera2 if camera.source == "picamera2" else _probe_opencv
     result: list[Check] = []
-    worker = threading.Thread(target=lambda: result.append(probe(config)), name="doctor-camera", daemon=True)
+    worker = threading.Thread(target=lambda: result.append(_probe(config)), name="doctor-camera", daemon=True)
     worker.start()
     worker.join(timeout)
     if not result:
@@ -288,54 +297,43 @@ def check_camera(config: Config, *, timeout: float = 20.0) -> Check:
     return result[0]
 
 
-def _probe_picamera2(config: Config) -> Check:
+def _probe(config: Config) -> Check:
+    from companion.camera import source_spec
+    from companion.games import get_game
+    from vision.sources import open_source
+
+    kind = config.camera.source
     try:
-        picamera2 = importlib.import_module("picamera2")  # only here: it exists on Pi OS only
-    except Exception as exc:  # numpy 2 in the venv breaks apt's simplejpeg with a ValueError
-        fix = "sudo apt install python3-picamera2 python3-libcamera (and create the venv with --system-site-packages)"
-        if "numpy" in str(exc) or "dtype" in str(exc):
-            fix = "/opt/table-companion/.venv/bin/pip install --force-reinstall simplejpeg (built for this numpy)"
-        return fail("camera", f"cannot import picamera2: {type(exc).__name__}: {exc}", fix)
-    cameras = picamera2.Picamera2.global_camera_info()
-    if not cameras:
-        return fail("camera", "picamera2 finds no camera",
-                    "check the ribbon cable (contacts towards the board on a Pi 4, the right connector on a Pi 5); "
-                    "`rpicam-hello --list-cameras` must list it")
-    model = cameras[0].get("Model", "?")
-    try:
-        cam = picamera2.Picamera2(0)
+        source = open_source(source_spec(config, get_game(config.game.id).dice_set))
         try:
-            size = (config.camera.width, config.camera.height)
-            cam.configure(cam.create_video_configuration(main={"size": size, "format": "RGB888"}))
-            cam.start()
-            frame = cam.capture_array()
-            cam.stop()
+            source.open()
+            frame = source.read(timeout=5.0).image
         finally:
-            cam.close()
-    except Exception as exc:
-        return fail("camera", f"{model} found but cannot capture: {exc}",
-                    "is the service running (it owns the camera)? sudo systemctl stop table-companion, then retry")
-    return ok("camera", f"picamera2: {model}, frame {frame.shape[1]}x{frame.shape[0]}")
+            source.close()
+    except Exception as exc:  # a source raises SourceError; picamera2's import may raise anything (numpy)
+        return fail("camera", f"{kind} cannot give a frame: {type(exc).__name__}: {exc}", _camera_fix(kind, str(exc)))
+    what = {"synthetic": "synthetic (rendered dice, no hardware)", "replay": f"replay from {config.camera.path}",
+            "opencv": f"opencv device {config.camera.device!r}", "picamera2": "picamera2"}[kind]
+    return ok("camera", f"{what}, frame {frame.shape[1]}x{frame.shape[0]}")
 
 
-def _probe_opencv(config: Config) -> Check:
-    import cv2
-
-    device = config.camera.device
-    capture = cv2.VideoCapture(device)
-    try:
-        if not capture.isOpened():
-            return fail("camera", f"OpenCV cannot open {device!r}",
-                        "plug in the webcam and check `ls /dev/video*`; the user must be in the video group")
-        capture.set(cv2.CAP_PROP_FRAME_WIDTH, config.camera.width)
-        capture.set(cv2.CAP_PROP_FRAME_HEIGHT, config.camera.height)
-        good, frame = capture.read()
-    finally:
-        capture.release()
-    if not good or frame is None:
-        return fail("camera", f"OpenCV opened {device!r} but read no frame",
-                    "another program may hold the camera (is the service running?)")
-    return ok("camera", f"opencv device {device!r}, frame {frame.shape[1]}x{frame.shape[0]}")
+def _camera_fix(kind: str, message: str) -> str:
+    if kind == "picamera2":
+        if "numpy" in message or "dtype" in message:  # numpy 2 in the venv breaks apt's simplejpeg
+            return "/opt/table-companion/.venv/bin/pip install --force-reinstall simplejpeg (built for this numpy)"
+        if "not installed" in message:
+            return ("sudo apt install python3-picamera2 python3-libcamera (and create the venv with "
+                    "--system-site-packages)")
+        return ("check the ribbon cable (contacts towards the board on a Pi 4, the right connector on a Pi 5; "
+                "`rpicam-hello --list-cameras` must list it); is the service running (it owns the camera)? "
+                "sudo systemctl stop table-companion, then retry")
+    if kind == "opencv":
+        if "gave no frame" in message:
+            return "another program may hold the camera (is the service running?)"
+        return "plug in the webcam and check `ls /dev/video*`; the user must be in the video group"
+    if kind == "replay":
+        return "set [camera] path to a folder of images or a video file"
+    return "see the message; the synthetic camera needs only the vision package"
 
 
 def check_pins(config: Config) -> Check:

@@ -44,12 +44,13 @@ class Classifier:
     choose. Raises `ModelError` when the model file is missing, unusable or lacks the card's logits output.
 
     `model` is public so teach-your-dice (`companion.teach`) runs the same session rather than opening a second
-    copy of the model on a Pi with little memory to spare.
+    copy of the model on a Pi with little memory to spare; given, it is that session (an `Enrolment`'s).
     """
 
-    def __init__(self, card: Card, *, threads: int | None = 1, enrolment: str | Path | None = None) -> None:
+    def __init__(self, card: Card, *, threads: int | None = 1, enrolment: str | Path | Enrolment | None = None,
+                 model: CardModel | None = None) -> None:
         self.card = card
-        self.model = CardModel(card, threads)
+        self.model = model if model is not None else CardModel(card, threads)
         self.labels = card.labels
         self.head = None
         if enrolment is not None:
@@ -94,18 +95,26 @@ class Classifier:
         """(height, width) the crops should be cut at."""
         return self.card.input_size
 
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Softmax over the labels, [N, C]; one inference call for all crops (and all their test-time views).
+    @classmethod
+    def enrolled(cls, enrolment: Enrolment) -> Classifier:
+        """The app's classifier for a table's enrolment as it is in memory, on the enrolment's own model session
+        (what the teach page and `bench/enrolment.py` measure is what the camera runs)."""
+        return cls(enrolment.card, model=enrolment.model, enrolment=enrolment)
 
-        The embedding is fetched only when an enrolment head needs it.
-        """
+    def logits(self, crops: list[np.ndarray]) -> np.ndarray:
+        """[N, C]: the model's, plus the enrolment head's residual; one inference call for all crops (and all
+        their test-time views). The embedding is fetched only when an enrolment head needs it."""
         if not crops:
             return np.zeros((0, len(self.labels)), np.float32)
         head = self.head
         logits, embedding = self.model.run(crops, embedding=head is not None)
         if head is not None:
             logits = np.asarray(head(logits, embedding), np.float32)
-        return _softmax(logits)
+        return logits
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Softmax over the labels, [N, C]."""
+        return _softmax(self.logits(crops))
 
     def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
         probs = self.probabilities(crops)

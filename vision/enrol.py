@@ -25,8 +25,8 @@ examples, and a correction from the tablet is simply `add(label, [crop])` follow
 >>> card = load_card("models/d6.json")                          # doctest: +SKIP
 >>> enrolment = Enrolment.load("data/enrol-d6.npz", card)        # doctest: +SKIP
 >>> enrolment.add("6", crops_of_my_six); enrolment.fit(); enrolment.save()   # doctest: +SKIP
->>> AdaptedClassifier(card, enrolment).predict([crop])           # doctest: +SKIP
-[('6', 0.98)]
+>>> Classifier.enrolled(enrolment).classify([crop])[0].label    # doctest: +SKIP
+'6'
 """
 
 from __future__ import annotations
@@ -309,40 +309,16 @@ class Enrolment:
         return self.head
 
 
-class AdaptedClassifier:
-    """The base model plus a table's enrolled head: crops -> (label, confidence)."""
-
-    def __init__(self, card: Card, enrolment: Enrolment | None = None, threads: int = 1,
-                 model: CardModel | None = None) -> None:
-        self.card = card
-        self.enrolment = enrolment
-        self.model = model or (enrolment.model if enrolment is not None else card.open(threads))
-
-    def logits(self, crops: list[np.ndarray]) -> np.ndarray:
-        base, embedding = self.model.run(crops)
-        head = self.enrolment.head if self.enrolment is not None else None
-        return head(base, embedding) if head is not None and len(crops) else base
-
-    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        return softmax(self.logits(crops).astype(np.float64))
-
-    def predict(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
-        if not crops:
-            return []
-        p = self.probabilities(crops)
-        best = p.argmax(1)
-        return [(self.card.labels[int(i)], float(p[k, i])) for k, i in enumerate(best)]
-
-
 def dice_in_photo(image: np.ndarray, size: tuple[int, int], tray_dir: Path | None = None) -> list[np.ndarray]:
     """Every die the live pipeline would find in a tray photo, cut as it cuts them (calibrated if given)."""
-    from .segment import Segmenter, crops
+    from .pipeline import Pipeline
+    from .segment import crops
     from .tray import Tray
 
     tray = Tray.load(tray_dir) if tray_dir is not None else None
     if tray is not None and not tray.fits(image):
         tray = None  # a photo from another camera: the automatic mode still finds dice on a plain surface
-    return crops(image, Segmenter(tray).find(image), size)
+    return crops(image, Pipeline(None, None, tray=tray).find(image), size)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -229,6 +229,9 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
                 parts.append(f"| {name} | {pc['n']} | {acc} |")
             if result.get("png"):
                 parts.append(f"\n![{card.name} {key} confusion matrix]({result['png']})\n")
+    detector = models_dir / "dice_detector.md"  # the detector's card (vision.train_detector): prose, no labels
+    if detector.is_file():
+        parts.append(detector.read_text(encoding="utf-8"))
     path = models_dir / "README.md"
     path.write_text("\n".join(parts).rstrip() + "\n", encoding="utf-8")
     return path

@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.camera_state import CameraState
 from vision.classify import Classifier, Prediction
+from vision.detector import Detector, load_detector, shipped_detector
 from vision.overlay import draw, to_jpeg
 from vision.reading import DiceReading, DieReading
 from vision.segment import Blob, SegmentConfig, Segmenter, crops
@@ -72,16 +73,18 @@ def _dataclass_from(cls: type, values: dict[str, Any] | None, where: str) -> Any
 
 
 class Pipeline:
-    """Turns frames into readings. Construct with a source and classifier, or from a config via `from_config`."""
+    """Turns frames into readings. Construct with a source and classifier, or from a config via `from_config`.
+    Without a classifier it only finds dice (`find`: teach-your-dice cuts its photos as the camera does)."""
 
     def __init__(
         self,
         source: FrameSource | None,
-        classifier: Classifier,
+        classifier: Classifier | None,
         *,
         tray: Tray | None = None,
         settle: SettleConfig | None = None,
         segment: SegmentConfig | None = None,
+        detector: Detector | str | Path | None = "shipped",
         on_reading: Callable[[DiceReading, np.ndarray], None] | None = None,
         on_status: Callable[[StatusEvent], None] | None = None,
         backoff: tuple[float, float] = (0.5, 10.0),
@@ -91,6 +94,13 @@ class Pipeline:
         self.classifier = classifier
         self.tray = tray
         self.segmenter = Segmenter(tray, segment)
+        # automatic mode (no calibrated tray) finds dice with the learned detector when its model loads; the
+        # classical segmenter stays the route for a calibrated tray and the fallback for a missing or corrupt model
+        if detector == "shipped":
+            detector = shipped_detector()
+        elif isinstance(detector, (str, Path)):
+            detector = load_detector(detector)
+        self.detector = detector
         self.settle = SettleDetector(settle)
         self.vote = Vote()
         self.on_reading = on_reading
@@ -120,12 +130,13 @@ class Pipeline:
              "enrolment": None,                       # a table's taught dice (vision.enrol), used if the file exists
              "tray": "/var/lib/companion/tray",       # calibration dir; absent = automatic background
              "settle": {"still_seconds": 0.4, ...},   # SettleConfig fields
-             "segment": {"die_px": None, ...}}        # SegmentConfig fields
+             "segment": {"die_px": None, ...},        # SegmentConfig fields
+             "detector": "shipped"}                   # learned detector .onnx for automatic mode; None: classical
 
         `callbacks` are passed on (on_reading, on_status). Raises ValueError (ModelError, TrayError) with the
         file or key that is wrong.
         """
-        known = {"camera", "dice", "model", "threads", "enrolment", "tray", "settle", "segment"}
+        known = {"camera", "dice", "model", "threads", "enrolment", "tray", "settle", "segment", "detector"}
         unknown = sorted(set(config) - known)
         if unknown:
             raise ValueError(f"vision config: unknown key(s) {unknown}; known: {sorted(known)}")
@@ -139,6 +150,7 @@ class Pipeline:
             tray=tray,
             settle=_dataclass_from(SettleConfig, config.get("settle"), "vision config [settle]"),
             segment=_dataclass_from(SegmentConfig, config.get("segment"), "vision config [segment]"),
+            detector=config.get("detector", "shipped"),
             **callbacks,
         )
 
@@ -158,8 +170,19 @@ class Pipeline:
 
     # -- one frame -----------------------------------------------------------------------------------------
 
+    def find(self, image: np.ndarray) -> list[Blob]:
+        """The dice in a frame: the detector's if there is one, else the segmenter's. A detector that fails on a
+        frame is dropped for good (logged once) and the segmenter takes over: the camera never dies of a model."""
+        if self.detector is not None and self.tray is None:
+            try:
+                return self.detector.find(image)
+            except Exception:
+                log.exception("the dice detector failed; the classical segmenter takes over")
+                self.detector = None
+        return self.segmenter.find(image)
+
     def _classified(self, image: np.ndarray, classifier: Classifier) -> list[tuple[Blob, Prediction]]:
-        blobs = self.segmenter.find(image)
+        blobs = self.find(image)
         preds = classifier.classify(crops(image, blobs, classifier.input_size))
         return list(zip(blobs, preds, strict=True))
 

@@ -331,6 +331,8 @@ class ReplaySource(FrameSource):
             delay = self._started + t - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+            else:  # behind (a slow render or reader): keep the pace from now on, as a camera does, not a burst
+                self._started -= delay
         frame = Frame(image, self._id, t)
         self._id += 1
         return frame
@@ -345,6 +347,9 @@ class ReplaySource(FrameSource):
 RollHook = Callable[[int, np.random.Generator], Sequence[str]]
 
 
+TILT = 0.15  # the synthetic camera's parallax (vision.synth.render_scene `tilt`): a lens above the tray's centre
+
+
 class SyntheticSource(FrameSource):
     """Rendered tray scenes (`vision.synth`) that behave like a table: dice roll, settle, and roll again.
 
@@ -353,7 +358,9 @@ class SyntheticSource(FrameSource):
     layout: the result. Everything is drawn from one seeded generator, so a seed gives the same frames every run.
     The next result comes from `roll()` if a caller queued one, else from `next_roll` (``hook(roll_index, rng) ->
     labels``), else random faces of a random number of dice within `count`. `scene` (a `vision.synth.Scene`)
-    is the truth of the current still phase, for tests and the demo.
+    is the truth of the current still phase, for tests and the demo; `rested` is (frame id, `time.monotonic()` when
+    it was handed out) of the frame in which its dice came to rest (the roll's frame `rolling_frames`), from which
+    `bench/latency.py` times the reading's way to the screens.
     """
 
     name = "synthetic"
@@ -420,6 +427,7 @@ class SyntheticSource(FrameSource):
         self._started = time.monotonic()
         self.roll_index = -1
         self.scene: Any = None
+        self.rested: tuple[int, float] | None = None
 
     def roll(self, labels: Sequence[str]) -> None:
         """Queue the faces of a coming roll (the demo and tests decide what the dice show)."""
@@ -436,62 +444,12 @@ class SyntheticSource(FrameSource):
     def open(self) -> None:
         pass
 
-    def _place(self, n: int, rng: np.random.Generator) -> list[Any]:
-        """Non-overlapping poses fully inside the frame (the first two edge to edge when `touching`)."""
-        from vision.synth.die import DiePose
-
-        w, h = self.size
-        poses: list[Any] = []
-        for i in range(n):
-            side = self.die_px * float(rng.uniform(0.97, 1.03))
-            for _ in range(2000):
-                angle = float(rng.uniform(0, 90))
-                if self.touching and i == 1:
-                    first = poses[0]
-                    a = np.deg2rad(first.angle + 90 * int(rng.integers(4)))
-                    along = float(rng.uniform(-0.3, 0.3)) * first.side
-                    c = (np.asarray(first.center) + np.array([np.cos(a), np.sin(a)]) * first.side
-                         + np.array([-np.sin(a), np.cos(a)]) * along)
-                    side, angle = first.side, first.angle
-                else:
-                    c = np.array([rng.uniform(side, w - side), rng.uniform(side, h - side)])
-                rel = (c - (w / 2, h / 2)) / (max(w, h) / 2) * 0.15 * side
-                pose = DiePose((float(c[0]), float(c[1])), side, angle, (float(rel[0]), float(rel[1])))
-                outline = pose.silhouette()
-                if outline.min() < 2 or outline[:, 0].max() > w - 3 or outline[:, 1].max() > h - 3:
-                    continue
-                ignore = 0 if self.touching and i == 1 else None
-                if all(j == ignore or np.hypot(*(c - p.center)) > pose.radius() + p.radius() + 3
-                       for j, p in enumerate(poses)):
-                    poses.append(pose)
-                    break
-            else:
-                raise ValueError(f"cannot place {n} dice of {side:.0f} px in {w}x{h}")
-        return poses
-
     def _render(self, labels: list[str], rng: np.random.Generator) -> Any:
-        from vision.synth.die import paint_die, paint_shadow, sample_look
-        from vision.synth.effects import camera
-
-        synth = _synth()
-        ds = synth.get_dice_set(self.dice_set)
-        poses = self._place(len(labels), rng)
-        image = self._background.copy()
-        for pose in poses:
-            paint_shadow(image, pose, self._light)
-        dice = []
-        for label, pose in zip(labels, poses, strict=True):
-            look = sample_look(ds, label, rng, palette=self.palette, glare=False)
-            sides = [ds.symbols[f][0] for f in ds.faces if f != label] or ["blank"]
-            symbols = ds.symbols[label]
-            paint_die(image, pose, look, symbols[int(rng.integers(len(symbols)))], sides, self._light, rng)
-            corners = pose.top_corners()
-            dice.append(synth.SceneDie(label=label, center=pose.center, box=[(float(x), float(y)) for x, y in corners],
-                                       size=pose.side, angle=pose.angle % 90))
-        image *= self._field
-        out = camera(image, self._light, rng)
-        empty = np.clip(self._background * self._field, 0, 255).astype(np.uint8)
-        return synth.Scene(image=out, empty=empty, dice=dice, lighting=self._light)
+        """One layout of `labels` on this camera's tray, light and dice colour, drawn by `vision.synth`."""
+        w, h = self.size
+        return _synth().render_scene(labels, self.dice_set, rng, w, h, touching=self.touching and len(labels) >= 2,
+                                     die_px=self.die_px, tilt=TILT, lighting=self._light, palette=self.palette,
+                                     surface=self._background)
 
     def _next_labels(self) -> list[str]:
         with self._lock:
@@ -538,6 +496,10 @@ class SyntheticSource(FrameSource):
             if self._still_image is None:
                 self.scene = self._render(self._roll_labels, self._rng)
                 self._still_image = self.scene.image
+                self._phase_frame += 1
+                frame = self._frame(self._still_image)
+                self.rested = (frame.id, time.monotonic())
+                return frame
             image = self._still_image
         self._phase_frame += 1
         return self._frame(image)
@@ -548,6 +510,8 @@ class SyntheticSource(FrameSource):
             delay = self._started + t - time.monotonic()
             if delay > 0:
                 time.sleep(delay)
+            else:  # behind (a slow render or reader): keep the pace from now on, as a camera does, not a burst
+                self._started -= delay
         frame = Frame(self._add_noise(image), self._id, t)
         self._id += 1
         return frame

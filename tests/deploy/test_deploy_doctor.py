@@ -176,3 +176,28 @@ def test_taught_dice_are_reported_and_a_damaged_file_says_how_to_recover(tmp_pat
     checks = run(config, "camera", "port")
     assert checks["taught d6"].status == "OK" and "5 3" in checks["taught d6"].detail
     assert checks["taught chariot_race"].failed and "Teach page" in checks["taught chariot_race"].fix
+
+
+def test_a_replay_folder_without_frames_fails_as_the_camera_would(tmp_path: Path) -> None:
+    """The camera is probed through vision.sources.open_source, as the app opens it: an existing folder with no
+    frames in it is no camera."""
+    (tmp_path / "frames").mkdir()
+    config = write_config(tmp_path)
+    config.write_text(config.read_text().replace('source = "synthetic"',
+                                                 f'source = "replay"\npath = "{tmp_path / "frames"}"'))
+    check = run(config)["camera"]
+    assert check.failed and "folder of images" in check.fix
+
+
+def test_the_detector_model_is_checked_as_the_camera_loads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    for name in ("d6.onnx", "d6.json"):
+        shutil.copy(doctor.models_dir() / name, folder / name)
+    (folder / "dice_detector.onnx").write_bytes(b"not a model")
+    monkeypatch.setattr(doctor, "models_dir", lambda: folder)
+    checks = run(write_config(tmp_path))
+    assert checks["model d6"].status == "OK"
+    assert checks["model dice_detector"].failed and "classical" in checks["model dice_detector"].detail

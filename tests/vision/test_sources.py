@@ -185,6 +185,25 @@ def test_a_queued_roll_decides_the_faces():
         source.roll(["7"])
 
 
+def test_the_synthetic_camera_says_the_frame_its_dice_came_to_rest_in():
+    source = SyntheticSource(seed=3, rolling_frames=4, still_frames=3, rolls=2)
+    rests = []
+    with source:
+        for _ in range(14):
+            frame = source.read()
+            if source.rested is not None and source.rested[0] == frame.id:
+                rests.append(frame.id)
+    assert rests == [4, 11]  # each roll's frame `rolling_frames`: the first of its still layout
+
+
+def test_the_synthetic_camera_draws_its_dice_with_vision_synth():
+    """One renderer: the camera's scenes are `render_scene`'s, whole silhouettes and all, on its one tray."""
+    source = SyntheticSource(seed=5, rolling_frames=1, still_frames=2, count=(3, 3), background="felt")
+    with source:
+        source.read(), source.read()
+    assert len(source.scene.dice) == 3 and all(len(d.outline) >= 4 for d in source.scene.dice)
+
+
 def test_a_slow_consumer_gets_the_newest_pi_frame(fake_picamera2):
     source = PiCamera2Source(width=64, height=48, settle_seconds=0.0)
     source.open()

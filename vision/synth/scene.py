@@ -100,12 +100,15 @@ def _paint_hand(image: np.ndarray, palm: np.ndarray, r: float, d: np.ndarray, rn
 def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, width: int = 640, height: int = 480,
                  *, touching: bool = False, background: str | None = None, die_px: int | None = None,
                  distractors: list[str] | None = None, tilt: float | None = None,
-                 lighting: Lighting | None = None, palette: str | None = None) -> Scene:
+                 lighting: Lighting | None = None, palette: str | None = None,
+                 surface: np.ndarray | None = None) -> Scene:
     """A tray with one die per label, fully inside the image and not overlapping.
 
     touching: the first two dice are placed edge to edge (same angle, sharing an edge).
     distractors: any of "hand", "shadow", "glare": things segmentation must not take for dice.
     tilt: how far the top faces shift outwards at the image edge, in die sides (camera parallax; random).
+    surface: a tray already made (`make_background`, float32 BGR, height x width) instead of a new one of
+    `background`: a camera's one tray under roll after roll (`vision.sources.SyntheticSource`).
     """
     ds = get_dice_set(dice_set)
     for label in labels:
@@ -166,7 +169,7 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
         else:
             raise ValueError(f"cannot place {len(labels)} dice of {side:.0f} px in {width}x{height} without overlap")
 
-    bg = make_background(background, height, width, rng)
+    bg = surface if surface is not None else make_background(background, height, width, rng)
     image = bg.copy()
     for pose in poses:
         paint_shadow(image, pose, light)

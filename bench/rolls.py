@@ -1,0 +1,261 @@
+"""Rolls as a table feels them: per photo, is the roll right with no tap, or does the table ask, or is it wrong?
+
+Run: `python bench/rolls.py` (what `make bench` runs: real-d6-tray TEST split and synthetic scenes), or
+`python bench/rolls.py --real val` to choose between detectors on the VALIDATION photos (the latest fifth of the
+real train split by photo time, as `vision.train.split_by_time` holds them out): the test split is for reporting
+only. Every photo is read in automatic mode (no tray calibration, a fresh pipeline per photo: each is a table of its
+own), as `companion detect --dice SET` reads it. A roll is one of:
+
+- right: as many dice as were rolled, none below the table's `min_confidence`, the faces those of the truth;
+- asks, count: the camera found more or fewer dice than were rolled (the table refuses to confirm);
+- asks, doubtful: the count is right but a die is below `min_confidence` (the table waits for a tap);
+- wrong: the count is right, no die doubtful, and the faces are not those rolled: the one outcome a table cannot
+  catch, which must be 0.
+
+Dice are matched to the truth by their centre inside a true die's box. Also printed: dice found, dice invented,
+and faces right among the found. Real photos are counted against the faces they show: the test labels listed in
+`bench/real_d6_tray_label_errors.json` are corrected (the dataset's own labels would count two right dice wrong).
+Synthetic scenes lie on `vision.synth.backgrounds.HELD_OUT_BACKGROUNDS`, surfaces no model was trained or
+chosen on, one series per dice set with a shipped model: lone dice, touching pairs, white-on-white, hands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+# bench/ has its own vision.py: the repository must come first or `import vision` finds that file
+sys.path[:] = [str(ROOT)] + [p for p in sys.path if p != str(ROOT)]
+if str(ROOT / "bench") not in sys.path:
+    sys.path.append(str(ROOT / "bench"))
+if "vision" in sys.modules and not hasattr(sys.modules["vision"], "__path__"):
+    del sys.modules["vision"]
+
+from label_errors import listed  # noqa: E402
+from machine import open_benchmark  # noqa: E402
+
+from vision.classify import Classifier  # noqa: E402
+from vision.crops import yolo_boxes  # noqa: E402
+from vision.evaluate import MODELS_DIR, REAL_D6_TRAY  # noqa: E402
+from vision.pipeline import Pipeline  # noqa: E402
+from vision.reading import DieReading  # noqa: E402
+
+MIN_CONFIDENCE = 0.8  # companion.config.TrayConfig.min_confidence's default: below it a die waits for a tap
+BANDS = ((1, 5), (6, 10), (11, 99))
+OUTCOMES = ("right", "asks_count", "asks_doubtful", "wrong")
+SYNTH_SCENES = 60  # per dice set
+VAL_FRACTION = 0.2  # vision.train.TrainConfig.real_val_fraction: the same photos the classifier's recipe chose on
+
+
+@dataclass(frozen=True)
+class TrueDie:
+    label: str
+    corners: np.ndarray  # float32 [4, 2]: the die's box in the photo
+
+
+@dataclass
+class Tally:
+    """Outcomes of rolls and counts of dice, for one band of one dataset."""
+
+    rolls: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOMES, 0))
+    dice: int = 0
+    found: int = 0
+    invented: int = 0
+    faces_right: int = 0
+
+    def add(self, other: Tally) -> None:
+        for k in OUTCOMES:
+            self.rolls[k] += other.rolls[k]
+        self.dice += other.dice
+        self.found += other.found
+        self.invented += other.invented
+        self.faces_right += other.faces_right
+
+    def figures(self) -> dict:
+        n = sum(self.rolls.values())
+        return {"rolls": n, **{k: round(v / max(n, 1), 3) for k, v in self.rolls.items()},
+                "dice": self.dice, "found": round(self.found / max(self.dice, 1), 4), "invented": self.invented,
+                "invented_rate": round(self.invented / max(self.dice, 1), 4),
+                "faces_right_of_found": round(self.faces_right / max(self.found, 1), 4)}
+
+
+def score_roll(truth: list[TrueDie], dice: list[DieReading], min_confidence: float = MIN_CONFIDENCE) -> Tally:
+    """One photo's outcome and dice counts: each found die takes the first unmatched true die its centre lies in."""
+    tally = Tally(dice=len(truth))
+    matched: set[int] = set()
+    for die in dice:
+        point = (float(die.center[0]), float(die.center[1]))
+        hit = next((k for k, t in enumerate(truth)
+                    if k not in matched and cv2.pointPolygonTest(t.corners, point, False) >= 0), None)
+        if hit is None:
+            tally.invented += 1
+            continue
+        matched.add(hit)
+        tally.found += 1
+        tally.faces_right += die.label == truth[hit].label
+    if len(dice) != len(truth):
+        outcome = "asks_count"
+    elif any(d.confidence < min_confidence for d in dice):
+        outcome = "asks_doubtful"
+    elif sorted(d.label for d in dice) == sorted(t.label for t in truth):
+        outcome = "right"
+    else:
+        outcome = "wrong"
+    tally.rolls[outcome] = 1
+    return tally
+
+
+def band_of(n: int) -> str:
+    return next(f"{lo}-{hi}" if hi < 99 else f"{lo}+" for lo, hi in BANDS if lo <= n <= hi)
+
+
+def tally_rolls(photos: Iterable[tuple[str, np.ndarray, list[TrueDie]]],
+                detect: Callable[[np.ndarray], list[DieReading]]) -> tuple[dict[str, Tally], list[float], list]:
+    """Tallies per dice-count band (and "all"), ms per photo, and the photos that were not right (name, outcome)."""
+    bands: dict[str, Tally] = {}
+    ms: list[float] = []
+    misses = []
+    for name, image, truth in photos:
+        started = time.perf_counter()
+        dice = detect(image)
+        ms.append((time.perf_counter() - started) * 1000)
+        one = score_roll(truth, dice)
+        for key in (band_of(len(truth)), "all"):
+            bands.setdefault(key, Tally()).add(one)
+        outcome = next(k for k, v in one.rolls.items() if v)
+        if outcome != "right":
+            misses.append((name, outcome, len(truth), len(dice)))
+    order = [band_of(lo) for lo, _ in BANDS] + ["all"]
+    return {k: bands[k] for k in order if k in bands}, ms, misses
+
+
+# -- datasets ------------------------------------------------------------------------------------------------------
+
+
+def real_names(split: str, root: Path = REAL_D6_TRAY) -> tuple[str, list[str]]:
+    """(folder, photo names) of "test", or of "val"/"train": the real train split cut by photo time."""
+    if split == "test":
+        return "test", sorted(p.name for p in (root / "test" / "images").glob("*.jpg"))
+    names = sorted(p.name for p in (root / "train" / "images").glob("*.jpg"))  # names carry the capture time
+    n_val = max(1, int(round(len(names) * VAL_FRACTION)))
+    return "train", names[-n_val:] if split == "val" else names[:-n_val]
+
+
+def real_photos(split: str, root: Path = REAL_D6_TRAY):
+    """(name, image, truth) of a real split, the listed label errors corrected (the faces the photos show)."""
+    folder, names = real_names(split, root)
+    errors = {(e["image"], e["box"]): e["shows"] for e in listed(folder)}
+    for name in names:
+        image = cv2.imread(str(root / folder / "images" / name), cv2.IMREAD_COLOR)
+        h, w = image.shape[:2]
+        boxes = yolo_boxes((root / folder / "labels" / f"{Path(name).stem}.txt").read_text(), w, h)
+        truth = [TrueDie(errors.get((name, k), str(cls + 1)),
+                         np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+                 for k, (cls, (x0, y0, x1, y1)) in enumerate(boxes)]
+        yield name, image, truth
+
+
+def synthetic_scenes(dice_set: str, count: int = SYNTH_SCENES, seed: int = 15000, surfaces: tuple[str, ...] = ()):
+    """(name, image, truth) of scenes on held-out surfaces (or `surfaces`): a fixed series per set, so runs
+    compare."""
+    from vision.synth import get_dice_set, render_scene
+    from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS
+
+    surfaces = surfaces or HELD_OUT_BACKGROUNDS
+    faces = get_dice_set(dice_set).faces
+    for k in range(count):
+        rng = np.random.default_rng(seed + k)
+        n = (1 + k % 5) if k < count // 2 else (6 + k % 5) if k < count * 5 // 6 else int(rng.integers(11, 16))
+        labels = [faces[int(i)] for i in rng.integers(0, len(faces), n)]
+        kind = k % 4  # plain, touching pair, white dice, a hand reaching in
+        scene = render_scene(labels, dice_set, rng, 640, 480, touching=kind == 1 and n >= 2,
+                             background=surfaces[(k // 4) % len(surfaces)],
+                             palette="white" if kind == 2 else None,
+                             distractors=["hand"] if kind == 3 and n <= 10 else None)
+        truth = [TrueDie(d.label, np.float32(d.box)) for d in scene.dice]
+        yield f"{dice_set}#{k}", scene.image, truth
+
+
+# -- report --------------------------------------------------------------------------------------------------------
+
+
+def automatic(classifier: Classifier, detector: object = "shipped") -> Callable[[np.ndarray], list[DieReading]]:
+    """What `companion detect` does with one photo: a fresh pipeline, no calibration."""
+    return lambda image: Pipeline(None, classifier, detector=detector).detect(image)
+
+
+def print_table(title: str, bands: dict[str, Tally], ms: list[float]) -> dict:
+    print(title)
+    print(f"  {'dice':>6} {'rolls':>5} {'right':>7} {'ask:count':>9} {'ask:doubt':>9} {'wrong':>6} "
+          f"{'found':>13} {'invented':>8} {'faces right':>13}")
+    out = {}
+    for key, t in bands.items():
+        f = t.figures()
+        out[key] = f
+        print(f"  {key:>6} {f['rolls']:5d} {f['right']:7.1%} {f['asks_count']:9.1%} {f['asks_doubtful']:9.1%} "
+              f"{t.rolls['wrong']:6d} {t.found:5d}/{t.dice:<4d}{f['found']:5.1%} {t.invented:8d} "
+              f"{f['faces_right_of_found']:13.1%}")
+    median = round(sorted(ms)[len(ms) // 2], 1) if ms else 0.0
+    print(f"  median {median} ms per photo")
+    out["ms_per_photo"] = median
+    return out
+
+
+def run(real: str = "test", show_misses: bool = False, detector: object = "shipped", synthetic: bool = False) -> dict:
+    """`detector`: "shipped" (what the app runs), None (the classical segmenter) or a `vision.detector.Detector`."""
+    machine, missing = open_benchmark()
+    name = {"shipped": "the shipped detector if it loads", None: "classical segmenter"}.get(detector, "given detector")
+    print(f"dice found by: {name}")
+    results: dict = {"machine": machine, "min_confidence": MIN_CONFIDENCE}
+    if missing:
+        print(f"real photos skipped: {missing}")
+        results["real"] = {"skipped": missing}
+    else:
+        classifier = Classifier.load(MODELS_DIR / "d6.json", threads=1)
+        bands, ms, misses = tally_rolls(real_photos(real), automatic(classifier, detector))
+        why = "the latest fifth of train, for choosing" if real == "val" else "reporting only"
+        title = f"real-d6-tray {real} split ({why}), 640x640, automatic mode, d6 model:"
+        results[f"real_{real}"] = print_table(title, bands, ms)
+        if show_misses:
+            for miss in misses:
+                print("   ", *miss)
+    if real == "test" or synthetic:
+        for dice_set in ("d6", "chariot_race"):
+            card = MODELS_DIR / f"{dice_set}.json"
+            if not card.is_file():
+                continue
+            classifier = Classifier.load(card, threads=1)
+            from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS, VALIDATION_BACKGROUNDS
+
+            # held-out surfaces report; with the validation photos, the validation surfaces are for choosing
+            surfaces = HELD_OUT_BACKGROUNDS if real == "test" else VALIDATION_BACKGROUNDS
+            bands, ms, _ = tally_rolls(synthetic_scenes(dice_set, surfaces=surfaces), automatic(classifier, detector))
+            results[f"synthetic_{dice_set}"] = print_table(
+                f"synthetic {dice_set}, {SYNTH_SCENES} scenes 640x480 on {', '.join(surfaces)}, automatic mode:",
+                bands, ms)
+    return results
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--real", choices=("test", "val"), default="test", help="which real photos (default test)")
+    parser.add_argument("--misses", action="store_true", help="list the photos that were not right")
+    parser.add_argument("--classical", action="store_true", help="the classical segmenter, not the detector")
+    parser.add_argument("--detector", type=Path, help="another detector model (.onnx) than the shipped one")
+    parser.add_argument("--threshold", type=float, help="its heat-map threshold")
+    parser.add_argument("--synthetic", action="store_true", help="also the synthetic scenes with --real val")
+    args = parser.parse_args()
+    chosen: object = None if args.classical else "shipped"
+    if args.detector:
+        from vision.detector import Detector
+
+        chosen = Detector(args.detector, threshold=args.threshold) if args.threshold else Detector(args.detector)
+    run(args.real, args.misses, chosen, args.synthetic)

@@ -1,0 +1,75 @@
+"""The learned dice finder: a missing, corrupt or failing model never stops the camera; the segmenter takes over."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.card import ModelError
+from vision.detector import Detector
+from vision.pipeline import Pipeline
+from vision.synth import render_scene
+
+
+def scene():
+    return render_scene(["2", "5", "6"], "d6", np.random.default_rng(3), background="felt", palette="yellow")
+
+
+def fixed_size_model(path: Path) -> Path:
+    """A real ONNX detector that answers a 32x32 image (as loading checks) but fails on any other size: its
+    output is reshaped to the 8x8 grid of a 32 px input."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    inp = helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, "h", "w"])
+    out = helper.make_tensor_value_info("maps", TensorProto.FLOAT, [1, 5, 8, 8])
+    shape = helper.make_tensor("shape", TensorProto.INT64, [4], [1, 5, 8, 8])
+    nodes = [helper.make_node("AveragePool", ["image"], ["pooled"], kernel_shape=[4, 4], strides=[4, 4]),
+             helper.make_node("Concat", ["pooled", "pooled"], ["six"], axis=1),
+             helper.make_node("Slice", ["six", "starts", "ends", "axes"], ["five"]),
+             helper.make_node("Reshape", ["five", "shape"], ["maps"])]
+    inits = [shape, helper.make_tensor("starts", TensorProto.INT64, [1], [0]),
+             helper.make_tensor("ends", TensorProto.INT64, [1], [5]),
+             helper.make_tensor("axes", TensorProto.INT64, [1], [1])]
+    model = helper.make_model(helper.make_graph(nodes, "fixed", [inp], [out], initializer=inits),
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path
+
+
+def test_a_corrupt_detector_file_is_a_model_error(tmp_path):
+    bad = tmp_path / "dice_detector.onnx"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(ModelError, match="not a usable detector"):
+        Detector.load(bad)
+    with pytest.raises(ModelError, match="missing"):
+        Detector.load(tmp_path / "absent.onnx")
+
+
+def test_with_a_corrupt_detector_the_camera_finds_dice_the_classical_way(tmp_path, classifier):
+    bad = tmp_path / "dice_detector.onnx"
+    bad.write_bytes(b"not a model")
+    pipeline = Pipeline(None, classifier, detector=bad)
+    assert pipeline.detector is None
+    assert len(pipeline.detect(scene().image)) == 3
+
+
+def test_a_detector_failing_on_a_frame_hands_over_to_the_segmenter_for_good(tmp_path, classifier):
+    detector = Detector.load(fixed_size_model(tmp_path / "fixed.onnx"))
+    pipeline = Pipeline(None, classifier, detector=detector)
+    assert pipeline.detector is detector
+    assert len(pipeline.detect(scene().image)) == 3  # the frame is still read, by the segmenter
+    assert pipeline.detector is None
+
+
+def test_a_calibrated_tray_is_read_by_the_segmenter_not_the_detector(tmp_path, classifier):
+    from vision.tray import calibrate
+
+    s = scene()
+    detector = Detector.load(fixed_size_model(tmp_path / "fixed.onnx"))
+    pipeline = Pipeline(None, classifier, tray=calibrate([s.empty]), detector=detector)
+    assert len(pipeline.detect(s.image)) == 3
+    assert pipeline.detector is detector  # never asked, so never failed

@@ -1,0 +1,282 @@
+"""Train the dice detector (`vision.detector`): a small fully-convolutional net that marks every die's centre.
+
+    python -m vision.train_detector --minutes 25 --out models/dice_detector.onnx
+
+Data: the real-d6-tray TRAIN photos without the latest fifth by photo time (`bench/rolls.py --real val` chooses
+on those), their YOLO boxes as targets; and scenes rendered by `vision.synth` for every dice set on the training
+and validation surfaces (the held-out ones stay unseen: `bench/rolls.py` reports on them), with white dice on pale
+surfaces, touching pairs, hands, shadows and glare (the last three as things that are no die). Each die's target
+is a Gaussian at its centre in a heat map at 1/4 of the work resolution, with its box size and the centre's
+sub-cell offset (CenterNet). torch is imported lazily: the app runs the exported ONNX file with onnxruntime.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .crops import yolo_boxes
+from .detector import STRIDE, WH_UNIT, work_scale
+from .evaluate import REAL_D6_TRAY
+
+VAL_FRACTION = 0.2  # the latest fifth of the real train photos: bench/rolls.py --real val
+CROP = 128  # training crops, work pixels
+
+
+def real_split(root: Path = REAL_D6_TRAY) -> tuple[list[str], list[str]]:
+    names = sorted(p.name for p in (root / "train" / "images").glob("*.jpg"))  # names carry the capture time
+    n_val = max(1, int(round(len(names) * VAL_FRACTION)))
+    return names[:-n_val], names[-n_val:]
+
+
+def load_real(names: list[str], root: Path = REAL_D6_TRAY) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(work image, boxes [N, 4] x0 y0 x1 y1 in work pixels) per photo."""
+    out = []
+    for name in names:
+        image = cv2.imread(str(root / "train" / "images" / name), cv2.IMREAD_COLOR)
+        h, w = image.shape[:2]
+        s = work_scale(w)
+        boxes = yolo_boxes((root / "train" / "labels" / f"{Path(name).stem}.txt").read_text(), w, h)
+        small = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+        out.append((small, np.float32([b for _, b in boxes]).reshape(-1, 4) * s))
+    return out
+
+
+def clutter(surface: np.ndarray, die_px: float, rng: np.random.Generator) -> np.ndarray:
+    """Things on a table that are no dice, painted on the surface before the dice are: flat squares and tiles of a
+    die's size without pips (cards, tokens, printed squares), coins, and rows of squares; a die is told from them
+    by its pips or symbol and its sides, not by being a square."""
+    h, w = surface.shape[:2]
+    out = surface.copy()
+    for _ in range(int(rng.integers(1, 12))):
+        colour = rng.uniform(0, 255, 3)
+        centre = rng.uniform(0, 1, 2) * (w, h)
+        side = die_px * rng.uniform(0.4, 1.6)
+        kind = rng.random()
+        if kind < 0.55:  # a flat square or oblong, sometimes with a darker or lighter rim
+            rect = (tuple(centre), (side, side * rng.uniform(0.7, 1.4)), rng.uniform(0, 90))
+            pts = cv2.boxPoints(rect).astype(np.int32)
+            cv2.fillPoly(out, [pts], colour.tolist(), cv2.LINE_AA)
+            if rng.random() < 0.5:
+                rim = np.clip(colour * rng.uniform(0.4, 1.6), 0, 255)
+                cv2.polylines(out, [pts], True, rim.tolist(), int(rng.integers(1, 3)), cv2.LINE_AA)
+        elif kind < 0.8:  # a coin: a metal disc with a rim and a soft highlight
+            metal = np.asarray([(150, 150, 150), (60, 150, 190), (70, 110, 160)][int(rng.integers(3))], np.float32)
+            r = int(side / 2)
+            cv2.circle(out, tuple(int(v) for v in centre), r, (metal * rng.uniform(0.7, 1.2)).tolist(), -1,
+                       cv2.LINE_AA)
+            cv2.circle(out, tuple(int(v) for v in centre), r, (metal * 0.6).tolist(), max(1, r // 6), cv2.LINE_AA)
+        else:  # a row or grid of squares (a printed board, a check cloth's corner)
+            n = int(rng.integers(2, 5))
+            angle = rng.uniform(0, np.pi / 2)
+            step = side * rng.uniform(1.0, 2.0)
+            ux, uy = np.cos(angle), np.sin(angle)
+            for i in range(n):
+                for j in range(n if rng.random() < 0.5 else 1):
+                    c = centre + step * np.array([i * ux - j * uy, i * uy + j * ux])
+                    pts = cv2.boxPoints((tuple(c), (side, side), np.degrees(angle))).astype(np.int32)
+                    cv2.fillPoly(out, [pts], colour.tolist(), cv2.LINE_AA)
+    return out
+
+
+def render(count: int, seed: int, surfaces: tuple[str, ...] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Rendered scenes at work scale with the boxes of the dice's whole silhouettes; half have clutter."""
+    from .synth import dice_set_names, get_dice_set, render_scene
+    from .synth.backgrounds import TRAINING_BACKGROUNDS, make_background
+
+    surfaces = surfaces or TRAINING_BACKGROUNDS
+    sets = dice_set_names()
+    out = []
+    for k in range(count):
+        rng = np.random.default_rng(seed + k)
+        ds = get_dice_set(sets[k % len(sets)])
+        n = int(rng.choice([1, 2, 3, 4, 5, 6, 8, 10, 14, 20]))
+        labels = [ds.faces[int(i)] for i in rng.integers(0, len(ds.faces), n)]
+        width, height = (640, 480) if rng.random() < 0.7 else (640, 640)
+        kind = rng.random()
+        pale = kind < 0.25
+        pales = [k for k in ("paper", "plastic", "terrazzo", "tiles") if k in surfaces] or list(surfaces)
+        background = str(rng.choice(pales if pale else list(surfaces)))
+        distractors = [d for d in ("hand", "shadow", "glare") if rng.random() < 0.25] if n <= 10 else []
+        die_px = float(rng.uniform(22, 48))
+        surface = make_background(background, height, width, rng)
+        if rng.random() < 0.5:
+            surface = clutter(surface, die_px, rng)
+        try:
+            scene = render_scene(labels, ds.name, rng, width, height, touching=n >= 2 and rng.random() < 0.5,
+                                 surface=surface, die_px=die_px,
+                                 palette="white" if pale and rng.random() < 0.7 else None, distractors=distractors)
+        except ValueError:  # too many dice for the tray at that size
+            continue
+        s = work_scale(width)
+        boxes = []
+        for d in scene.dice:
+            pts = np.float32(d.outline or d.box)
+            x0, y0 = pts.min(axis=0)
+            x1, y1 = pts.max(axis=0)
+            boxes.append((x0, y0, x1, y1))
+        small = cv2.resize(scene.image, (round(width * s), round(height * s)), interpolation=cv2.INTER_AREA)
+        out.append((small, np.float32(boxes).reshape(-1, 4) * s))
+    return out
+
+
+def targets(boxes: np.ndarray, size: int) -> np.ndarray:
+    """[5, size/STRIDE, size/STRIDE]: heat, box w and h (WH_UNIT work px), centre offset x and y in its cell."""
+    g = size // STRIDE
+    t = np.zeros((5, g, g), np.float32)
+    ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+    for x0, y0, x1, y1 in boxes:
+        cx, cy = (x0 + x1) / 2 / STRIDE, (y0 + y1) / 2 / STRIDE
+        if not (0 <= cx < g and 0 <= cy < g):
+            continue
+        sigma = max(0.5, min(x1 - x0, y1 - y0) / STRIDE / 5)
+        t[0] = np.maximum(t[0], np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma * sigma)))
+        i, j = int(cy), int(cx)
+        t[0, i, j] = 1.0
+        t[1:, i, j] = ((x1 - x0) / WH_UNIT, (y1 - y0) / WH_UNIT, cx - j, cy - i)
+    return t
+
+
+def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A CROP x CROP piece at a random scale, turn and flip, with colour, blur and noise changes."""
+    image, boxes = item
+    s = float(np.exp(rng.uniform(np.log(0.75), np.log(1.3))))
+    h, w = image.shape[:2]
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    m = np.float32([[s, 0, CROP / 2 - s * cx], [0, s, CROP / 2 - s * cy]])
+    border = tuple(int(v) for v in image[int(rng.integers(h)), int(rng.integers(w))])
+    crop = cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=border)
+    b = boxes * s + np.float32([m[0, 2], m[1, 2], m[0, 2], m[1, 2]])
+    k = int(rng.integers(4))
+    for _ in range(k):  # quarter turns clockwise: (x, y) -> (CROP - y, x)
+        crop = np.ascontiguousarray(np.rot90(crop, -1))
+        b = np.stack([CROP - b[:, 3], b[:, 0], CROP - b[:, 1], b[:, 2]], axis=1)
+    if rng.random() < 0.5:
+        crop = crop[:, ::-1]
+        b = np.stack([CROP - b[:, 2], b[:, 1], CROP - b[:, 0], b[:, 3]], axis=1)
+    x = crop.astype(np.float32)
+    x = x * rng.uniform(0.85, 1.15, 3).astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
+    if rng.random() < 0.3:
+        x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.0))
+    x = x + rng.normal(0, rng.uniform(0, 6), x.shape).astype(np.float32)
+    return np.clip(x, 0, 255).transpose(2, 0, 1), targets(b, CROP)
+
+
+def build_net():
+    """Conv-BN-ReLU down to 1/8 of the work image (a die's context), one step back up to 1/4 with a skip; heads
+    for heat, size and offset. ~46 k parameters, ~0.11 G multiply-adds for a 640x480 frame (320x240 work)."""
+    import torch
+    from torch import nn
+
+    def conv(i, o, stride=1, dilation=1):
+        return nn.Sequential(nn.Conv2d(i, o, 3, stride, dilation, dilation=dilation, bias=False), nn.BatchNorm2d(o),
+                             nn.ReLU(inplace=True))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c1, self.c2, self.c3 = conv(3, 12, 2), conv(12, 24, 2), conv(24, 24)
+            self.c4, self.c5 = conv(24, 48, 2), conv(48, 48, 1, 2)
+            self.lateral = nn.Conv2d(48, 24, 1)
+            self.fuse = conv(24, 24)
+            self.head = nn.Conv2d(24, 5, 1)
+            nn.init.constant_(self.head.bias, 0.0)
+            with torch.no_grad():
+                self.head.bias[0] = -2.2
+
+        def forward(self, x):
+            x = x * (1 / 63.75) - 2.0  # 0..255 BGR in, as the runtime feeds it
+            skip = self.c3(self.c2(self.c1(x)))
+            deep = self.lateral(self.c5(self.c4(skip)))
+            y = self.head(self.fuse(skip + nn.functional.interpolate(deep, scale_factor=2.0, mode="nearest")))
+            return torch.cat([torch.sigmoid(y[:, :1]), y[:, 1:]], dim=1)
+
+    return Net()
+
+
+def loss_fn(out, t):
+    import torch
+
+    heat, want = out[:, 0].clamp(1e-4, 1 - 1e-4), t[:, 0]
+    pos = (want == 1).float()
+    n = pos.sum().clamp(min=1)
+    focal = -(pos * (1 - heat) ** 2 * torch.log(heat)
+              + (1 - pos) * (1 - want) ** 4 * heat ** 2 * torch.log(1 - heat)).sum() / n
+    reg = (pos[:, None] * (out[:, 1:] - t[:, 1:]).abs()).sum() / n
+    return focal + reg
+
+
+def export(net, path: Path) -> None:
+    import torch
+
+    net.eval()
+    dummy = torch.zeros(1, 3, 240, 320)
+    torch.onnx.export(net, dummy, str(path), input_names=["image"], output_names=["maps"], opset_version=17,
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}}, dynamo=False)
+    net.train()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--minutes", type=float, default=25.0)
+    parser.add_argument("--scenes", type=int, default=700)
+    parser.add_argument("--batch", type=int, default=24)
+    parser.add_argument("--out", type=Path, default=Path("models/dice_detector.onnx"))
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--all-real", action="store_true",
+                        help="train on every real train photo, the validation ones too (once validation chose)")
+    args = parser.parse_args(argv)
+
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(args.seed)
+    started = time.time()
+    train_names, val_names = real_split()
+    real = load_real(train_names + val_names if args.all_real else train_names)
+    synth = render(args.scenes, 1_000_000 + args.seed * 10_000)
+    print(f"{len(real)} real train photos, {len(synth)} rendered scenes ({time.time() - started:.0f} s)", flush=True)
+    rng = np.random.default_rng(args.seed)
+    net = build_net()
+    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    deadline = started + args.minutes * 60
+    step, last_save, running = 0, time.time(), 0.0
+    total = None
+    while time.time() < deadline:
+        frac = (time.time() - started) / (deadline - started)
+        for g in opt.param_groups:
+            g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, frac)))
+        items = [real[int(rng.integers(len(real)))] if rng.random() < 0.5 else synth[int(rng.integers(len(synth)))]
+                 for _ in range(args.batch)]
+        xs, ts = zip(*(sample(it, rng) for it in items), strict=True)
+        out = net(torch.from_numpy(np.stack(xs)))
+        loss = loss_fn(out, torch.from_numpy(np.stack(ts)))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
+        step += 1
+        if step % 100 == 0:
+            print(f"step {step} loss {running:.3f} lr {opt.param_groups[0]['lr']:.5f} "
+                  f"{time.time() - started:.0f} s", flush=True)
+        if time.time() - last_save > 300:
+            export(net, args.out)
+            last_save = time.time()
+    total = time.time() - started
+    export(net, args.out)
+    info = {"steps": step, "batch": args.batch, "crop": CROP, "seconds": round(total),
+            "real_train_photos": len(real), "real_val_photos_held_out": 0 if args.all_real else len(val_names),
+            "rendered_scenes": len(synth), "final_loss": round(running, 4)}
+    args.out.with_suffix(".train.json").write_text(json.dumps(info, indent=2) + "\n")
+    print(json.dumps(info), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
