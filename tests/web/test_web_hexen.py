@@ -21,8 +21,8 @@ def reveal(page, clan, value):
 
 
 def shoot(page, name, **kwargs):
-    """A screenshot from the top of the page, without the passing toasts."""
-    page.evaluate("window.scrollTo(0, 0); document.getElementById('toasts')?.replaceChildren()")
+    """A screenshot from the top of the page."""
+    page.evaluate("window.scrollTo(0, 0)")
     shoot_page(page, name, **kwargs)
 
 
@@ -88,6 +88,7 @@ def test_a_hexen_rennen_game_at_a_real_table(empty_table, open_page):
     expect(spectator.locator("#prompt")).to_have_text("Ben: Magic sign")
     shoot(page, "hexen-card-decision")
     page.click(".hx-hand .hx-card.playable[data-card='2']")
+    expect(page.locator("#just-now")).not_to_contain_text("Ben decides")  # the decision taken replaces its line
 
     # Sent back onto hidden space 1: the companion asks again.
     expect(page.locator("#prompt")).to_have_text("Julia: Which tile is it?")

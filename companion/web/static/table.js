@@ -9,7 +9,7 @@ const $ = (selector) => document.querySelector(selector);
 const S = {
   state: null, layout: null, layoutFor: null, boards: {},
   entries: [], logFor: null, lastLogSeq: 0, logChain: Promise.resolve(),
-  selection: [], draft: [], dest: null, alt: 0, turnKey: "", undoArmed: null, pickerIndex: null,
+  selection: [], draft: [], dest: null, alt: 0, turnKey: "", undoArmed: null, pickerIndex: null, seenAt: {},
 };
 
 // ---- helpers ------------------------------------------------------------------------------------------------------
@@ -279,24 +279,33 @@ function renderLog() {
     "data-seq": entry.seq },
   entry.lines.map((line) => el("span", { class: `line${line.forced ? " forced" : ""} ev-${line.event}` }, line.text)),
   entry.undone ? el("small", { class: "tag" }, T("undone")) : null)));
-  const last = [...S.entries].reverse().find((e) => e.type !== "undo") || null;
-  const justNow = $("#just-now");
-  const lastEntry = S.entries[S.entries.length - 1];
-  justNow.replaceChildren(...(lastEntry ? lastEntry.lines.map((line) => el("p", {
-    class: `line${line.forced ? " forced" : ""}` }, line.text)) : []));
-  justNow.hidden = !lastEntry;
-  return last;
+  renderMessages();
+  return [...S.entries].reverse().find((e) => e.type !== "undo") || null;
 }
 
-function toast(text, forced) {
-  const box = $("#toasts");
-  const node = el("div", { class: `toast${forced ? " forced" : ""}` }, text);
-  box.append(node);
-  setTimeout(() => node.remove(), 4500);
-  while (box.children.length > 4) box.firstChild.remove();
+// "Just now": the newest lines of the log in a box of fixed height beside the prompt, so a message never covers a
+// control nor pushes one away, and the line of a decision is replaced by the line of the decision taken. A line
+// that just came (a ram, a spear, an undo) is marked fresh for a few seconds.
+const MESSAGE_LINES = 2;
+const FRESH_SECONDS = 8;
+
+function renderMessages() {
+  const box = $("#just-now");
+  const lines = S.entries.flatMap((entry) => entry.lines.map((line) => ({ ...line, seq: entry.seq,
+    undo: entry.type === "undo" }))).slice(-MESSAGE_LINES);
+  const now = Date.now();
+  box.replaceChildren(...lines.map((line) => {
+    const key = `${S.logFor}:${line.seq}:${line.text}`;
+    if (!S.seenAt[key]) S.seenAt[key] = now;
+    const fresh = now - S.seenAt[key] < FRESH_SECONDS * 1000;
+    return el("p", { class: `line${line.forced ? " forced" : ""}${line.undo ? " undo" : ""}${fresh ? " fresh" : ""}`,
+      "data-seq": line.seq }, line.text);
+  }));
+  clearTimeout(S.messagesTimer);
+  if (box.querySelector(".fresh")) S.messagesTimer = setTimeout(renderMessages, FRESH_SECONDS * 1000);
 }
 
-// A new entry as an event message brings it: an undo marks what it took back; forced lines are shown as toasts.
+// A new entry as an event message brings it: an undo marks what it took back.
 function addEntry(entry) {
   S.logChain = S.logChain.then(() => {
     if (S.entries.some((e) => e.seq === entry.seq)) return;
@@ -304,12 +313,11 @@ function addEntry(entry) {
     S.entries.push(entry);
     S.lastLogSeq = entry.seq;
     renderLog();
-    for (const line of entry.lines) if (line.forced || entry.type === "undo") toast(line.text, line.forced);
   });
   return S.logChain;
 }
 
-function updateLog({ full = false, live = false } = {}) {
+function updateLog({ full = false } = {}) {
   S.logChain = S.logChain.then(async () => {
     if (!S.state || !S.state.game) { S.entries = []; S.lastLogSeq = 0; renderLog(); return; }
     const fresh = full || S.logFor !== S.state.game.number;
@@ -328,11 +336,6 @@ function updateLog({ full = false, live = false } = {}) {
     S.logFor = answer.game;
     S.lastLogSeq = S.entries.length ? S.entries[S.entries.length - 1].seq : 0;
     renderLog();
-    if (live && !fresh) {
-      for (const entry of added) for (const line of entry.lines) if (line.forced || entry.type === "undo") {
-        toast(line.text, line.forced);
-      }
-    }
   });
   return S.logChain;
 }
@@ -406,7 +409,7 @@ async function onMessage(kind, message) {
   if (entry && !newGame && S.logFor === S.state.game.number && entry.seq === S.lastLogSeq + 1) {
     addEntry(entry);  // the message carries its own lines
   } else if (newGame || previous.seq !== S.state.seq || kind === "hello") {
-    await updateLog({ full: newGame || kind === "hello", live: kind === "event" });
+    await updateLog({ full: newGame || kind === "hello" });
   }
   if (kind === "event" && message.event && gameUI() && gameUI().onEvent) gameUI().onEvent(message.event);
 }

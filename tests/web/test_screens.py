@@ -1,0 +1,51 @@
+"""What a table reads from its chairs, measured in Debian's Chromium at the kiosk's, a tablet's and a phone's size:
+messages that cover no control, texts in the player's language, spectators without controls, and sizes readable from
+two metres (computed font sizes and bounding boxes of named elements)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+
+KIOSK, TABLET, PHONE = (1280, 800), (1024, 768), (390, 844)
+
+BOXES = """(selector) => [...document.querySelectorAll(selector)].filter((node) => node.offsetParent !== null)
+  .map((node) => { const r = node.getBoundingClientRect();
+    return {x: r.x + scrollX, y: r.y + scrollY, w: r.width, h: r.height, id: node.id, text: node.textContent}; })"""
+
+
+def boxes(page: Any, selector: str) -> list[dict[str, Any]]:
+    """The page boxes of every visible element matching ``selector``."""
+    return page.evaluate(BOXES, selector)
+
+
+def overlaps(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a["x"] < b["x"] + b["w"] and b["x"] < a["x"] + a["w"] and a["y"] < b["y"] + b["h"] and b["y"] < a["y"] + a[
+        "h"]
+
+
+def play_a_roll_with_forced_lines(session) -> None:
+    """Julia rolls two fortune faces (each a forced "gains fortune" line), keeps her dice and spends nothing."""
+    session.act({"type": "roll", "dice": ["fortune", "fortune", "drive", "gallop"]}, actor="green")
+    session.act({"type": "done"}, actor="green")
+    session.act({"type": "done"}, actor="green")
+
+
+@pytest.mark.parametrize("viewport", [KIOSK, TABLET, PHONE])
+def test_messages_keep_their_place_and_cover_no_control(race, open_page, viewport):
+    page = open_page(f"http://127.0.0.1:{race.port}/", control=True, viewport=viewport)
+    expect(page.locator("#prompt")).to_have_text("Julia: Roll")
+    [before] = boxes(page, "#just-now")
+    play_a_roll_with_forced_lines(race.session)
+    expect(page.locator("#prompt")).to_have_text("Julia: Speed")
+    expect(page.locator("#just-now .line.forced").first).to_be_visible()
+    [after] = boxes(page, "#just-now")
+    assert (after["y"], after["h"]) == (before["y"], before["h"])  # it pushed nothing
+    assert page.locator("#just-now .line").count() <= 2
+    assert page.locator(".toast, #toasts").count() == 0
+    controls = boxes(page, "button, a, input, summary, #track .dest, #track [data-chariot]")
+    assert controls and not [c for c in controls if overlaps(after, c)]
