@@ -49,3 +49,34 @@ def test_messages_keep_their_place_and_cover_no_control(race, open_page, viewpor
     assert page.locator(".toast, #toasts").count() == 0
     controls = boxes(page, "button, a, input, summary, #track .dest, #track [data-chariot]")
     assert controls and not [c for c in controls if overlaps(after, c)]
+
+
+def test_a_wrong_pin_is_said_in_german(race, open_page):
+    page = open_page(f"http://127.0.0.1:{race.port}/", locale="de-DE", viewport=PHONE)
+    page.fill("input[name=pin]", "0000")
+    page.click("#login button")
+    expect(page.locator("#login-error")).to_have_text("Falsche Tisch-PIN.")
+
+
+def test_start_waits_for_a_set_up_that_can_be_played_and_says_why_in_dutch(empty_table, open_page):
+    page = open_page(f"http://127.0.0.1:{empty_table.port}/new", control=True, locale="nl-NL", viewport=PHONE)
+    start = page.locator("#start-game")
+    expect(start).to_be_enabled()
+    page.fill("input[name=player-0]", "Anna")
+    page.fill("input[name=player-1]", "anna ")
+    expect(start).to_be_disabled()
+    expect(page.locator("#setup-problem")).to_have_text(
+        "Twee spelers hebben dezelfde naam (Anna): het logboek kan ze niet uit elkaar houden.")
+    page.fill("input[name=player-1]", "Ben")
+    expect(start).to_be_enabled()
+    page.check("input[name=start][value=chosen]")  # two players: two chariots each, all four need a place
+    expect(start).to_be_disabled()
+    expect(page.locator("#setup-problem")).to_have_text("Tik nog 4 wagens zonder startpositie aan.")
+    for chariot in ("green", "red", "green-2"):
+        page.click(f"#start-order [data-chariot={chariot}]")
+    expect(page.locator("#setup-problem")).to_have_text("Tik nog 1 wagen zonder startpositie aan.")
+    page.click("#start-order [data-chariot=red-2]")
+    expect(start).to_be_enabled()
+    start.click()
+    page.wait_for_url("**/")
+    assert empty_table.session.snapshot()["game"]["id"] == "chariot-race"

@@ -143,7 +143,7 @@ def test_a_hexen_rennen_game_at_a_real_table(empty_table, open_page):
     expect(spectator.locator("#prompt")).to_have_text("Julia: Which tile is it?")
     expect(spectator.locator("#events")).to_contain_text("Julia's witch 1 moves 5 to space 6")
     reveal(spectator, "blue", 4)
-    expect(spectator.locator("#action-error")).to_contain_text("read-only")
+    expect(spectator.locator("#action-error")).to_contain_text("You are watching")
     expect(spectator.locator("#login")).to_be_visible()
     shoot(spectator, "hexen-spectator-phone", full_page=False)
     assert session.snapshot()["prompt"]["phase"] == "reveal"

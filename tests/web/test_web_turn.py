@@ -90,7 +90,7 @@ def test_a_full_turn_through_the_dashboard_with_the_camera_and_by_hand(race, ope
     expect(spectator.locator("#prompt")).to_have_text("Klaus: Roll")
     expect(spectator.locator("#overlay .caltrop")).to_have_count(1)
     spectator.click("#button-next")
-    expect(spectator.locator("#action-error")).to_contain_text("read-only")
+    expect(spectator.locator("#action-error")).to_contain_text("You are watching")
     expect(spectator.locator("#login")).to_be_visible()
     shoot(spectator, "spectator-phone", full_page=False)
     seq = session.snapshot()["seq"]

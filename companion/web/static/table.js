@@ -53,9 +53,8 @@ async function send(path, body) {
     lockControls();
   }
   if (answer.ok) showError("");
-  else if (answer.status === 409 && answer.body.error === "stale") showError(T("moved_on"));
   else {
-    showError(answer.body.error || `${T("error")} (${answer.status})`);
+    showError(refusalText(answer));
     if (answer.status === 401) showLogin();
   }
   return answer;

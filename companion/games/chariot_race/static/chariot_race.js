@@ -481,6 +481,7 @@ const Chariot = (() => {
     const box = document.getElementById("start-order");
     const hint = document.getElementById("start-order-hint");
     if (!box) return;
+    document.dispatchEvent(new Event("setup-change"));  // the New game page checks the set-up again
     if (chosen.start !== "chosen") { box.replaceChildren(); hint.textContent = ""; return; }
     box.replaceChildren(...chariotIds().map((id) => {
       const at = chosen.order.indexOf(id);
@@ -519,6 +520,11 @@ const Chariot = (() => {
       if (ids(players) !== ids(chosen.players) || players.length !== chosen.players.length) chosen.order = [];
       chosen.players = players.map((p) => ({ ...p }));
       renderStartOrder();
+    },
+    // CR-8: a chosen start order lists every chariot once
+    problem: () => {
+      const left = chariotIds().length - chosen.order.length;
+      return chosen.start === "chosen" && left > 0 ? { key: "start_order_incomplete", fields: { n: left } } : null;
     },
     options: (players) => ({ players, board: chosen.board, variants: { ...chosen.variants },
       start: chosen.start === "chosen" ? { order: chosen.order } : "random" }),
