@@ -53,6 +53,7 @@ def test_messages_keep_their_place_and_cover_no_control(race, open_page, viewpor
 
 def test_a_wrong_pin_is_said_in_german(race, open_page):
     page = open_page(f"http://127.0.0.1:{race.port}/", locale="de-DE", viewport=PHONE)
+    page.click("#login-open")
     page.fill("input[name=pin]", "0000")
     page.click("#login button")
     expect(page.locator("#login-error")).to_have_text("Falsche Tisch-PIN.")
@@ -80,3 +81,23 @@ def test_start_waits_for_a_set_up_that_can_be_played_and_says_why_in_dutch(empty
     start.click()
     page.wait_for_url("**/")
     assert empty_table.session.snapshot()["game"]["id"] == "chariot-race"
+
+
+CONTROLS = "#turn button:not(.take-control), #turn details, #turn input, #log button"
+
+
+@pytest.mark.parametrize("viewport", [KIOSK, TABLET, PHONE])
+def test_a_spectator_sees_no_control_and_is_one_tap_from_the_pin(race, open_page, viewport):
+    session = race.session
+    page = open_page(f"http://127.0.0.1:{race.port}/", viewport=viewport)
+    expect(page.locator(".roll-box")).to_contain_text("Roll 4 dice")  # the roll: no palette, no confirm
+    assert boxes(page, CONTROLS) == []
+    session.act({"type": "roll", "dice": ["fortune", "drive", "steer", "gallop"]}, actor="green")
+    expect(page.locator("#current-dice .die")).to_have_count(4)  # the free reroll: the dice, no "Keep the dice"
+    assert boxes(page, CONTROLS) == []
+    page.click("#take-control")
+    expect(page.locator("#login input[name=pin]")).to_be_focused()
+    page.fill("#login input[name=pin]", "2468")
+    page.press("#login input[name=pin]", "Enter")
+    expect(page.locator("#role")).to_have_text("control")
+    expect(page.locator("button.option:has-text('Keep the dice')")).to_be_visible()

@@ -144,19 +144,26 @@ function setControl(value) {
   const role = document.getElementById("role");
   if (role) { role.dataset.i18n = value ? "control" : "spectator"; role.textContent = T(role.dataset.i18n); }
   const login = document.getElementById("login");
-  if (login) login.hidden = value;
+  if (login) { login.hidden = true; login.classList.remove("attention"); }
+  const open = document.getElementById("login-open");
+  if (open) open.hidden = value;
   const logout = document.getElementById("logout");
   if (logout) logout.hidden = !value;
   for (const callback of onControlChange) callback(value);
 }
 
+// A spectator is one tap from control: every "Take control" button (in the top bar, beside a read-only prompt)
+// opens the PIN field, focused; so does a refused tap.
 function showLogin() {
   const login = document.getElementById("login");
   if (!login || control) return;
   login.hidden = false;
   login.classList.add("attention");
+  const open = document.getElementById("login-open");
+  if (open) open.hidden = true;
   login.querySelector("input").focus();
 }
+for (const button of document.querySelectorAll(".take-control")) button.addEventListener("click", showLogin);
 
 const loginForm = document.getElementById("login");
 if (loginForm) {

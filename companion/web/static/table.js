@@ -68,7 +68,9 @@ function lockControls() {
   }
 }
 
-const confirmOption = (index) => send("/api/confirm", { option: index, actor: S.state.prompt.actor, reading: null });
+// A spectator's tap on the track (a destination, a target) asks for the PIN instead of being refused.
+const confirmOption = (index) => (control ? send("/api/confirm", { option: index, actor: S.state.prompt.actor,
+  reading: null }) : showLogin());
 
 // ---- the track ---------------------------------------------------------------------------------------------------
 
@@ -128,8 +130,10 @@ function dieButton(face, { index, selected = false, pending = null, onclick = nu
     if (pending.corrected) caption.push(el("small", { class: "tag" }, T(pending.ref ? "corrected_kept" : "corrected")));
     else caption.push(el("small", { class: "conf" }, T("confidence", { p: Math.round(100 * pending.confidence) })));
   }
-  return el("button", { type: "button", class: classes.join(" "), "data-index": index, "data-face": face,
-    "aria-pressed": selected ? "true" : null, onclick },
+  // A spectator's dice are a picture, not a control.
+  const tappable = control && onclick;
+  return el(tappable ? "button" : "span", { type: tappable ? "button" : null, class: classes.join(" "),
+    "data-index": index, "data-face": face, "aria-pressed": selected ? "true" : null, onclick: tappable ? onclick : null },
   dieIcon(face, { unknown: pending && pending.low }), el("span", { class: "face" }, faceName(face)), caption);
 }
 
@@ -232,7 +236,10 @@ function renderTurn() {
       options().forEach((o, i) => { if (!("roll" in o)) optionsBox.append(actionButton(optionLabel(o), i)); });
     }
   }
-  if (!control) turnBody.append(el("p", { class: "read-only" }, T("read_only")));
+  if (!control) {
+    turnBody.append(el("p", { class: "read-only" }, T("read_only"), " ", el("button", { type: "button",
+      class: "take-control", id: "take-control", onclick: showLogin }, T("take_control"))));
+  }
 }
 
 function renderGenericView() {

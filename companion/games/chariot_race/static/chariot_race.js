@@ -361,7 +361,7 @@ const Chariot = (() => {
       nodes.push(el("p", {}, paid ? T("fortune_spend", { fortune: car.fortune }) : T("free_reroll")));
       nodes.push(el("div", { id: "current-dice", class: "dice-row" }, v.dice.map((face, i) => dieButton(face, {
         index: i, selected: S.selection.includes(i), onclick: () => toggleDie(i) }))));
-      nodes.push(el("p", { class: "hint" }, T("select_dice")));
+      nodes.push(el("p", { class: "hint control-only" }, T("select_dice")));
       const doneIndex = findOption((o) => o.type === "done");
       if (S.selection.length) {
         const chosen = [...S.selection].sort((a, b) => a - b);
@@ -376,7 +376,7 @@ const Chariot = (() => {
             el("span", {}, faceName(o.face)))))));
         }
       } else if (paid) {
-        nodes.push(el("p", { class: "hint" }, T("turn_hint")));
+        nodes.push(el("p", { class: "hint control-only" }, T("turn_hint")));
       }
       nodes.push(el("div", { class: "choices" }, actionButton(optionLabel(options()[doneIndex]), doneIndex, "primary")));
       return nodes;

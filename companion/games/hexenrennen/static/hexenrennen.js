@@ -305,7 +305,7 @@ const Hexen = (() => {
     const info = S.state.prompt.info;
     const box = el("div", { class: "hx-reveal", id: "reveal-picker" },
       el("p", { class: "big" }, T("hx_reveal_title", { witch: witchName(info.witch), space: info.space })),
-      el("p", { class: "hint" }, T("hx_reveal_colour")),
+      el("p", { class: "hint control-only" }, T("hx_reveal_colour")),
       el("div", { class: "hx-colours" }, clans.map((clan) => el("button", { type: "button",
         class: `hx-colour-btn colour-${clan}${ui.colour === clan ? " chosen" : ""}`, "data-clan": clan,
         "aria-pressed": ui.colour === clan ? "true" : "false",
@@ -313,7 +313,7 @@ const Hexen = (() => {
     if (ui.colour) {
       const values = list.filter(([o]) => o.clan === ui.colour)
         .sort(([a], [b]) => (a.value === "magic" ? 99 : a.value) - (b.value === "magic" ? 99 : b.value));
-      box.append(el("p", { class: "hint" }, T("hx_reveal_number")),
+      box.append(el("p", { class: "hint control-only" }, T("hx_reveal_number")),
         el("div", { class: "hx-values" }, values.map(([o, i]) => tileButton(o.clan, o.value, i))));
     }
     return box;
@@ -328,7 +328,7 @@ const Hexen = (() => {
       const at = left.indexOf(card);
       const have = at >= 0;
       if (have) left.splice(at, 1);
-      const index = have ? playable.get(card) : undefined;
+      const index = have && control ? playable.get(card) : undefined;  // a spectator's cards are pictures
       const classes = ["hx-card", `colour-${clan}`, have ? "left" : "played"];
       if (index !== undefined) {
         playable.delete(card);  // a second magic card is the same choice
