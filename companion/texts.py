@@ -60,8 +60,9 @@ def catalog(lang: str) -> dict[str, Any]:
     return merged
 
 
-_PLURAL = re.compile(r"\{(\w+)\|([^{}|]*)\|([^{}|]*)\}")
-"""``{n|die|dice}``: the first form when ``n`` is 1, else the second (German, Dutch and English have these two)."""
+_PLURAL = re.compile(r"\{(\w+)\|((?:[^{}|]|\{\w+\})*)\|((?:[^{}|]|\{\w+\})*)\}")
+"""``{n|die|dice}``: the first form when ``n`` is 1, else the second (German, Dutch and English have these two); a
+form may hold fields (``{n|the die|the {n} dice}``)."""
 
 
 def plural(template: str, fields: Mapping[str, Any]) -> str:

@@ -101,3 +101,43 @@ def test_a_spectator_sees_no_control_and_is_one_tap_from_the_pin(race, open_page
     page.press("#login input[name=pin]", "Enter")
     expect(page.locator("#role")).to_have_text("control")
     expect(page.locator("button.option:has-text('Keep the dice')")).to_be_visible()
+
+
+def test_dice_typed_in_say_by_hand_and_back_asks_before_it_undoes(race, open_page):
+    session = race.session
+    page = open_page(f"http://127.0.0.1:{race.port}/", control=True, viewport=TABLET)
+    for face in ("steer", "steer", "drive", "fortune"):
+        page.click(f".manual .palette [data-face={face}]")
+    expect(page.locator("#pending .die")).to_have_count(4)
+    expect(page.locator("#pending .die").first).to_contain_text("by hand")
+    expect(page.locator("#pending")).not_to_contain_text("%")
+    page.click("#confirm-roll")
+    expect(page.locator("#prompt")).to_have_text("Julia: Free reroll")
+    seq = session.snapshot()["seq"]
+    page.click("#button-back")
+    expect(page.locator("#button-back")).to_contain_text("Tap again to undo")
+    assert session.snapshot()["seq"] == seq  # one tap took nothing back
+    page.click("#button-back")
+    expect(page.locator("#prompt")).to_have_text("Julia: Roll")
+
+
+def test_a_table_with_a_camera_says_the_dice_can_be_typed_in(empty_table, open_page):
+    from tests.web.conftest import start_race
+
+    start_race(empty_table.session)
+    page = open_page(f"http://127.0.0.1:{empty_table.port}/", control=True, viewport=PHONE)
+    expect(page.locator(".roll-box .waiting")).to_have_text("Waiting for the camera… or enter the faces by hand below.")
+
+
+def test_a_wrecks_caltrop_under_a_standing_chariot_is_drawn_beside_it(race, open_page):
+    page = open_page(f"http://127.0.0.1:{race.port}/", viewport=KIOSK)
+    # A ram that wrecks the rammed chariot leaves its caltrop under the rammer (CR-18, CR-22): drawn from that view.
+    space = page.evaluate("""() => { const julia = S.state.view.chariots.find((c) => c.id === "green");
+      S.state.view.caltrops = [...(S.state.view.caltrops || []), julia.space]; render(); return julia.space; }""")
+    mark = page.locator(f"#overlay .caltrop-beside[data-caltrop='{space}']")
+    expect(mark).to_be_visible()
+    [token] = boxes(page, "#overlay [data-chariot=green] .body")
+    [beside] = boxes(page, f"#overlay .caltrop-beside[data-caltrop='{space}']")
+    inside = (token["x"] <= beside["x"] and beside["x"] + beside["w"] <= token["x"] + token["w"]
+              and token["y"] <= beside["y"] and beside["y"] + beside["h"] <= token["y"] + token["h"])
+    assert beside["w"] >= 8 and not inside  # drawn on top, and not hidden within the token

@@ -48,7 +48,7 @@ def test_a_full_turn_through_the_dashboard_with_the_camera_and_by_hand(race, ope
 
     # Free reroll of the gallop, the new face entered by hand (no camera needed).
     page.click("#current-dice .die[data-index='3']")
-    expect(page.locator(".roll-box")).to_contain_text("Roll the 1 chosen dice again")
+    expect(page.locator(".roll-box")).to_contain_text("Roll the 1 chosen die again")
     page.click(".manual .palette [data-face=drive]")
     expect(page.locator("#pending .die")).to_have_count(1)
     page.click("#confirm-roll")
@@ -132,6 +132,8 @@ def test_the_three_buttons_show_what_they_do_and_work_virtually(race, open_page)
     expect(page.locator("#prompt")).to_have_text("Julia: Free reroll")
     expect(page.locator("#button-confirm .what")).to_have_text("Keep the dice")
     page.click("#button-next")
-    expect(page.locator("#button-confirm .what")).to_contain_text("Reroll 1 dice")
+    expect(page.locator("#button-confirm .what")).to_contain_text("Reroll 1 die")
+    page.click("#button-back")  # the screen's Back asks before it undoes
+    expect(page.locator("#button-back .what")).to_have_text("Tap again to undo")
     page.click("#button-back")
     expect(page.locator("#prompt")).to_have_text("Julia: Roll")

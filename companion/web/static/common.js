@@ -9,7 +9,7 @@ const onLanguageChange = [];
 // one form for 1 and another for every other count; companion/texts.py's plural does the same for the log).
 function T(key, fields = {}) {
   const text = (CATALOG.ui && CATALOG.ui[key]) || key;
-  return text.replace(/\{(\w+)\|([^{}|]*)\|([^{}|]*)\}/g,
+  return text.replace(/\{(\w+)\|((?:[^{}|]|\{\w+\})*)\|((?:[^{}|]|\{\w+\})*)\}/g,
     (_, name, one, other) => (Math.abs(Number(fields[name])) === 1 ? one : other))
     .replace(/\{(\w+)\}/g, (_, name) => (name in fields ? String(fields[name]) : "?"));
 }

@@ -9,7 +9,7 @@ const $ = (selector) => document.querySelector(selector);
 const S = {
   state: null, layout: null, layoutFor: null, boards: {},
   entries: [], logFor: null, lastLogSeq: 0, logChain: Promise.resolve(),
-  selection: [], draft: [], dest: null, alt: 0, turnKey: "", undoArmed: null, pickerIndex: null, seenAt: {},
+  selection: [], draft: [], dest: null, alt: 0, turnKey: "", armed: null, pickerIndex: null, seenAt: {},
 };
 
 // ---- helpers ------------------------------------------------------------------------------------------------------
@@ -128,6 +128,7 @@ function dieButton(face, { index, selected = false, pending = null, onclick = nu
   const caption = [];
   if (pending) {
     if (pending.corrected) caption.push(el("small", { class: "tag" }, T(pending.ref ? "corrected_kept" : "corrected")));
+    else if (pending.manual) caption.push(el("small", { class: "tag" }, T("by_hand")));
     else caption.push(el("small", { class: "conf" }, T("confidence", { p: Math.round(100 * pending.confidence) })));
   }
   // A spectator's dice are a picture, not a control.
@@ -162,15 +163,18 @@ function rollBox(needed, optionIndex, { reroll = false } = {}) {
   const dice = pending ? pending.dice : [];
   if (dice.length) {
     box.append(el("p", { class: "source" }, T(pending.source === "manual" ? "entered_by_hand" : "read_by_camera")));
+    const manual = pending.source === "manual";  // typed in: no confidence to show
     box.append(el("div", { id: "pending", class: "dice-row" }, dice.map((die, i) => dieButton(die.label, {
-      index: i, pending: die, onclick: () => openPicker(i) }))));
+      index: i, pending: { ...die, manual }, onclick: () => openPicker(i) }))));
     const low = dice.filter((d) => d.low).length;
     if (low) box.append(el("p", { class: "warn" }, T(low > 1 ? "low_waiting_many" : "low_waiting", { n: low })));
     if (dice.length !== needed) {
       box.append(el("p", { class: "warn" }, T("wrong_count", { have: dice.length, need: needed })));
     }
   } else {
-    const waiting = cameraReads() ? "waiting_camera" : cameraState() === "lost" ? "camera_lost" : "camera_off";
+    // A player is told the dice can be typed in too; a spectator, who cannot, only that the camera is awaited.
+    const camera = control ? "waiting_camera_or_hand" : "waiting_camera";
+    const waiting = cameraReads() ? camera : cameraState() === "lost" ? "camera_lost" : "camera_off";
     box.append(el("p", { class: "waiting" }, T(waiting)));
   }
   const ready = dice.length === needed && !dice.some((d) => d.low);
@@ -254,6 +258,9 @@ function renderGenericView() {
       keys.map((k) => el("td", {}, String(row[k])))))));
 }
 
+// More options than this and the wired Next is no way to choose: the panel says to tap the choice (or hold Next).
+const NEXT_PRESSES = 8;
+
 function renderButtons() {
   const panel = $("#buttons-panel");
   if (!S.state.game || S.state.game.over) { panel.replaceChildren(); return; }
@@ -271,9 +278,35 @@ function renderButtons() {
       el("span", { class: "knob" }), el("span", { class: "name" }, T("button_next")),
       el("span", { class: "what" }, next ? `${T("option_n", { i: ((cursor + 1) % list.length) + 1, n: list.length })}`
         + `: ${optionLabel(next)}` : T("does_nothing"))),
-    el("button", { type: "button", class: "hw back", id: "button-back", onclick: () => press("back", true) },
-      el("span", { class: "knob" }), el("span", { class: "name" }, T("button_back")),
-      el("span", { class: "what" }, S.state.seq > 0 ? T("undo") : T("does_nothing")))));
+    el("button", { type: "button", class: `hw back${S.armed === "button-back" ? " armed" : ""}`, id: "button-back",
+      onclick: () => twoTaps("button-back", () => press("back", true)) },
+    el("span", { class: "knob" }), el("span", { class: "name" }, T("button_back")),
+    el("span", { class: "what" }, S.armed === "button-back" ? T("back_confirm")
+      : S.state.seq > 0 ? T("undo") : T("does_nothing")))),
+  list.length > NEXT_PRESSES ? el("p", { class: "hint" }, T("next_many", { n: list.length })) : null);
+}
+
+// An undo on screen takes two taps: the first arms the button (it asks, translated), a second within 4 s undoes.
+const ARMED_SECONDS = 4;
+
+function twoTaps(id, action) {
+  clearTimeout(S.armedTimer);
+  if (S.armed === id) {
+    S.armed = null;
+    renderArmed();
+    return action();
+  }
+  S.armed = id;
+  S.armedTimer = setTimeout(() => { S.armed = null; renderArmed(); }, ARMED_SECONDS * 1000);
+  renderArmed();
+  return null;
+}
+
+function renderArmed() {
+  const undo = $("#undo");
+  undo.textContent = T(S.armed === "undo" ? "undo_confirm" : "undo");
+  undo.classList.toggle("armed", S.armed === "undo");
+  if (S.state) renderButtons();
 }
 
 // ---- the log ------------------------------------------------------------------------------------------------------
@@ -348,21 +381,7 @@ function updateLog({ full = false } = {}) {
 
 // ---- undo ---------------------------------------------------------------------------------------------------------
 
-$("#undo").addEventListener("click", async () => {
-  const button = $("#undo");
-  if (!S.undoArmed) {
-    S.undoArmed = setTimeout(() => { S.undoArmed = null; button.textContent = T("undo"); button.classList.remove("armed"); },
-      4000);
-    button.textContent = T("undo_confirm");
-    button.classList.add("armed");
-    return;
-  }
-  clearTimeout(S.undoArmed);
-  S.undoArmed = null;
-  button.textContent = T("undo");
-  button.classList.remove("armed");
-  await send("/api/action", { type: "undo", actor: "table" });
-});
+$("#undo").addEventListener("click", () => twoTaps("undo", () => send("/api/action", { type: "undo", actor: "table" })));
 
 // ---- putting it together ------------------------------------------------------------------------------------------
 
@@ -391,8 +410,7 @@ function render() {
   for (const id of Object.keys(GAME_UI)) {
     document.body.classList.toggle(id, Boolean(S.state.game) && S.state.game.id === id);
   }
-  document.getElementById("title").textContent = state.game
-    ? state.game.title + (state.game.over ? " 🏁" : "") : T("title");
+  document.getElementById("title").textContent = state.game ? state.game.title : T("title");
   renderBanner();
   renderOrder();
   renderPhases();

@@ -134,9 +134,14 @@ const Chariot = (() => {
     overlay.replaceChildren();
     const v = view();
     const prompt = S.state.prompt || {};
+    // A caltrop under a standing chariot (a wreck's, CR-22) is drawn beside it, on top, where it can be seen.
+    const standing = new Set(chariots().filter((c) => !c.wrecked && c.space).map((c) => c.space));
+    const besides = [];
     for (const id of v.caltrops || []) {
       const space = S.spaceById[id];
-      if (space) overlay.append(caltropIcon(space.x, space.y));
+      if (!space) continue;
+      if (standing.has(id)) besides.push(space);
+      else overlay.append(caltropIcon(space.x, space.y));
     }
     const mine = control || true;  // spectators see the same highlights; the server refuses their taps
     if (mine && prompt.phase === "move") {
@@ -193,6 +198,13 @@ const Chariot = (() => {
         + (car.id.endsWith("-2") ? "²" : "")));
       overlay.append(group);
     }
+    overlay.append(...besides.map(caltropBeside));
+  }
+
+  function caltropBeside(space) {
+    return svg("g", { class: "caltrop-beside", "data-caltrop": space.id,
+      transform: `translate(${space.x} ${space.y}) rotate(${space.angle}) translate(-0.34 -0.3)` },
+    svg("circle", { r: 0.2 }), caltropIcon(0, 0));
   }
 
   function flash(ids) {
