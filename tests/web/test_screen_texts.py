@@ -63,3 +63,14 @@ def test_holding_next_reaches_every_destination_once_in_a_cycle(session):
         snapshot = session.snapshot()["prompt"]
         seen.add(snapshot["options"][snapshot["cursor"]].get("to"))
     assert seen == destinations
+
+
+def test_a_card_for_a_players_own_witch_says_their_own_and_counts_one_card():
+    from companion.games.hexenrennen import present as hexen
+
+    names = {"blue": "Julia", "yellow": "Ben", "blue-1": "Julia's witch 1"}
+    played = {"type": "card_played", "player": "blue", "witch": "blue-1", "card": 7, "direction": "forward",
+              "cards_left": 1}
+    assert hexen.describe(played, lang="en", names=names) == "Julia plays a 7 for their own witch 1 (1 card left)"
+    against = {**played, "player": "yellow", "direction": "back", "cards_left": 9}
+    assert hexen.describe(against, lang="en", names=names) == "Ben plays a 7 against Julia's witch 1 (9 cards left)"

@@ -131,6 +131,7 @@ def test_a_table_with_a_camera_says_the_dice_can_be_typed_in(empty_table, open_p
 
 def test_a_wrecks_caltrop_under_a_standing_chariot_is_drawn_beside_it(race, open_page):
     page = open_page(f"http://127.0.0.1:{race.port}/", viewport=KIOSK)
+    expect(page.locator("#overlay [data-chariot=green]")).to_be_visible()
     # A ram that wrecks the rammed chariot leaves its caltrop under the rammer (CR-18, CR-22): drawn from that view.
     space = page.evaluate("""() => { const julia = S.state.view.chariots.find((c) => c.id === "green");
       S.state.view.caltrops = [...(S.state.view.caltrops || []), julia.space]; render(); return julia.space; }""")

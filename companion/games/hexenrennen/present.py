@@ -128,8 +128,8 @@ def describe(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -
     if kind == "card_played":
         key = ("hx_card_played_forced" if event.get("forced") else
                "hx_card_played_forward" if event.get("direction") == "forward" else "hx_card_played_back")
-        return text(lang, key, player=player, card=_card(event.get("card"), lang), witch=witch,
-                    n=event.get("cards_left"))
+        return text(lang, key, player=player, card=_card(event.get("card"), lang),
+                    witch=_witch_of(event, event.get("player"), lang, witch), n=event.get("cards_left"))
     if kind == "drawn":
         return text(lang, "hx_drawn_ignored" if event.get("ignored") else "hx_drawn", colour=clan,
                     card=_card(event.get("card"), lang), witch=witch)

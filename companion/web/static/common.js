@@ -111,7 +111,17 @@ function applyStaticTexts() {
   for (const node of document.querySelectorAll("[data-i18n-placeholder]")) {
     node.placeholder = T(node.dataset.i18nPlaceholder);
   }
-  for (const button of document.querySelectorAll("[data-lang]")) {
+  // The pages' links fold into a menu where the top bar has no room for them (the kiosk, a phone, a tablet).
+const menu = document.getElementById("menu");
+if (menu) {
+  const toggle = menu.querySelector(".menu-toggle");
+  toggle.addEventListener("click", () => {
+    const open = menu.classList.toggle("open");
+    toggle.setAttribute("aria-expanded", String(open));
+  });
+}
+
+for (const button of document.querySelectorAll("[data-lang]")) {
     button.classList.toggle("active", button.dataset.lang === CATALOG.lang);
     button.setAttribute("aria-pressed", button.dataset.lang === CATALOG.lang ? "true" : "false");
   }

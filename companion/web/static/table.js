@@ -79,8 +79,9 @@ function drawBoard() {
   track.replaceChildren();
   track.removeAttribute("class");  // a game's module sets its own
   const ui = gameUI();
-  track.hidden = !(ui && S.layout && S.layout.game === S.state.game.id);
-  if (!track.hidden) ui.drawTrack(track);
+  const shown = Boolean(ui && S.layout && S.layout.game === S.state.game.id);
+  track.toggleAttribute("hidden", !shown);  // an <svg> has no .hidden property
+  if (shown) ui.drawTrack(track);
 }
 
 function drawOverlay() {

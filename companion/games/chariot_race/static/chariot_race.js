@@ -276,10 +276,35 @@ const Chariot = (() => {
       svg("path", { d: "M2 14c6-9 16-11 24-6l4-3-1 5c1 2 1 3 0 4-6-3-13-2-19 2l1-4c-3 1-6 2-9 2z" }));
   }
 
+  // The kiosk's scoreboard: every chariot's damage, speed, fortune, dice and laps in one table, in turn order,
+  // large enough to read from two metres (its style shows it on the kiosk only; other screens show the boards).
+  function scoreboard() {
+    const v = view();
+    const order = [...(v.order || []), ...chariots().map((c) => c.id).filter((id) => !(v.order || []).includes(id))];
+    const head = ["chariot", "damage", "speed_short", "fortune_short", "dice_short", "laps"];
+    return el("table", { class: "scoreboard" }, el("thead", {}, el("tr", {}, head.map((key) => el("th", {}, T(key))))),
+      el("tbody", {}, order.map(chariotById).filter(Boolean).map((car) => el("tr", {
+        class: `colour-${car.colour}${car.id === v.current ? " current" : ""}${car.wrecked ? " wrecked" : ""}`
+          + `${car.finished ? " finished" : ""}`, "data-chariot": car.id },
+      el("td", { class: "who" }, el("span", { class: "swatch" }), el("span", { class: "name" }, name(car.id)),
+        car.wrecked || car.finished ? el("small", { class: "status" }, T(car.wrecked ? "wrecked" : "finished")) : null),
+      el("td", { class: "value damage", "data-value": car.damage }, String(car.damage),
+        el("small", {}, `/${car.max_damage}`)),
+      el("td", { class: "value speed", "data-value": car.speed }, String(car.speed),
+        car.speed_cap < car.max_speed ? el("small", { class: "cap" }, T("cap", { cap: car.speed_cap })) : null),
+      el("td", { class: "value fortune", "data-value": car.fortune }, String(car.fortune)),
+      el("td", { class: "value dice", "data-value": car.dice_count }, String(car.dice_count)),
+      el("td", { class: "value laps", "data-value": car.laps }, `${Math.min(car.laps, 2)}/2`)))));
+  }
+
   function boards() {
+    return [scoreboard(), ...cards()];
+  }
+
+  function cards() {
     const v = view();
     return chariots().map((car) => {
-      const kind = (S.layout.chariot_boards || {})[car.chariot_board] || {};
+      const kind = ((S.layout && S.layout.chariot_boards) || {})[car.chariot_board] || {};
       const laps = Math.min(car.laps, 2);
       const status = car.wrecked ? T("wrecked") : car.finished ? T("finished") : "";
       const card = el("article", { class: `chariot-card colour-${car.colour}${car.id === v.current ? " current" : ""}`
