@@ -142,3 +142,8 @@ def test_a_wrecks_caltrop_under_a_standing_chariot_is_drawn_beside_it(race, open
     inside = (token["x"] <= beside["x"] and beside["x"] + beside["w"] <= token["x"] + token["w"]
               and token["y"] <= beside["y"] and beside["y"] + beside["h"] <= token["y"] + token["h"])
     assert beside["w"] >= 8 and not inside  # drawn on top, and not hidden within the token
+
+
+def test_a_game_without_a_browser_module_names_its_columns_in_the_players_language(live, open_page):
+    page = open_page(f"http://127.0.0.1:{live.port}/", locale="de-DE", viewport=PHONE)
+    expect(page.locator("#view th")).to_have_text(["Spieler", "Feld"])

@@ -254,7 +254,9 @@ function renderGenericView() {
   const rows = view().players || [];
   if (!rows.length) return;
   const keys = Object.keys(rows[0]);
-  box.append(el("table", {}, el("tr", {}, keys.map((k) => el("th", {}, k))),
+  // A column's name from the game's texts (view_<key>), else the key itself.
+  const heading = (key) => ((CATALOG.ui || {})[`view_${key}`] ? T(`view_${key}`) : key);
+  box.append(el("table", {}, el("tr", {}, keys.map((k) => el("th", {}, heading(k)))),
     rows.map((row) => el("tr", row.name === view().current ? { class: "current" } : {},
       keys.map((k) => el("td", {}, String(row[k])))))));
 }
@@ -334,13 +336,15 @@ function renderMessages() {
   const lines = S.entries.flatMap((entry) => entry.lines.map((line) => ({ ...line, seq: entry.seq,
     undo: entry.type === "undo" }))).slice(-MESSAGE_LINES);
   const now = Date.now();
+  const seenAt = {};  // only the lines shown are remembered: a line that left the box does not come back
   box.replaceChildren(...lines.map((line) => {
     const key = `${S.logFor}:${line.seq}:${line.text}`;
-    if (!S.seenAt[key]) S.seenAt[key] = now;
-    const fresh = now - S.seenAt[key] < FRESH_SECONDS * 1000;
+    seenAt[key] = S.seenAt[key] || now;
+    const fresh = now - seenAt[key] < FRESH_SECONDS * 1000;
     return el("p", { class: `line${line.forced ? " forced" : ""}${line.undo ? " undo" : ""}${fresh ? " fresh" : ""}`,
       "data-seq": line.seq }, line.text);
   }));
+  S.seenAt = seenAt;
   clearTimeout(S.messagesTimer);
   if (box.querySelector(".fresh")) S.messagesTimer = setTimeout(renderMessages, FRESH_SECONDS * 1000);
 }
