@@ -147,3 +147,21 @@ def test_a_wrecks_caltrop_under_a_standing_chariot_is_drawn_beside_it(race, open
 def test_a_game_without_a_browser_module_names_its_columns_in_the_players_language(live, open_page):
     page = open_page(f"http://127.0.0.1:{live.port}/", locale="de-DE", viewport=PHONE)
     expect(page.locator("#view th")).to_have_text(["Spieler", "Feld"])
+
+
+def test_on_a_phone_the_pages_links_open_from_the_menu(race, open_page):
+    page = open_page(f"http://127.0.0.1:{race.port}/?kiosk=0", viewport=PHONE)
+    expect(page.locator("#menu-links a[href='/new']")).to_be_hidden()
+    page.click(".menu-toggle")
+    expect(page.locator(".menu-toggle")).to_have_attribute("aria-expanded", "true")
+    page.click("#menu-links a[href='/new']")
+    page.wait_for_url("**/new")
+
+
+def test_the_kiosks_pin_field_opens_within_the_screen(race, open_page):
+    page = open_page(f"http://127.0.0.1:{race.port}/?kiosk=1", locale="de-DE", viewport=KIOSK)
+    [bar] = boxes(page, ".topbar")
+    page.click("#login-open")
+    expect(page.locator("#login input[name=pin]")).to_be_focused()
+    assert page.evaluate("document.documentElement.scrollWidth") <= KIOSK[0]
+    assert bar["h"] < 80  # one row until the field opens
