@@ -165,3 +165,20 @@ def test_the_kiosks_pin_field_opens_within_the_screen(race, open_page):
     expect(page.locator("#login input[name=pin]")).to_be_focused()
     assert page.evaluate("document.documentElement.scrollWidth") <= KIOSK[0]
     assert bar["h"] < 80  # one row until the field opens
+
+
+def test_an_armed_back_asks_again_once_the_table_has_moved_on(race, open_page):
+    session = race.session
+    page = open_page(f"http://127.0.0.1:{race.port}/?kiosk=0", control=True, viewport=TABLET)
+    session.act({"type": "roll", "dice": ["drive", "drive", "steer", "steer"]}, actor="green")
+    expect(page.locator("#prompt")).to_have_text("Julia: Free reroll")
+    page.click("#button-back")
+    expect(page.locator("#button-back")).to_contain_text("Tap again to undo")
+    session.act({"type": "done"}, actor="green")  # another tablet keeps the dice
+    expect(page.locator("#prompt")).to_have_text("Julia: Fortune")
+    expect(page.locator("#button-back")).not_to_contain_text("Tap again to undo")
+    seq = session.snapshot()["seq"]
+    page.click("#button-back")
+    expect(page.locator("#button-back")).to_contain_text("Tap again to undo")
+    page.wait_for_timeout(300)
+    assert session.snapshot()["seq"] == seq  # asked again instead of undoing what it was not asked about

@@ -407,6 +407,7 @@ function render() {
   const key = state.game ? `${state.game.number}:${state.seq}:${state.prompt.phase}:${state.prompt.actor}` : "";
   if (key !== S.turnKey) {
     S.turnKey = key;
+    if (S.armed) { clearTimeout(S.armedTimer); S.armed = null; renderArmed(); }  // asked about another state
     S.selection = [];
     S.dest = null;
     S.alt = 0;
