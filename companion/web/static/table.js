@@ -322,7 +322,6 @@ function renderLog() {
   entry.lines.map((line) => el("span", { class: `line${line.forced ? " forced" : ""} ev-${line.event}` }, line.text)),
   entry.undone ? el("small", { class: "tag" }, T("undone")) : null)));
   renderMessages();
-  return [...S.entries].reverse().find((e) => e.type !== "undo") || null;
 }
 
 // "Just now": the newest lines of the log in a box of fixed height beside the prompt, so a message never covers a
