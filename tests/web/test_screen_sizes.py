@@ -130,7 +130,8 @@ def test_tablets_and_phones_get_44_px_targets_and_nothing_wider_than_the_screen(
     shoot(page, f"screen-{game_id}-{screen}")
 
 
-def test_a_spear_target_on_the_track_is_a_44_px_target_on_a_tablet(session, open_page):
+@pytest.mark.parametrize("screen", sorted(HANDHELDS))
+def test_a_spear_target_on_the_track_is_a_44_px_target_on_tablets_and_phones(session, open_page, screen):
     session.new_game("chariot-race", GAMES["chariot-race"][0], seed=11)
     rng, bot = random.Random(11), RandomBot()
     while not any(o["type"] == "spear" for o in session.prompt().options):  # random play until a spear can fly
@@ -138,9 +139,9 @@ def test_a_spear_target_on_the_track_is_a_44_px_target_on_a_tablet(session, open
         session.act(roll(session.game, bot.choose(session.game, None, prompt, rng), rng), actor=prompt.actor)
     server = Server(create_app(session, control_pin=PIN), host="127.0.0.1", port=0, threads=8).start()
     try:
-        page = open_page(f"http://127.0.0.1:{server.port}/?kiosk=0", control=True, viewport=HANDHELDS["tablet"])
+        page = open_page(f"http://127.0.0.1:{server.port}/?kiosk=0", control=True, viewport=HANDHELDS[screen])
         expect(page.locator("#overlay .chariot.spear-target").first).to_be_visible()
-        halos = boxes(page, "#overlay .chariot.spear-target .halo")
+        halos = boxes(page, "#overlay .chariot.spear-target .hit")
         assert halos and min(min(h["w"], h["h"]) for h in halos) >= 44
     finally:
         session.broker.close()
