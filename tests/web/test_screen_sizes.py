@@ -141,7 +141,7 @@ def test_a_spear_target_on_the_track_is_a_44_px_target_on_tablets_and_phones(ses
     try:
         page = open_page(f"http://127.0.0.1:{server.port}/?kiosk=0", control=True, viewport=HANDHELDS[screen])
         expect(page.locator("#overlay .chariot.spear-target").first).to_be_visible()
-        halos = boxes(page, "#overlay .chariot.spear-target .hit")
+        halos = boxes(page, "#overlay .chariot.spear-target .tap-area")
         assert halos and min(min(h["w"], h["h"]) for h in halos) >= 44
     finally:
         session.broker.close()

@@ -190,7 +190,7 @@ const Chariot = (() => {
       const group = svg("g", { class: classes.join(" "), "data-chariot": car.id,
         transform: `translate(${space.x} ${space.y}) rotate(${space.angle})`,
         onclick: () => onChariotTap(car.id) },
-      svg("circle", { class: "hit", r: 0.5 }),
+      svg("circle", { class: "tap-area", r: 0.5 }),
       svg("circle", { class: "halo", r: 0.5 }),
       svg("rect", { class: "body", x: -0.36, y: -0.3, width: 0.62, height: 0.6, rx: 0.14 }),
       svg("path", { class: "pole", d: "M.26 0h.18" }),
