@@ -182,3 +182,16 @@ def test_an_armed_back_asks_again_once_the_table_has_moved_on(race, open_page):
     expect(page.locator("#button-back")).to_contain_text("Tap again to undo")
     page.wait_for_timeout(300)
     assert session.snapshot()["seq"] == seq  # asked again instead of undoing what it was not asked about
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-GB"])
+def test_the_header_of_a_finished_race_overlaps_nothing_at_1280(race, open_page, locale):
+    page = open_page(f"http://127.0.0.1:{race.port}/?kiosk=0", locale=locale, viewport=(1280, 800))
+    expect(page.locator("#turn-banner .round")).to_be_visible()  # "Runde 1" ran under "Tisch"
+    parts = boxes(page, ".topbar > *:not(#turn-banner), #turn-banner > *")
+    assert not [(a["text"], b["text"]) for k, a in enumerate(parts) for b in parts[k + 1:] if overlaps(a, b)]
+    # the race over without a winner, as the screens draw it ("The race is over: no winner." ran under "Table")
+    page.evaluate("() => { S.state.game.over = true; S.state.view.winner = null; render(); }")
+    expect(page.locator("#turn-banner .winner")).to_be_visible()
+    parts = boxes(page, ".topbar > *:not(#turn-banner), #turn-banner > *")
+    assert not [(a["text"], b["text"]) for k, a in enumerate(parts) for b in parts[k + 1:] if overlaps(a, b)]
