@@ -9,7 +9,8 @@ button     press                                        hold (``hold_seconds``)
 =========  ===========================================  =====================================
 confirm    confirm the highlighted option; for a roll,  the same as a press
            the dice the camera offers
-next       highlight the next legal option              the same as a press
+next       highlight the next legal option              highlight the first option of the next kind
+                                                        (another destination, die or type)
 back       nothing, but says "hold to undo"             undo the last action
 =========  ===========================================  =====================================
 
@@ -58,18 +59,19 @@ from hw.press import PressKind
 log = logging.getLogger(__name__)
 
 __all__ = ["ACTIONS", "BUTTONS", "BUTTON_ACTOR", "PressOutcome", "TableControls", "attach", "button_hints",
-           "option_label", "perform"]
+           "next_kind", "option_label", "perform"]
 
 ACTIONS: Mapping[tuple[str, PressKind], str] = {
     ("confirm", PressKind.SHORT): "confirm",
     ("confirm", PressKind.LONG): "confirm",
     ("next", PressKind.SHORT): "next",
-    ("next", PressKind.LONG): "next",
+    ("next", PressKind.LONG): "next_kind",
     ("back", PressKind.SHORT): "hint",
     ("back", PressKind.LONG): "undo",
 }
 """What each press does, as data. A short ``back`` only reminds that undo needs a hold: undo by a brushed button
-would take back a confirmed roll."""
+would take back a confirmed roll. A held ``next`` jumps a kind of option at a time: a move among 40 paths to 9
+destinations is then 9 holds away at most, not 40 presses."""
 
 BUTTON_ACTOR = "table"
 """The actor stored for a press when the prompt names nobody: a button cannot know who pressed it."""
@@ -117,8 +119,12 @@ def perform(session: TableSession, name: str, kind: PressKind, *, hold_seconds: 
             stored = session.confirm(actor=actor, source="button", seq=seq, game=game)
             return PressOutcome(name, kind.value, action, True, f"stored event {stored.seq} ({actor} {stored.type})",
                                 stored.seq)
-        if action == "next":
-            option = session.next_option(seq=seq, game=game)
+        if action in ("next", "next_kind"):
+            if action == "next":
+                option = session.next_option(seq=seq, game=game)
+            else:
+                index = next_kind(session.snapshot().get("prompt") or {})
+                option = None if index is None else session.highlight(index, seq=seq, game=game)
             text = f"highlighted {option_label(option, session.snapshot())}" if option is not None else (
                 "nothing to choose")
             return PressOutcome(name, kind.value, action, True, text)
@@ -310,6 +316,28 @@ def option_label(option: Mapping[str, Any] | None, snapshot: Mapping[str, Any] |
     return f"{option.get('type', '?')} ({rest})" if rest else str(option.get("type", "?"))
 
 
+def option_kind(option: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a held Next steps over: options of one type to one place (the paths to one destination), or of one die."""
+    return option.get("type"), option.get("to"), option.get("die")
+
+
+def next_kind(prompt: Mapping[str, Any]) -> int | None:
+    """The option a held Next highlights: the first of the kind after the highlighted one's, kinds in the order the
+    prompt lists them first, so a cycle of holds visits every kind once. None when there is nothing to choose.
+
+    >>> moves = [{"type": "move", "to": "A"}, {"type": "move", "to": "B"}, {"type": "move", "to": "A"}]
+    >>> next_kind({"options": moves, "cursor": 0}), next_kind({"options": moves, "cursor": 1})
+    (1, 0)
+    """
+    options = prompt.get("options") or []
+    if not options:
+        return None
+    kinds = list(dict.fromkeys(option_kind(o) for o in options))
+    here = kinds.index(option_kind(options[(prompt.get("cursor") or 0) % len(options)]))
+    following = kinds[(here + 1) % len(kinds)]
+    return next(k for k, o in enumerate(options) if option_kind(o) == following)
+
+
 def button_hints(snapshot: Mapping[str, Any], *, hold_seconds: float = 1.0,
                  lang: str = DEFAULT_LANGUAGE) -> dict[str, dict[str, str]]:
     """What each button does now, in ``lang``, for the dashboard's buttons and the kiosk's legend.
@@ -324,9 +352,9 @@ def button_hints(snapshot: Mapping[str, Any], *, hold_seconds: float = 1.0,
     prompt = snapshot.get("prompt") or {}
     options = prompt.get("options") or []
     if snapshot.get("game") is None:
-        confirm = step = ui(lang, "hint_no_game")
+        confirm = step = jump_to = ui(lang, "hint_no_game")
     elif not options:
-        confirm = step = ui(lang, "hint_waits_for_nothing")
+        confirm = step = jump_to = ui(lang, "hint_waits_for_nothing")
     else:
         cursor = prompt.get("cursor") or 0
         option = options[cursor % len(options)]
@@ -342,11 +370,14 @@ def button_hints(snapshot: Mapping[str, Any], *, hold_seconds: float = 1.0,
         following = options[(cursor + 1) % len(options)]
         step = ui(lang, "hint_highlight", option=option_label(following, snapshot, lang=lang)) if len(options) > 1 \
             else ui(lang, "hint_one_option")
+        jump = options[next_kind(prompt) or 0]
+        jump_to = ui(lang, "hint_highlight_kind", option=option_label(jump, snapshot, lang=lang)) \
+            if jump is not following else step
     undo = ui(lang, "hint_undo" if snapshot.get("seq") else "hint_nothing_to_undo")
     seconds = f"{hold_seconds:g}" if lang == "en" else f"{hold_seconds:g}".replace(".", ",")
     return {
         "confirm": {"press": confirm, "hold": confirm},
-        "next": {"press": step, "hold": step},
+        "next": {"press": step, "hold": jump_to},
         "back": {"press": ui(lang, "hint_hold_to_undo", seconds=seconds), "hold": undo},
     }
 

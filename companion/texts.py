@@ -13,6 +13,7 @@ catalogue to the browsers.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
@@ -59,6 +60,28 @@ def catalog(lang: str) -> dict[str, Any]:
     return merged
 
 
+_PLURAL = re.compile(r"\{(\w+)\|((?:[^{}|]|\{\w+\})*)\|((?:[^{}|]|\{\w+\})*)\}")
+"""``{n|die|dice}``: the first form when ``n`` is 1, else the second (German, Dutch and English have these two); a
+form may hold fields (``{n|the die|the {n} dice}``)."""
+
+
+def plural(template: str, fields: Mapping[str, Any]) -> str:
+    """``template`` with each ``{n|one|other}`` replaced by the form ``fields[n]`` needs (common.js's ``T`` does the
+    same for the screens).
+
+    >>> plural("{n} {n|Würfel|Würfel} gewählt, {k} {k|Feld|Felder}", {"n": 1, "k": 3})
+    '{n} Würfel gewählt, {k} Felder'
+    """
+    return _PLURAL.sub(lambda m: m.group(2) if str(fields.get(m.group(1))) in ("1", "-1") else m.group(3), template)
+
+
+def field_names(template: str) -> set[str]:
+    """The fields a text uses, its plural forms' counts among them: every language of a text needs the same."""
+    import string
+
+    return {name for _, name, _, _ in string.Formatter().parse(_PLURAL.sub(r"{\1}", template)) if name}
+
+
 class _Fields(dict):
     """Format fields that never raise: a missing one shows as '?' rather than breaking the log."""
 
@@ -68,7 +91,8 @@ class _Fields(dict):
 
 def text(lang: str, key: str, fields: Mapping[str, Any] | None = None, **more: Any) -> str:
     """The log text ``key`` of ``lang`` with its ``{fields}`` filled in."""
-    return catalog(lang)["log"][key].format_map(_Fields({**(fields or {}), **more}))
+    values = {**(fields or {}), **more}
+    return plural(catalog(lang)["log"][key], values).format_map(_Fields(values))
 
 
 def face(lang: str, value: Any) -> str:
@@ -82,4 +106,4 @@ def colour(lang: str, value: Any) -> str:
 
 def ui(lang: str, key: str, **fields: Any) -> str:
     """A screen's text (``ui``), as the buttons and their hints say it too; a missing field shows as '?'."""
-    return catalog(lang)["ui"][key].format_map(_Fields(fields))
+    return plural(catalog(lang)["ui"][key], fields).format_map(_Fields(fields))

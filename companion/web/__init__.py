@@ -19,7 +19,7 @@ from companion.web.auth import CONTROL_LIFETIME, WrongPinLimiter, start_control_
 from companion.web.join import join
 from companion.web.pages import pages
 from companion.web.race import race
-from companion.web.strict import MAX_BODY_BYTES, BadInput
+from companion.web.strict import MAX_BODY_BYTES, BadInput, refusal
 from companion.web.teach import teach
 
 
@@ -76,13 +76,14 @@ def create_app(
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         if request.path.startswith("/api/") or request.path == "/healthz":
-            return jsonify(error=f"{exc.code} {exc.name}: {exc.description}"), exc.code
+            return refusal(exc.code or 500, "http", f"{exc.code} {exc.name}: {exc.description}",
+                           {"status": exc.code})
         return exc
 
     @app.errorhandler(Exception)
     def unexpected(exc: Exception) -> Any:
         app.logger.exception("unexpected error on %s", request.path)
-        return jsonify(error=f"internal error: {type(exc).__name__}: {exc}"), 500
+        return refusal(500, "internal", f"internal error: {type(exc).__name__}: {exc}")
 
     return app
 
@@ -91,28 +92,30 @@ def answer_errors(app: Flask) -> None:
     """What each refusal looks like, in one place: every route raises, none formats an error of its own.
 
     400 names the field that is wrong; 409 says the rules refuse (with the rule and what is legal), or that the table
-    moved on since the choice was made (``"error": "stale"``), or that there is no game.
+    moved on since the choice was made (``"error": "stale"``), or that there is no game. Each carries a ``code``
+    (:func:`companion.web.strict.refusal`) the screens translate; the rule id stays in ``rule`` and the log.
     """
 
     @app.errorhandler(BadInput)
     def bad_input(exc: BadInput) -> Any:
-        return jsonify(error=str(exc), field=exc.field), 400
+        return refusal(400, exc.code, str(exc), field=exc.field)
 
     @app.errorhandler(UnknownField)
     def unknown_field(exc: UnknownField) -> Any:
-        return jsonify(error=str(exc), field=exc.field, legal=exc.legal), 400
+        return refusal(400, "bad_input", str(exc), field=exc.field, legal=exc.legal)
 
     @app.errorhandler(IllegalAction)
     def illegal(exc: IllegalAction) -> Any:
-        return jsonify(error=str(exc), rule=exc.rule, legal=exc.legal), 409
+        return refusal(409, "illegal", str(exc), rule=exc.rule, legal=exc.legal)
 
     @app.errorhandler(Stale)
     def stale(exc: Stale) -> Any:
-        return jsonify(error="stale", message=str(exc), **{exc.what: exc.now}), 409
+        # "error": "stale" is what scripts test for; its English is in "message"
+        return jsonify(error="stale", code="stale", values={}, message=str(exc), **{exc.what: exc.now}), 409
 
     @app.errorhandler(NoGame)
     def no_game(exc: NoGame) -> Any:
-        return jsonify(error=str(exc)), 409
+        return refusal(409, "no_game", str(exc))
 
 
 def load_secret_key(data_dir: Path) -> str:

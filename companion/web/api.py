@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.games import GAMES, IllegalAction
-from companion.session import MAX_SEED, TableSession
+from companion.session import MAX_SEED, NoGame, TableSession
 from companion.web.auth import (
     WrongPinLimiter,
     csrf_token,
@@ -25,6 +25,8 @@ from companion.web.auth import (
     pin_matches,
     requires_control,
     requires_csrf,
+    too_many_pins,
+    wrong_pin,
 )
 from companion.web.strict import (
     ACTOR,
@@ -38,6 +40,7 @@ from companion.web.strict import (
     json_object,
     json_value,
     query_int,
+    refusal,
     text,
     texts,
     whole,
@@ -78,14 +81,15 @@ def login() -> Any:
     body = request.get_json(silent=True) if request.is_json else request.form
     pin = body.get("pin") if isinstance(body, dict) else None
     if not isinstance(pin, str):
-        return jsonify(error='pin must be the table PIN as a string: {"pin": "2468"} (JSON) or a pin form field'), 400
+        return refusal(400, "pin_missing",
+                       'pin must be the table PIN as a string: {"pin": "2468"} (JSON) or a pin form field')
     limiter: WrongPinLimiter = current_app.extensions["wrong_pins"]
     address = request.remote_addr or "?"
     if limiter.blocked(address):
-        return jsonify(error="too many wrong PINs; wait a minute"), 429
+        return too_many_pins()
     if not pin_matches(pin):
         limiter.wrong(address)
-        return jsonify(error="wrong table PIN"), 403
+        return wrong_pin()
     grant_control()
     return jsonify(control=True, csrf=csrf_token())
 
@@ -140,7 +144,7 @@ def enter_dice() -> Any:
     session = table()
     game = session.game
     if game is None:
-        return jsonify(error="no game is being played"), 409
+        raise NoGame("no game is being played")
     wrong = [d for d in body["dice"] if d not in game.die_faces]
     if wrong:
         raise BadInput("dice", f"{wrong[0]!r} is not a face; faces: {', '.join(dict.fromkeys(game.die_faces))}")
@@ -175,7 +179,7 @@ def new_game() -> Any:
             raise
         # A set-up the game's own checks did not foresee (a list where a name belongs): refused, not a crash.
         log.warning("set-up of %s refused: %r", game_id, exc)
-        raise BadInput("options", f"not a valid set-up for {game_id}: {exc}") from None
+        raise BadInput("options", f"not a valid set-up for {game_id}: {exc}", code="bad_setup") from None
     return jsonify(game=record.id)
 
 
@@ -185,7 +189,7 @@ def export(game_id: int) -> Any:
     try:
         lines = list(store.export_jsonl(game_id))
     except KeyError:
-        return jsonify(error=f"no game {game_id}"), 404
+        return refusal(404, "no_such_game", f"no game {game_id}", {"number": game_id})
     return Response(
         "\n".join(lines) + "\n",
         mimetype="application/x-ndjson",

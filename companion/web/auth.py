@@ -24,9 +24,10 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, current_app, jsonify, request, session
+from flask import Flask, current_app, request, session
 
 from companion.store import EventStore
+from companion.web.strict import refusal
 
 PIN_HEADER = "X-Table-Pin"
 CSRF_HEADER = "X-CSRF-Token"
@@ -146,16 +147,29 @@ def check_control() -> tuple[Any, int] | None:
     address = request.remote_addr or "?"
     if PIN_HEADER in request.headers:
         if limiter.blocked(address):
-            return jsonify(error="too many wrong PINs; wait a minute"), 429
+            return too_many_pins()
         if pin_matches(request.headers[PIN_HEADER]):
             return None
         limiter.wrong(address)
-        return jsonify(error="wrong table PIN"), 403
+        return wrong_pin()
     if not has_control():
-        return jsonify(error="read-only: control needs the table PIN (shown on the kiosk screen)"), 401
+        return refusal(401, "read_only", "read-only: control needs the table PIN (shown on the kiosk screen)")
     if not _csrf_ok():
-        return jsonify(error="missing or wrong CSRF token; reload the page"), 403
+        return stale_page()
     return None
+
+
+def too_many_pins() -> tuple[Any, int]:
+    return refusal(429, "too_many_pins", "too many wrong PINs; wait a minute",
+                   {"seconds": int(WRONG_PIN_WINDOW_SECONDS)})
+
+
+def wrong_pin() -> tuple[Any, int]:
+    return refusal(403, "wrong_pin", "wrong table PIN")
+
+
+def stale_page() -> tuple[Any, int]:
+    return refusal(403, "stale_page", "missing or wrong CSRF token; reload the page")
 
 
 def requires_control(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -173,7 +187,7 @@ def requires_csrf(view: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not _csrf_ok():
-            return jsonify(error="missing or wrong CSRF token; reload the page"), 403
+            return stale_page()
         return view(*args, **kwargs)
 
     return wrapper

@@ -25,7 +25,7 @@ from companion.games import DEFAULT_GAME, GAMES, browser_module, get_game, get_p
 from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
-from companion.web.strict import GAME, SEQ, boolean, fields, json_object, query_int
+from companion.web.strict import GAME, SEQ, BadInput, boolean, fields, json_object, query_int, refusal
 from hw.buttons import BUTTONS
 from hw.press import PressKind
 
@@ -118,7 +118,8 @@ def game_module(game_id: str, kind: str) -> Any:
 @pages.get("/i18n/<lang>.json")
 def i18n(lang: str) -> Any:
     if lang not in logtext.LANGUAGES:
-        return jsonify(error=f"unknown language {lang!r}; known: {', '.join(logtext.LANGUAGES)}"), 404
+        return refusal(404, "http", f"unknown language {lang!r}; known: {', '.join(logtext.LANGUAGES)}",
+                       {"status": 404})
     return jsonify(logtext.catalog(lang))
 
 
@@ -149,7 +150,7 @@ def readable_log() -> Any:
     """The current game's log as readable lines: ``?lang=de|nl|en`` (default: the browser's), ``?after=seq``."""
     lang = request.args.get("lang") or _language()
     if lang not in logtext.LANGUAGES:
-        return jsonify(error=f"lang must be one of {', '.join(logtext.LANGUAGES)}"), 400
+        raise BadInput("lang", f"must be one of {', '.join(logtext.LANGUAGES)}")
     after = query_int("after")
     session = table()
     snapshot = session.snapshot()
@@ -180,7 +181,7 @@ def press_button(name: str) -> Any:
     """A screen's button: the same press the wired button makes (``{"hold": true}`` for a long press), through
     the table's controls (``companion.controls.TableControls``: on mock pins the press travels the pins)."""
     if name not in BUTTONS:
-        return jsonify(error=f"no button {name!r}; buttons are {', '.join(BUTTONS)}"), 404
+        return refusal(404, "http", f"no button {name!r}; buttons are {', '.join(BUTTONS)}", {"status": 404})
     body = fields(json_object(), {"hold": boolean, "seq": SEQ, "game": GAME})
     hold, seen = body.get("hold", False), (body.get("seq"), body.get("game"))
     session = table()
@@ -191,11 +192,13 @@ def press_button(name: str) -> Any:
         else:  # an app without the table's controls (tests): do what that press would do
             outcome = controls.perform(session, name, PressKind.LONG if hold else PressKind.SHORT, seen=seen)
     except TimeoutError as exc:
-        return jsonify(error=str(exc)), 503
+        return refusal(503, "busy", str(exc))
     if outcome.rule == "stale":
-        return jsonify(error="stale", message=outcome.message, seq=session.snapshot()["seq"]), 409
+        return jsonify(error="stale", code="stale", values={}, message=outcome.message,
+                       seq=session.snapshot()["seq"]), 409
     if not outcome.ok:
-        return jsonify(error=outcome.message, rule=outcome.rule, legal=outcome.legal), 409
+        code = "illegal" if outcome.rule else "no_game" if session.game is None else "internal"
+        return refusal(409, code, outcome.message, rule=outcome.rule, legal=outcome.legal)
     return jsonify(ok=True, seq=session.snapshot()["seq"], outcome=outcome.to_json())
 
 
@@ -220,11 +223,11 @@ def calibrate() -> Any:
     """Learn the empty tray now (step 2 of the wizard on /camera)."""
     camera = _camera()
     if camera is None:
-        return jsonify(error="no camera: the dice are entered by hand"), 409
+        return refusal(409, "no_camera", "no camera: the dice are entered by hand")
     try:
         summary = camera.calibrate()
     except (RuntimeError, ValueError) as exc:
-        return jsonify(error=f"calibration failed: {exc}"), 409
+        return refusal(409, "calibration_failed", f"calibration failed: {exc}")
     return jsonify(ok=True, summary=summary)
 
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import request
+from flask import Response, jsonify, request
 
 MAX_DEPTH = 32
 MAX_BODY_BYTES = 256 * 1024
@@ -32,13 +32,25 @@ Check = Callable[[str, Any], Any]
 """``check(field, value) -> value``: raises :class:`BadInput` naming ``field``."""
 
 
-class BadInput(ValueError):
-    """A request value the route does not take; answered 400 with ``{"error": ..., "field": ...}``."""
+def refusal(status: int, code: str, message: str, values: Mapping[str, Any] | None = None,
+            **extra: Any) -> tuple[Response, int]:
+    """Every refusal the API answers: ``{"error": <English, for scripts and the log>, "code": ..., "values": {...}}``.
 
-    def __init__(self, field: str, message: str) -> None:
+    The screens never show ``error``: they show the text ``err_<code>`` of the player's language with ``values``
+    filled in (``refusalText`` in common.js), so no player reads English, a rule id or a Python list.
+    """
+    return jsonify(error=message, code=code, values=dict(values or {}), **extra), status
+
+
+class BadInput(ValueError):
+    """A request value the route does not take; answered 400 with ``{"error": ..., "field": ...}`` and the ``code``
+    the screens translate (``bad_input``: no screen sends one, so it says "reload the page")."""
+
+    def __init__(self, field: str, message: str, *, code: str = "bad_input") -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.code = code
 
 
 def loads(raw: bytes | str, *, field: str = "body") -> Any:

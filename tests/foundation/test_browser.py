@@ -46,9 +46,10 @@ def test_spectator_sees_the_game_update_live_without_controls(page, live):
 
 
 def test_pin_gives_control_and_a_tapped_roll_is_stored(page, live):
+    page.click("#login-open")
     page.fill("input[name=pin]", "0000")
     page.click("#login button")
-    sync_api.expect(page.locator("#login-error")).to_contain_text("wrong table PIN")
+    sync_api.expect(page.locator("#login-error")).to_have_text("Wrong table PIN.")
     page.fill("input[name=pin]", PIN)
     page.click("#login button")
     sync_api.expect(page.locator("#role")).to_have_text("control")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from companion import texts
 from companion.config import ButtonsConfig
 from companion.controls import TableControls, attach, button_hints, option_label
 from companion.session import TableSession
@@ -248,7 +249,7 @@ def test_a_chariot_races_options_are_named_as_the_dashboard_names_them(session: 
     for lang in logtext.LANGUAGES:
         ui = logtext.catalog(lang)["ui"]
         assert option_label(keep, snapshot, lang=lang) == ui["keep_dice"]
-        assert option_label(reroll, snapshot, lang=lang) == ui["reroll_selected"].format(n=1) + ": 1"
+        assert option_label(reroll, snapshot, lang=lang) == texts.ui(lang, "reroll_selected", n=1) + ": 1"
     hints = button_hints(snapshot, lang="de")
     assert hints["confirm"]["press"] == f"bestätigen: {option_label(options[0], snapshot, lang='de')}"
     assert hints["next"]["press"].startswith("markieren: ")

@@ -21,8 +21,8 @@ def reveal(page, clan, value):
 
 
 def shoot(page, name, **kwargs):
-    """A screenshot from the top of the page, without the passing toasts."""
-    page.evaluate("window.scrollTo(0, 0); document.getElementById('toasts')?.replaceChildren()")
+    """A screenshot from the top of the page."""
+    page.evaluate("window.scrollTo(0, 0)")
     shoot_page(page, name, **kwargs)
 
 
@@ -88,6 +88,7 @@ def test_a_hexen_rennen_game_at_a_real_table(empty_table, open_page):
     expect(spectator.locator("#prompt")).to_have_text("Ben: Magic sign")
     shoot(page, "hexen-card-decision")
     page.click(".hx-hand .hx-card.playable[data-card='2']")
+    expect(page.locator("#just-now")).not_to_contain_text("Ben decides")  # the decision taken replaces its line
 
     # Sent back onto hidden space 1: the companion asks again.
     expect(page.locator("#prompt")).to_have_text("Julia: Which tile is it?")
@@ -138,12 +139,13 @@ def test_a_hexen_rennen_game_at_a_real_table(empty_table, open_page):
     expect(page.locator("#track .hx-tile.asking[data-space='6']")).to_have_count(1)
     assert session.snapshot()["view"]["witches"][0]["space"] == 6
 
-    # The spectator saw it all live; his taps are refused.
+    # The spectator saw it all live, without controls: the PIN is one tap away.
     expect(spectator.locator("#prompt")).to_have_text("Julia: Which tile is it?")
     expect(spectator.locator("#events")).to_contain_text("Julia's witch 1 moves 5 to space 6")
-    reveal(spectator, "blue", 4)
-    expect(spectator.locator("#action-error")).to_contain_text("read-only")
-    expect(spectator.locator("#login")).to_be_visible()
+    expect(spectator.locator("#reveal-picker")).to_contain_text("space 6")
+    expect(spectator.locator("#reveal-picker [data-clan]").first).to_be_hidden()
+    spectator.click("#take-control")
+    expect(spectator.locator("#login input[name=pin]")).to_be_focused()
     shoot(spectator, "hexen-spectator-phone", full_page=False)
     assert session.snapshot()["prompt"]["phase"] == "reveal"
 

@@ -95,8 +95,10 @@ def test_own_magic_a_magic_card_and_letting_it_stay():
         {"type": "stay"},
     ])
     texts = [text for entry in lines(view, stored, "en") for text, _ in entry]
-    assert "Julia decides: play a card for Julia's witch 1 or let it stay" in texts
-    assert "Julia lets Julia's witch 1 stay on space 2" in texts
+    assert "Julia decides: play a card for their own witch 1 or let it stay" in texts
+    assert "Julia lets their own witch 1 stay on space 2" in texts  # not "Julia lets Julia's witch 1 stay"
+    german = [text for entry in lines(view, stored, "de") for text, _ in entry]
+    assert "Julia lässt die eigene Hexe 1 auf Feld 2 stehen" in german
     names = logtext.names_for("hexenrennen", view, "en")
     magic = {"type": "moved", "witch": "blue-1", "from": 2, "to": 11, "by": "magic", "value": "magic",
              "player": "blue"}

@@ -77,7 +77,7 @@ def test_a_spectator_cannot_start_a_game(empty_table, open_page):
     page = open_page(f"http://127.0.0.1:{empty_table.port}/new?kiosk=0")
     page.fill("input[name=player-0]", "Eve")
     page.click("#start-game")
-    expect(page.locator("#setup-error")).to_contain_text("read-only")
+    expect(page.locator("#setup-error")).to_contain_text("You are watching")
     assert empty_table.session.game is None
 
 

@@ -51,7 +51,7 @@ def test_tapping_a_face_teaches_the_dice_in_the_tray(teaching_table, open_page):
 def test_corrections_are_learnt_with_one_tap(teaching_table, open_page):
     page = open_page(f"http://127.0.0.1:{teaching_table.live.port}/teach", control=True)
     page.click("#learn-all")
-    expect(page.locator("#teach-result")).to_have_text("Learnt 1 corrected dice.")
+    expect(page.locator("#teach-result")).to_have_text("Learnt 1 corrected die.")
     expect(page.locator("#corrections")).to_have_text("No corrections kept.")
     expect(page.locator(".taught-count[data-face='4']")).to_have_text("1 taught")
 

@@ -185,6 +185,10 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
     if kind == "rammed":
         even = event.get("damage") == event.get("target_damage")
         return text(lang, "rammed" if even else "rammed_uneven", fields)
+    if kind == "curve_damage":  # what the curve costs, and what the chariot had left to lose when that was less
+        over = int(event.get("speed") or 0) - int(event.get("max_speed") or 0)
+        clamped = int(event.get("damage") or 0) < over and event.get("left") == 0
+        return text(lang, "curve_damage_all" if clamped else "curve_damage", fields, over=over)
     if kind == "placed_behind":
         return text(lang, "placed_behind", fields, behind=names.get(event.get("behind", ""), event.get("behind")))
     if kind == "wrecked":

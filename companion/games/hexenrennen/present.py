@@ -71,6 +71,15 @@ def _card(card: Any, lang: str) -> str:
     return text(lang, "hx_card_magic") if card == "magic" else text(lang, "hx_card_number", value=card)
 
 
+def _witch_of(event: Mapping[str, Any], decider: Any, lang: str, named: str) -> str:
+    """The witch as the line of its deciding player names it: "their own witch 2" when it is theirs (not "Jonas lets
+    Jonas's witch 2 stay")."""
+    wid = str(event.get("witch", ""))
+    if decider and wid.startswith(f"{decider}-"):
+        return text(lang, "hx_own_witch", n=wid.rsplit("-", 1)[-1])
+    return named
+
+
 def forced(event: Mapping[str, Any]) -> bool:
     """Whether an event is flashed on every screen (see :data:`FORCED`)."""
     return event.get("type") in FORCED or bool(event.get("type") == "card_played" and event.get("forced"))
@@ -116,12 +125,12 @@ def describe(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -
         if phase == "foreign_magic" and event.get("forced"):
             return text(lang, "hx_asks_forced", player=player, witch=witch)
         return text(lang, "hx_asks_own_magic" if phase == "own_magic" else "hx_asks_foreign_magic",
-                    player=player, witch=witch)
+                    player=player, witch=_witch_of(event, event.get("player"), lang, witch))
     if kind == "card_played":
         key = ("hx_card_played_forced" if event.get("forced") else
                "hx_card_played_forward" if event.get("direction") == "forward" else "hx_card_played_back")
-        return text(lang, key, player=player, card=_card(event.get("card"), lang), witch=witch,
-                    n=event.get("cards_left"))
+        return text(lang, key, player=player, card=_card(event.get("card"), lang),
+                    witch=_witch_of(event, event.get("player"), lang, witch), n=event.get("cards_left"))
     if kind == "drawn":
         return text(lang, "hx_drawn_ignored" if event.get("ignored") else "hx_drawn", colour=clan,
                     card=_card(event.get("card"), lang), witch=witch)
@@ -129,8 +138,9 @@ def describe(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -
         key = STAYS_LINES.get(str(event.get("reason")), "hx_stays")
         if key is None:
             return None
-        return text(lang, key, witch=witch, place=place(event.get("space"), lang), colour=clan,
-                    player=names.get(event.get("clan", ""), event.get("clan", "")))
+        decider = event.get("clan", "") if key == "hx_stays_chosen" else None
+        return text(lang, key, witch=_witch_of(event, decider, lang, witch), place=place(event.get("space"), lang),
+                    colour=clan, player=names.get(event.get("clan", ""), event.get("clan", "")))
     if kind == "finished":
         return text(lang, "hx_finished", witch=witch, points=event.get("points"))
     if kind == "chain_end":

@@ -29,7 +29,7 @@ if (frame) {
     const result = document.getElementById("calibrate-result");
     const answer = await post("/api/calibrate");
     if (!answer.ok) {
-      result.textContent = answer.body.error || T("error");
+      result.textContent = refusalText(answer);
       if (answer.status === 401) showLogin();
       return;
     }

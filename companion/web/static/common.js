@@ -5,9 +5,13 @@ window.CATALOG = JSON.parse(document.getElementById("catalog").textContent);
 const SVGNS = "http://www.w3.org/2000/svg";
 const onLanguageChange = [];
 
+// A screen's text with its {fields}; "{n|die|dice}" is the form the count n needs (German, Dutch and English have
+// one form for 1 and another for every other count; companion/texts.py's plural does the same for the log).
 function T(key, fields = {}) {
   const text = (CATALOG.ui && CATALOG.ui[key]) || key;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in fields ? String(fields[name]) : "?"));
+  return text.replace(/\{(\w+)\|((?:[^{}|]|\{\w+\})*)\|((?:[^{}|]|\{\w+\})*)\}/g,
+    (_, name, one, other) => (Math.abs(Number(fields[name])) === 1 ? one : other))
+    .replace(/\{(\w+)\}/g, (_, name) => (name in fields ? String(fields[name]) : "?"));
 }
 const faceName = (face) => (CATALOG.faces && CATALOG.faces[face]) || String(face);
 const colourName = (colour) => (CATALOG.colours && CATALOG.colours[colour]) || colour;
@@ -51,8 +55,16 @@ async function post(path, body = {}) {
     try { answer = await response.json(); } catch (_) { /* not JSON */ }
     return { ok: response.ok, status: response.status, body: answer };
   } catch (error) {
-    return { ok: false, status: 0, body: { error: T("reconnecting") } };
+    return { ok: false, status: 0, body: { code: "offline" } };
   }
+}
+
+// What a refusal says to the player, in their language: the server's `code` and `values` (its English `error` is for
+// scripts and the log), so no player reads English, a rule id or a Python list.
+function refusalText(answer) {
+  const { code, values } = answer.body || {};
+  if (code && CATALOG.ui && CATALOG.ui[`err_${code}`]) return T(`err_${code}`, values || {});
+  return T("err_status", { status: answer.status });
 }
 
 // ---- die icons: our own drawings, inline SVG, one per face --------------------------------------------------------
@@ -99,7 +111,17 @@ function applyStaticTexts() {
   for (const node of document.querySelectorAll("[data-i18n-placeholder]")) {
     node.placeholder = T(node.dataset.i18nPlaceholder);
   }
-  for (const button of document.querySelectorAll("[data-lang]")) {
+  // The pages' links fold into a menu where the top bar has no room for them (the kiosk, a phone, a tablet).
+const menu = document.getElementById("menu");
+if (menu) {
+  const toggle = menu.querySelector(".menu-toggle");
+  toggle.addEventListener("click", () => {
+    const open = menu.classList.toggle("open");
+    toggle.setAttribute("aria-expanded", String(open));
+  });
+}
+
+for (const button of document.querySelectorAll("[data-lang]")) {
     button.classList.toggle("active", button.dataset.lang === CATALOG.lang);
     button.setAttribute("aria-pressed", button.dataset.lang === CATALOG.lang ? "true" : "false");
   }
@@ -132,19 +154,26 @@ function setControl(value) {
   const role = document.getElementById("role");
   if (role) { role.dataset.i18n = value ? "control" : "spectator"; role.textContent = T(role.dataset.i18n); }
   const login = document.getElementById("login");
-  if (login) login.hidden = value;
+  if (login) { login.hidden = true; login.classList.remove("attention"); }
+  const open = document.getElementById("login-open");
+  if (open) open.hidden = value;
   const logout = document.getElementById("logout");
   if (logout) logout.hidden = !value;
   for (const callback of onControlChange) callback(value);
 }
 
+// A spectator is one tap from control: every "Take control" button (in the top bar, beside a read-only prompt)
+// opens the PIN field, focused; so does a refused tap.
 function showLogin() {
   const login = document.getElementById("login");
   if (!login || control) return;
   login.hidden = false;
   login.classList.add("attention");
+  const open = document.getElementById("login-open");
+  if (open) open.hidden = true;
   login.querySelector("input").focus();
 }
+for (const button of document.querySelectorAll(".take-control")) button.addEventListener("click", showLogin);
 
 const loginForm = document.getElementById("login");
 if (loginForm) {
@@ -153,7 +182,7 @@ if (loginForm) {
     const input = loginForm.querySelector("input[name=pin]");
     const answer = await post("/api/login", { pin: input.value });
     const error = document.getElementById("login-error");
-    if (!answer.ok) { error.textContent = answer.body.error || T("error"); return; }
+    if (!answer.ok) { error.textContent = refusalText(answer); return; }
     error.textContent = "";
     input.value = "";
     if (answer.body.csrf) document.querySelector('meta[name="csrf-token"]').content = answer.body.csrf;

@@ -6,7 +6,7 @@
 "use strict";
 
 const PLAIN = { palette: ["green", "red", "blue", "yellow", "purple", "black"], maxPlayers: 6, hint: null,
-  startLabel: "start_game", fields: () => [], playersChanged: () => {},
+  startLabel: "start_game", fields: () => [], playersChanged: () => {}, problem: () => null,
   options: (players) => ({ players: players.map(({ colour, ...p }) => p) }) };  // no colours
 const setup = { players: [{ name: "", colour: "green", bot: false }, { name: "", colour: "red", bot: false }] };
 
@@ -20,7 +20,8 @@ function renderPlayers() {
   const box = document.getElementById("players");
   box.replaceChildren(...setup.players.map((player, k) => el("div", { class: "player-row", "data-player": k },
     el("input", { type: "text", name: `player-${k}`, value: player.name, "aria-label": T("player_name"),
-      placeholder: `${T("player_name")} ${k + 1}`, oninput: (e) => { player.name = e.target.value; renderOrder(); } }),
+      placeholder: `${T("player_name")} ${k + 1}`, oninput: (e) => {
+        player.name = e.target.value; form().playersChanged(setup.players); checkSetup(); } }),
     el("span", { class: "colour-pick" }, palette().map((colour) => el("button", {
       type: "button", class: `colour-${colour}${player.colour === colour ? " chosen" : ""}`, "data-colour": colour,
       title: colourName(colour), "aria-label": colourName(colour),
@@ -34,7 +35,35 @@ function renderPlayers() {
       setup.players.splice(k, 1); renderPlayers(); } }, T("remove")) : null)));
   document.getElementById("add-player").disabled = setup.players.length >= maxPlayers();
   form().playersChanged(setup.players);
+  checkSetup();
 }
+
+// The players as they will be sent: a seat without a name is called by its number.
+const namedPlayers = () => setup.players.map((p, k) => ({ name: p.name.trim() || `${T("player_name")} ${k + 1}`,
+  colour: p.colour, ...(BOTS_PLAY ? { bot: p.bot } : {}) }));
+
+// What keeps this set-up from being played, as { key, fields } of a text, or null: the same colour or name twice,
+// or what the game's own part of the form says (its `problem`, e.g. a start order that misses a chariot).
+function setupProblem() {
+  const players = namedPlayers();
+  const colours = players.map((p) => p.colour);
+  if (new Set(colours).size < colours.length) return { key: "setup_same_colour" };
+  const names = players.map((p) => p.name.toLowerCase());
+  const twice = names.find((name, k) => names.indexOf(name) !== k);
+  if (twice !== undefined) return { key: "setup_same_name", fields: { name: players[names.indexOf(twice)].name } };
+  return (form().problem || PLAIN.problem)(players);
+}
+
+// Start is pressed only on a set-up that can be played; why not is said beside it, in the player's language.
+function checkSetup() {
+  const problem = setupProblem();
+  const start = document.getElementById("start-game");
+  const why = document.getElementById("setup-problem");
+  start.disabled = Boolean(problem);
+  why.hidden = !problem;
+  why.textContent = problem ? T(problem.key, problem.fields || {}) : "";
+}
+document.addEventListener("setup-change", checkSetup);
 
 function renderGame() {
   const hint = document.getElementById("players-hint");
@@ -67,11 +96,10 @@ for (const input of document.querySelectorAll("input[name=game]")) input.addEven
 document.getElementById("new-game").addEventListener("submit", async (submit) => {
   submit.preventDefault();
   const error = document.getElementById("setup-error");
-  const players = setup.players.map((p, k) => ({ name: p.name.trim() || `${T("player_name")} ${k + 1}`,
-    colour: p.colour, ...(BOTS_PLAY ? { bot: p.bot } : {}) }));
-  const answer = await post("/api/game", { game: chosenGame(), options: form().options(players) });
+  if (setupProblem()) return;
+  const answer = await post("/api/game", { game: chosenGame(), options: form().options(namedPlayers()) });
   if (!answer.ok) {
-    error.textContent = answer.body.error || T("error");
+    error.textContent = refusalText(answer);
     if (answer.status === 401) showLogin();
     return;
   }

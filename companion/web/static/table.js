@@ -9,7 +9,7 @@ const $ = (selector) => document.querySelector(selector);
 const S = {
   state: null, layout: null, layoutFor: null, boards: {},
   entries: [], logFor: null, lastLogSeq: 0, logChain: Promise.resolve(),
-  selection: [], draft: [], dest: null, alt: 0, turnKey: "", undoArmed: null, pickerIndex: null,
+  selection: [], draft: [], dest: null, alt: 0, turnKey: "", armed: null, pickerIndex: null, seenAt: {},
 };
 
 // ---- helpers ------------------------------------------------------------------------------------------------------
@@ -53,9 +53,8 @@ async function send(path, body) {
     lockControls();
   }
   if (answer.ok) showError("");
-  else if (answer.status === 409 && answer.body.error === "stale") showError(T("moved_on"));
   else {
-    showError(answer.body.error || `${T("error")} (${answer.status})`);
+    showError(refusalText(answer));
     if (answer.status === 401) showLogin();
   }
   return answer;
@@ -69,7 +68,9 @@ function lockControls() {
   }
 }
 
-const confirmOption = (index) => send("/api/confirm", { option: index, actor: S.state.prompt.actor, reading: null });
+// A spectator's tap on the track (a destination, a target) asks for the PIN instead of being refused.
+const confirmOption = (index) => (control ? send("/api/confirm", { option: index, actor: S.state.prompt.actor,
+  reading: null }) : showLogin());
 
 // ---- the track ---------------------------------------------------------------------------------------------------
 
@@ -78,8 +79,9 @@ function drawBoard() {
   track.replaceChildren();
   track.removeAttribute("class");  // a game's module sets its own
   const ui = gameUI();
-  track.hidden = !(ui && S.layout && S.layout.game === S.state.game.id);
-  if (!track.hidden) ui.drawTrack(track);
+  const shown = Boolean(ui && S.layout && S.layout.game === S.state.game.id);
+  track.toggleAttribute("hidden", !shown);  // an <svg> has no .hidden property
+  if (shown) ui.drawTrack(track);
 }
 
 function drawOverlay() {
@@ -127,10 +129,13 @@ function dieButton(face, { index, selected = false, pending = null, onclick = nu
   const caption = [];
   if (pending) {
     if (pending.corrected) caption.push(el("small", { class: "tag" }, T(pending.ref ? "corrected_kept" : "corrected")));
+    else if (pending.manual) caption.push(el("small", { class: "tag" }, T("by_hand")));
     else caption.push(el("small", { class: "conf" }, T("confidence", { p: Math.round(100 * pending.confidence) })));
   }
-  return el("button", { type: "button", class: classes.join(" "), "data-index": index, "data-face": face,
-    "aria-pressed": selected ? "true" : null, onclick },
+  // A spectator's dice are a picture, not a control.
+  const tappable = control && onclick;
+  return el(tappable ? "button" : "span", { type: tappable ? "button" : null, class: classes.join(" "),
+    "data-index": index, "data-face": face, "aria-pressed": selected ? "true" : null, onclick: tappable ? onclick : null },
   dieIcon(face, { unknown: pending && pending.low }), el("span", { class: "face" }, faceName(face)), caption);
 }
 
@@ -159,15 +164,18 @@ function rollBox(needed, optionIndex, { reroll = false } = {}) {
   const dice = pending ? pending.dice : [];
   if (dice.length) {
     box.append(el("p", { class: "source" }, T(pending.source === "manual" ? "entered_by_hand" : "read_by_camera")));
+    const manual = pending.source === "manual";  // typed in: no confidence to show
     box.append(el("div", { id: "pending", class: "dice-row" }, dice.map((die, i) => dieButton(die.label, {
-      index: i, pending: die, onclick: () => openPicker(i) }))));
+      index: i, pending: { ...die, manual }, onclick: () => openPicker(i) }))));
     const low = dice.filter((d) => d.low).length;
     if (low) box.append(el("p", { class: "warn" }, T(low > 1 ? "low_waiting_many" : "low_waiting", { n: low })));
     if (dice.length !== needed) {
       box.append(el("p", { class: "warn" }, T("wrong_count", { have: dice.length, need: needed })));
     }
   } else {
-    const waiting = cameraReads() ? "waiting_camera" : cameraState() === "lost" ? "camera_lost" : "camera_off";
+    // A player is told the dice can be typed in too; a spectator, who cannot, only that the camera is awaited.
+    const camera = control ? "waiting_camera_or_hand" : "waiting_camera";
+    const waiting = cameraReads() ? camera : cameraState() === "lost" ? "camera_lost" : "camera_off";
     box.append(el("p", { class: "waiting" }, T(waiting)));
   }
   const ready = dice.length === needed && !dice.some((d) => d.low);
@@ -233,7 +241,10 @@ function renderTurn() {
       options().forEach((o, i) => { if (!("roll" in o)) optionsBox.append(actionButton(optionLabel(o), i)); });
     }
   }
-  if (!control) turnBody.append(el("p", { class: "read-only" }, T("read_only")));
+  if (!control) {
+    turnBody.append(el("p", { class: "read-only" }, T("read_only"), " ", el("button", { type: "button",
+      class: "take-control", id: "take-control", onclick: showLogin }, T("take_control"))));
+  }
 }
 
 function renderGenericView() {
@@ -243,10 +254,15 @@ function renderGenericView() {
   const rows = view().players || [];
   if (!rows.length) return;
   const keys = Object.keys(rows[0]);
-  box.append(el("table", {}, el("tr", {}, keys.map((k) => el("th", {}, k))),
+  // A column's name from the game's texts (view_<key>), else the key itself.
+  const heading = (key) => ((CATALOG.ui || {})[`view_${key}`] ? T(`view_${key}`) : key);
+  box.append(el("table", {}, el("tr", {}, keys.map((k) => el("th", {}, heading(k)))),
     rows.map((row) => el("tr", row.name === view().current ? { class: "current" } : {},
       keys.map((k) => el("td", {}, String(row[k])))))));
 }
+
+// More options than this and the wired Next is no way to choose: the panel says to tap the choice (or hold Next).
+const NEXT_PRESSES = 8;
 
 function renderButtons() {
   const panel = $("#buttons-panel");
@@ -265,9 +281,35 @@ function renderButtons() {
       el("span", { class: "knob" }), el("span", { class: "name" }, T("button_next")),
       el("span", { class: "what" }, next ? `${T("option_n", { i: ((cursor + 1) % list.length) + 1, n: list.length })}`
         + `: ${optionLabel(next)}` : T("does_nothing"))),
-    el("button", { type: "button", class: "hw back", id: "button-back", onclick: () => press("back", true) },
-      el("span", { class: "knob" }), el("span", { class: "name" }, T("button_back")),
-      el("span", { class: "what" }, S.state.seq > 0 ? T("undo") : T("does_nothing")))));
+    el("button", { type: "button", class: `hw back${S.armed === "button-back" ? " armed" : ""}`, id: "button-back",
+      onclick: () => twoTaps("button-back", () => press("back", true)) },
+    el("span", { class: "knob" }), el("span", { class: "name" }, T("button_back")),
+    el("span", { class: "what" }, S.armed === "button-back" ? T("back_confirm")
+      : S.state.seq > 0 ? T("undo") : T("does_nothing")))),
+  list.length > NEXT_PRESSES ? el("p", { class: "hint" }, T("next_many", { n: list.length })) : null);
+}
+
+// An undo on screen takes two taps: the first arms the button (it asks, translated), a second within 4 s undoes.
+const ARMED_SECONDS = 4;
+
+function twoTaps(id, action) {
+  clearTimeout(S.armedTimer);
+  if (S.armed === id) {
+    S.armed = null;
+    renderArmed();
+    return action();
+  }
+  S.armed = id;
+  S.armedTimer = setTimeout(() => { S.armed = null; renderArmed(); }, ARMED_SECONDS * 1000);
+  renderArmed();
+  return null;
+}
+
+function renderArmed() {
+  const undo = $("#undo");
+  undo.textContent = T(S.armed === "undo" ? "undo_confirm" : "undo");
+  undo.classList.toggle("armed", S.armed === "undo");
+  if (S.state) renderButtons();
 }
 
 // ---- the log ------------------------------------------------------------------------------------------------------
@@ -279,24 +321,34 @@ function renderLog() {
     "data-seq": entry.seq },
   entry.lines.map((line) => el("span", { class: `line${line.forced ? " forced" : ""} ev-${line.event}` }, line.text)),
   entry.undone ? el("small", { class: "tag" }, T("undone")) : null)));
-  const last = [...S.entries].reverse().find((e) => e.type !== "undo") || null;
-  const justNow = $("#just-now");
-  const lastEntry = S.entries[S.entries.length - 1];
-  justNow.replaceChildren(...(lastEntry ? lastEntry.lines.map((line) => el("p", {
-    class: `line${line.forced ? " forced" : ""}` }, line.text)) : []));
-  justNow.hidden = !lastEntry;
-  return last;
+  renderMessages();
 }
 
-function toast(text, forced) {
-  const box = $("#toasts");
-  const node = el("div", { class: `toast${forced ? " forced" : ""}` }, text);
-  box.append(node);
-  setTimeout(() => node.remove(), 4500);
-  while (box.children.length > 4) box.firstChild.remove();
+// "Just now": the newest lines of the log in a box of fixed height beside the prompt, so a message never covers a
+// control nor pushes one away, and the line of a decision is replaced by the line of the decision taken. A line
+// that just came (a ram, a spear, an undo) is marked fresh for a few seconds.
+const MESSAGE_LINES = 2;
+const FRESH_SECONDS = 8;
+
+function renderMessages() {
+  const box = $("#just-now");
+  const lines = S.entries.flatMap((entry) => entry.lines.map((line) => ({ ...line, seq: entry.seq,
+    undo: entry.type === "undo" }))).slice(-MESSAGE_LINES);
+  const now = Date.now();
+  const seenAt = {};  // only the lines shown are remembered: a line that left the box does not come back
+  box.replaceChildren(...lines.map((line) => {
+    const key = `${S.logFor}:${line.seq}:${line.text}`;
+    seenAt[key] = S.seenAt[key] || now;
+    const fresh = now - seenAt[key] < FRESH_SECONDS * 1000;
+    return el("p", { class: `line${line.forced ? " forced" : ""}${line.undo ? " undo" : ""}${fresh ? " fresh" : ""}`,
+      "data-seq": line.seq }, line.text);
+  }));
+  S.seenAt = seenAt;
+  clearTimeout(S.messagesTimer);
+  if (box.querySelector(".fresh")) S.messagesTimer = setTimeout(renderMessages, FRESH_SECONDS * 1000);
 }
 
-// A new entry as an event message brings it: an undo marks what it took back; forced lines are shown as toasts.
+// A new entry as an event message brings it: an undo marks what it took back.
 function addEntry(entry) {
   S.logChain = S.logChain.then(() => {
     if (S.entries.some((e) => e.seq === entry.seq)) return;
@@ -304,12 +356,11 @@ function addEntry(entry) {
     S.entries.push(entry);
     S.lastLogSeq = entry.seq;
     renderLog();
-    for (const line of entry.lines) if (line.forced || entry.type === "undo") toast(line.text, line.forced);
   });
   return S.logChain;
 }
 
-function updateLog({ full = false, live = false } = {}) {
+function updateLog({ full = false } = {}) {
   S.logChain = S.logChain.then(async () => {
     if (!S.state || !S.state.game) { S.entries = []; S.lastLogSeq = 0; renderLog(); return; }
     const fresh = full || S.logFor !== S.state.game.number;
@@ -328,32 +379,13 @@ function updateLog({ full = false, live = false } = {}) {
     S.logFor = answer.game;
     S.lastLogSeq = S.entries.length ? S.entries[S.entries.length - 1].seq : 0;
     renderLog();
-    if (live && !fresh) {
-      for (const entry of added) for (const line of entry.lines) if (line.forced || entry.type === "undo") {
-        toast(line.text, line.forced);
-      }
-    }
   });
   return S.logChain;
 }
 
 // ---- undo ---------------------------------------------------------------------------------------------------------
 
-$("#undo").addEventListener("click", async () => {
-  const button = $("#undo");
-  if (!S.undoArmed) {
-    S.undoArmed = setTimeout(() => { S.undoArmed = null; button.textContent = T("undo"); button.classList.remove("armed"); },
-      4000);
-    button.textContent = T("undo_confirm");
-    button.classList.add("armed");
-    return;
-  }
-  clearTimeout(S.undoArmed);
-  S.undoArmed = null;
-  button.textContent = T("undo");
-  button.classList.remove("armed");
-  await send("/api/action", { type: "undo", actor: "table" });
-});
+$("#undo").addEventListener("click", () => twoTaps("undo", () => send("/api/action", { type: "undo", actor: "table" })));
 
 // ---- putting it together ------------------------------------------------------------------------------------------
 
@@ -374,6 +406,7 @@ function render() {
   const key = state.game ? `${state.game.number}:${state.seq}:${state.prompt.phase}:${state.prompt.actor}` : "";
   if (key !== S.turnKey) {
     S.turnKey = key;
+    if (S.armed) { clearTimeout(S.armedTimer); S.armed = null; renderArmed(); }  // asked about another state
     S.selection = [];
     S.dest = null;
     S.alt = 0;
@@ -382,8 +415,7 @@ function render() {
   for (const id of Object.keys(GAME_UI)) {
     document.body.classList.toggle(id, Boolean(S.state.game) && S.state.game.id === id);
   }
-  document.getElementById("title").textContent = state.game
-    ? state.game.title + (state.game.over ? " 🏁" : "") : T("title");
+  document.getElementById("title").textContent = state.game ? state.game.title : T("title");
   renderBanner();
   renderOrder();
   renderPhases();
@@ -407,7 +439,7 @@ async function onMessage(kind, message) {
   if (entry && !newGame && S.logFor === S.state.game.number && entry.seq === S.lastLogSeq + 1) {
     addEntry(entry);  // the message carries its own lines
   } else if (newGame || previous.seq !== S.state.seq || kind === "hello") {
-    await updateLog({ full: newGame || kind === "hello", live: kind === "event" });
+    await updateLog({ full: newGame || kind === "hello" });
   }
   if (kind === "event" && message.event && gameUI() && gameUI().onEvent) gameUI().onEvent(message.event);
 }

@@ -8,7 +8,7 @@ let summary = null;
 async function act(path, body) {
   const answer = await post(path, body);
   if (!answer.ok) {
-    result.textContent = answer.body.error || T("error");
+    result.textContent = refusalText(answer);
     if (answer.status === 401) showLogin();
     return;
   }

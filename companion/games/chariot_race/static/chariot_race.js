@@ -134,9 +134,14 @@ const Chariot = (() => {
     overlay.replaceChildren();
     const v = view();
     const prompt = S.state.prompt || {};
+    // A caltrop under a standing chariot (a wreck's, CR-22) is drawn beside it, on top, where it can be seen.
+    const standing = new Set(chariots().filter((c) => !c.wrecked && c.space).map((c) => c.space));
+    const besides = [];
     for (const id of v.caltrops || []) {
       const space = S.spaceById[id];
-      if (space) overlay.append(caltropIcon(space.x, space.y));
+      if (!space) continue;
+      if (standing.has(id)) besides.push(space);
+      else overlay.append(caltropIcon(space.x, space.y));
     }
     const mine = control || true;  // spectators see the same highlights; the server refuses their taps
     if (mine && prompt.phase === "move") {
@@ -185,6 +190,7 @@ const Chariot = (() => {
       const group = svg("g", { class: classes.join(" "), "data-chariot": car.id,
         transform: `translate(${space.x} ${space.y}) rotate(${space.angle})`,
         onclick: () => onChariotTap(car.id) },
+      svg("circle", { class: "tap-area", r: 0.5 }),
       svg("circle", { class: "halo", r: 0.5 }),
       svg("rect", { class: "body", x: -0.36, y: -0.3, width: 0.62, height: 0.6, rx: 0.14 }),
       svg("path", { class: "pole", d: "M.26 0h.18" }),
@@ -193,6 +199,13 @@ const Chariot = (() => {
         + (car.id.endsWith("-2") ? "²" : "")));
       overlay.append(group);
     }
+    overlay.append(...besides.map(caltropBeside));
+  }
+
+  function caltropBeside(space) {
+    return svg("g", { class: "caltrop-beside", "data-caltrop": space.id,
+      transform: `translate(${space.x} ${space.y}) rotate(${space.angle}) translate(-0.34 -0.3)` },
+    svg("circle", { r: 0.2 }), caltropIcon(0, 0));
   }
 
   function flash(ids) {
@@ -264,10 +277,35 @@ const Chariot = (() => {
       svg("path", { d: "M2 14c6-9 16-11 24-6l4-3-1 5c1 2 1 3 0 4-6-3-13-2-19 2l1-4c-3 1-6 2-9 2z" }));
   }
 
+  // The kiosk's scoreboard: every chariot's damage, speed, fortune, dice and laps in one table, in turn order,
+  // large enough to read from two metres (its style shows it on the kiosk only; other screens show the boards).
+  function scoreboard() {
+    const v = view();
+    const order = [...(v.order || []), ...chariots().map((c) => c.id).filter((id) => !(v.order || []).includes(id))];
+    const head = ["chariot", "damage", "speed_short", "fortune_short", "dice_short", "laps"];
+    return el("table", { class: "scoreboard" }, el("thead", {}, el("tr", {}, head.map((key) => el("th", {}, T(key))))),
+      el("tbody", {}, order.map(chariotById).filter(Boolean).map((car) => el("tr", {
+        class: `colour-${car.colour}${car.id === v.current ? " current" : ""}${car.wrecked ? " wrecked" : ""}`
+          + `${car.finished ? " finished" : ""}`, "data-chariot": car.id },
+      el("td", { class: "who" }, el("span", { class: "swatch" }), el("span", { class: "name" }, name(car.id)),
+        car.wrecked || car.finished ? el("small", { class: "status" }, T(car.wrecked ? "wrecked" : "finished")) : null),
+      el("td", { class: "value damage", "data-value": car.damage }, String(car.damage),
+        el("small", {}, `/${car.max_damage}`)),
+      el("td", { class: "value speed", "data-value": car.speed }, String(car.speed),
+        car.speed_cap < car.max_speed ? el("small", { class: "cap" }, T("cap", { cap: car.speed_cap })) : null),
+      el("td", { class: "value fortune", "data-value": car.fortune }, String(car.fortune)),
+      el("td", { class: "value dice", "data-value": car.dice_count }, String(car.dice_count)),
+      el("td", { class: "value laps", "data-value": car.laps }, `${Math.min(car.laps, 2)}/2`)))));
+  }
+
   function boards() {
+    return [scoreboard(), ...cards()];
+  }
+
+  function cards() {
     const v = view();
     return chariots().map((car) => {
-      const kind = (S.layout.chariot_boards || {})[car.chariot_board] || {};
+      const kind = ((S.layout && S.layout.chariot_boards) || {})[car.chariot_board] || {};
       const laps = Math.min(car.laps, 2);
       const status = car.wrecked ? T("wrecked") : car.finished ? T("finished") : "";
       const card = el("article", { class: `chariot-card colour-${car.colour}${car.id === v.current ? " current" : ""}`
@@ -361,7 +399,7 @@ const Chariot = (() => {
       nodes.push(el("p", {}, paid ? T("fortune_spend", { fortune: car.fortune }) : T("free_reroll")));
       nodes.push(el("div", { id: "current-dice", class: "dice-row" }, v.dice.map((face, i) => dieButton(face, {
         index: i, selected: S.selection.includes(i), onclick: () => toggleDie(i) }))));
-      nodes.push(el("p", { class: "hint" }, T("select_dice")));
+      nodes.push(el("p", { class: "hint control-only" }, T("select_dice")));
       const doneIndex = findOption((o) => o.type === "done");
       if (S.selection.length) {
         const chosen = [...S.selection].sort((a, b) => a - b);
@@ -376,7 +414,7 @@ const Chariot = (() => {
             el("span", {}, faceName(o.face)))))));
         }
       } else if (paid) {
-        nodes.push(el("p", { class: "hint" }, T("turn_hint")));
+        nodes.push(el("p", { class: "hint control-only" }, T("turn_hint")));
       }
       nodes.push(el("div", { class: "choices" }, actionButton(optionLabel(options()[doneIndex]), doneIndex, "primary")));
       return nodes;
@@ -481,6 +519,7 @@ const Chariot = (() => {
     const box = document.getElementById("start-order");
     const hint = document.getElementById("start-order-hint");
     if (!box) return;
+    document.dispatchEvent(new Event("setup-change"));  // the New game page checks the set-up again
     if (chosen.start !== "chosen") { box.replaceChildren(); hint.textContent = ""; return; }
     box.replaceChildren(...chariotIds().map((id) => {
       const at = chosen.order.indexOf(id);
@@ -519,6 +558,11 @@ const Chariot = (() => {
       if (ids(players) !== ids(chosen.players) || players.length !== chosen.players.length) chosen.order = [];
       chosen.players = players.map((p) => ({ ...p }));
       renderStartOrder();
+    },
+    // CR-8: a chosen start order lists every chariot once
+    problem: () => {
+      const left = chariotIds().length - chosen.order.length;
+      return chosen.start === "chosen" && left > 0 ? { key: "start_order_incomplete", fields: { n: left } } : null;
     },
     options: (players) => ({ players, board: chosen.board, variants: { ...chosen.variants },
       start: chosen.start === "chosen" ? { order: chosen.order } : "random" }),

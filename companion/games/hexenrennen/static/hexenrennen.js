@@ -163,9 +163,10 @@ const Hexen = (() => {
         "data-tile": tile ? `${tile.clan}-${tile.value}` : "hidden", onclick: () => onSpaceTap(entry.space) },
       svg("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, rx: 0.12 }),
       svg("text", { class: "hx-no", x: x - 0.42, y: y - 0.3 }, String(entry.space)));
-      if (!tile) group.append(svg("text", { class: "hx-q", x, y: y + 0.14, "text-anchor": "middle" }, "?"));
-      else if (tile.value === "magic") group.append(magicSign(x, y - 0.02));
-      else group.append(svg("text", { class: "hx-value", x, y: y + 0.15, "text-anchor": "middle" }, String(tile.value)));
+      if (!tile) group.append(svg("text", { class: "hx-q", x: x - 0.1, y: y + 0.12, "text-anchor": "middle" }, "?"));
+      else if (tile.value === "magic") group.append(magicSign(x - 0.1, y - 0.04, 0.25));
+      else group.append(svg("text", { class: "hx-value", x: x - 0.1, y: y + 0.12, "text-anchor": "middle" },
+        String(tile.value)));
       box.append(group);
     }
   }
@@ -236,7 +237,8 @@ const Hexen = (() => {
     });
     for (const w of witches.filter((x) => x.where === "track")) {
       const [x, y] = tileCentre(w.space);
-      overlay.append(witchToken(w, x + 0.3, y + 0.33, 0.23, tokenClass(w, moving, movable)));
+      // in the tile's bottom-right corner, beside its number (drawn left of centre), never over it
+      overlay.append(witchToken(w, x + 0.3, y + 0.31, 0.19, tokenClass(w, moving, movable)));
     }
     (v().finish || []).forEach((field, i) => {
       const [fx, fy] = fieldCentre(i);
@@ -305,7 +307,7 @@ const Hexen = (() => {
     const info = S.state.prompt.info;
     const box = el("div", { class: "hx-reveal", id: "reveal-picker" },
       el("p", { class: "big" }, T("hx_reveal_title", { witch: witchName(info.witch), space: info.space })),
-      el("p", { class: "hint" }, T("hx_reveal_colour")),
+      el("p", { class: "hint control-only" }, T("hx_reveal_colour")),
       el("div", { class: "hx-colours" }, clans.map((clan) => el("button", { type: "button",
         class: `hx-colour-btn colour-${clan}${ui.colour === clan ? " chosen" : ""}`, "data-clan": clan,
         "aria-pressed": ui.colour === clan ? "true" : "false",
@@ -313,7 +315,7 @@ const Hexen = (() => {
     if (ui.colour) {
       const values = list.filter(([o]) => o.clan === ui.colour)
         .sort(([a], [b]) => (a.value === "magic" ? 99 : a.value) - (b.value === "magic" ? 99 : b.value));
-      box.append(el("p", { class: "hint" }, T("hx_reveal_number")),
+      box.append(el("p", { class: "hint control-only" }, T("hx_reveal_number")),
         el("div", { class: "hx-values" }, values.map(([o, i]) => tileButton(o.clan, o.value, i))));
     }
     return box;
@@ -328,7 +330,7 @@ const Hexen = (() => {
       const at = left.indexOf(card);
       const have = at >= 0;
       if (have) left.splice(at, 1);
-      const index = have ? playable.get(card) : undefined;
+      const index = have && control ? playable.get(card) : undefined;  // a spectator's cards are pictures
       const classes = ["hx-card", `colour-${clan}`, have ? "left" : "played"];
       if (index !== undefined) {
         playable.delete(card);  // a second magic card is the same choice
@@ -473,10 +475,9 @@ const Hexen = (() => {
       el("header", {}, el("span", { class: "swatch" }), el("strong", {}, p.name),
         el("span", { class: "hx-score", "data-score": p.score }, T("hx_points", { n: p.score }))),
       el("div", { class: "hx-witches" }, witches.map((w) => el("span", { class: `hx-where ${w.where}`,
-        "data-witch": w.id }, el("i", { class: "dot" }, witchNo(w.id)), place(w.space))),
-      el("span", { class: "hx-home" }, T("hx_home", { n: p.home }))),
-      el("div", { class: "hx-cards-line" }, el("span", { class: "hx-cards-left", "data-left": p.cards_left },
-        T("hx_cards_left", { n: p.cards_left }))),
+        "data-witch": w.id }, el("i", { class: "dot" }, witchNo(w.id)), place(w.space)))),
+      el("div", { class: "hx-cards-line" }, el("span", { class: "hx-home" }, T("hx_home", { n: p.home })), " · ",
+        el("span", { class: "hx-cards-left", "data-left": p.cards_left }, T("hx_cards_left", { n: p.cards_left }))),
       handRow(p.clan));
     });
     const piles = (v().neutrals || []).map((n) => el("article", { class: `hx-board neutral colour-${n.clan}`,
