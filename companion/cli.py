@@ -148,16 +148,16 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
     if bots:
         runtime.start_bots(companion, delay=delay, humans=humans)
     signal.signal(signal.SIGTERM, _interrupt)
-    print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN: shown on the kiosk page, "
-          f"or {pin_from})")
-    tablets = tablet_urls(companion.server.host, companion.server.port)
-    print(_where_tablets_open(companion.server.host, tablets))
-    for line in doctor.startup_report(config):
-        print(line)
-    sys.stdout.flush()
-    companion.watchdog = systemd.Watchdog(check=companion.session.snapshot).start()  # no-op outside systemd
-    systemd.notify("READY=1", f"STATUS=dashboard at {' '.join(tablets) or companion.url}")
-    try:
+    try:  # a stop during the start-up lines stops as cleanly as one while serving
+        print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN: shown on the kiosk "
+              f"page, or {pin_from})")
+        tablets = tablet_urls(companion.server.host, companion.server.port)
+        print(_where_tablets_open(companion.server.host, tablets))
+        for line in doctor.startup_report(config):
+            print(line)
+        sys.stdout.flush()
+        companion.watchdog = systemd.Watchdog(check=companion.session.snapshot).start()  # no-op outside systemd
+        systemd.notify("READY=1", f"STATUS=dashboard at {' '.join(tablets) or companion.url}")
         companion.server.serve_forever()
     except KeyboardInterrupt:
         pass
