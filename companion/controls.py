@@ -49,7 +49,7 @@ from gpiozero import Factory
 from companion.config import ButtonsConfig
 from companion.games import IllegalAction, get_presentation
 from companion.session import NoGame, Stale, TableSession
-from companion.texts import DEFAULT_LANGUAGE, face, ui
+from companion.texts import DEFAULT_LANGUAGE, LANGUAGES, face, ui
 from hw import Hardware
 from hw import attach as attach_hardware
 from hw.buttons import BUTTONS
@@ -314,6 +314,17 @@ def option_label(option: Mapping[str, Any] | None, snapshot: Mapping[str, Any] |
         return label
     rest = ", ".join(f"{k} {v}" for k, v in option.items() if k != "type")
     return f"{option.get('type', '?')} ({rest})" if rest else str(option.get("type", "?"))
+
+
+def with_option_labels(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """``snapshot`` with each option's name in every language (``prompt.labels``: ``{lang: [label, ...]}``), so
+    the screens show the names the buttons say: one copy of every option's text, in the game's ``present.py``."""
+    prompt = snapshot.get("prompt")
+    if not prompt or not prompt.get("options"):
+        return snapshot
+    labels = {lang: [option_label(option, snapshot, lang=lang) for option in prompt["options"]]
+              for lang in LANGUAGES}
+    return {**snapshot, "prompt": {**prompt, "labels": labels}}
 
 
 def option_kind(option: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
+from companion.controls import with_option_labels
 from companion.games import GAMES, IllegalAction
 from companion.session import MAX_SEED, NoGame, TableSession
 from companion.web.auth import (
@@ -61,7 +62,7 @@ MAX_DICE = 100
 
 @api.get("/state")
 def state() -> Response:
-    return jsonify(table().snapshot())
+    return jsonify(with_option_labels(table().snapshot()))
 
 
 @api.get("/events")

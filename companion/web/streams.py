@@ -30,6 +30,7 @@ from typing import Any
 from waitress.buffers import OverflowableBuffer
 from waitress.channel import HTTPChannel
 
+from companion.controls import with_option_labels
 from companion.session import TableSession
 from companion.web import logtext
 
@@ -61,6 +62,13 @@ def sse(message: dict[str, Any]) -> bytes:
     seq = message.get("state", {}).get("seq", 0)
     data = json.dumps(message, separators=(",", ":"), allow_nan=False)  # a browser's JSON.parse takes no NaN
     return f"id: {seq}\nevent: {message['kind']}\ndata: {data}\n\n".encode()
+
+
+def labelled(message: dict[str, Any]) -> dict[str, Any]:
+    """A message whose table state names its options in every language (``controls.with_option_labels``)."""
+    if not message.get("state"):
+        return message
+    return {**message, "state": with_option_labels(message["state"])}
 
 
 def with_log_lines(session: TableSession, message: dict[str, Any]) -> dict[str, Any]:
@@ -204,7 +212,7 @@ class StreamHub:
                 return
             try:
                 # Under the lock: every message the hub hands out from now on reaches this stream after its hello.
-                hello = sse({"kind": "hello", "state": self.session.snapshot()})
+                hello = sse({"kind": "hello", "state": with_option_labels(self.session.snapshot())})
             except Exception:
                 log.exception("could not open a stream")
                 self._refuse(channel, "internal error", status="500 Internal Server Error")
@@ -233,7 +241,7 @@ class StreamHub:
                 self._wake()
                 return
             try:
-                data = sse(with_log_lines(self.session, message))
+                data = sse(with_log_lines(self.session, labelled(message)))
             except (TypeError, ValueError):  # one bad message must not silence every screen for good
                 log.exception("a %s message is not JSON; not sent", message.get("kind"))
                 continue

@@ -51,3 +51,15 @@ def test_the_table_page_draws_each_games_start_position_without_an_error(session
     finally:
         session.broker.close()
         server.stop()
+
+
+def test_the_state_names_every_option_in_every_language_as_the_buttons_do(session):
+    from companion.controls import option_label
+
+    session.new_game("chariot-race", demo_options("chariot-race"), seed=4)
+    client = create_app(session, control_pin=PIN).test_client()
+    state = client.get("/api/state").get_json()
+    options, labels = state["prompt"]["options"], state["prompt"]["labels"]
+    assert sorted(labels) == ["de", "en", "nl"]
+    for lang, names in labels.items():
+        assert names == [option_label(o, session.snapshot(), lang=lang) for o in options]

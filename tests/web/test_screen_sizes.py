@@ -91,17 +91,24 @@ def header_overlaps_nothing(page: Any) -> None:
             assert not overlaps(a, b), (a["text"], b["text"])
 
 
+def laid_out(table, open_page, screen: str, size: tuple[int, int], *, kiosk: bool):
+    """The table page at ``size`` in the screen's language, checked for what every size needs: nothing wider
+    than the screen, a header that overlaps nothing, every part inside its panel."""
+    page = open_page(f"http://127.0.0.1:{table.port}/?kiosk={int(kiosk)}", control=True, viewport=size,
+                     locale=LOCALES[screen])
+    expect(page.locator("#prompt")).not_to_be_empty()
+    fits_the_width(page, size[0])
+    header_overlaps_nothing(page)
+    inside_its_panel(page)
+    return page
+
+
 @pytest.mark.parametrize("screen", sorted(KIOSKS))
 def test_the_kiosk_shows_the_track_the_values_and_the_prompt_above_the_fold_readable_from_two_metres(
         table, open_page, screen):
     width, height = KIOSKS[screen]
     game_id = table.game_id
-    page = open_page(f"http://127.0.0.1:{table.port}/?kiosk=1", control=True, viewport=(width, height),
-                     locale=LOCALES[screen])
-    expect(page.locator("#prompt")).not_to_be_empty()
-    fits_the_width(page, width)
-    header_overlaps_nothing(page)
-    inside_its_panel(page)
+    page = laid_out(table, open_page, screen, (width, height), kiosk=True)
     for selector in (TRACK[game_id], "#prompt", VALUES[game_id]):
         found = boxes(page, selector)
         assert found, selector
@@ -119,12 +126,7 @@ def test_the_kiosk_shows_the_track_the_values_and_the_prompt_above_the_fold_read
 def test_tablets_and_phones_get_44_px_targets_and_nothing_wider_than_the_screen(table, open_page, screen):
     width, height = HANDHELDS[screen]
     game_id = table.game_id
-    page = open_page(f"http://127.0.0.1:{table.port}/?kiosk=0", control=True, viewport=(width, height),
-                     locale=LOCALES[screen])
-    expect(page.locator("#prompt")).not_to_be_empty()
-    fits_the_width(page, width)
-    header_overlaps_nothing(page)
-    inside_its_panel(page)
+    page = laid_out(table, open_page, screen, (width, height), kiosk=False)
     small = [t for t in boxes(page, TARGETS) if t["h"] < 44 or t["w"] < 44]
     assert small == [], small[:5]
     shoot(page, f"screen-{game_id}-{screen}")

@@ -133,7 +133,7 @@ def test_a_hexen_rennen_game_at_a_real_table(empty_table, open_page):
     expect(page.locator("#turn-body .hx-move")).to_have_count(2)
     page.locator("#overlay .hx-witch[data-witch=blue-1]").dispatch_event("click")
     expect(page.locator("#hx-confirm-move")).to_be_visible()
-    expect(page.locator(".move-summary")).to_contain_text("Julia 1: 1 → 6")
+    expect(page.locator(".move-summary")).to_contain_text("Julia's witch 1: space 1 → space 6")
     shoot(page, "hexen-move")
     page.click("#hx-confirm-move")
     expect(page.locator("#track .hx-tile.asking[data-space='6']")).to_have_count(1)

@@ -24,13 +24,19 @@ function options() { return (S.state && S.state.prompt && S.state.prompt.options
 function findOption(test) { return options().findIndex(test); }
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
-// An option's text: the game's module names its own; any other game shows its type and fields.
+// An option's text as the server names it in this screen's language (prompt.labels, from the game's present.py:
+// the buttons say the same words); an option it does not name shows its type and fields.
 function plainLabel(option) {
   const { type, ...rest } = option;
   const extra = Object.entries(rest).map(([k, v]) => `${k} ${v}`).join(", ");
   return extra ? `${type} (${extra})` : type;
 }
-const optionLabel = (option) => (gameUI() ? gameUI().optionLabel(option) : plainLabel(option));
+function optionLabel(option) {
+  const prompt = (S.state && S.state.prompt) || {};
+  const labels = (prompt.labels && prompt.labels[CATALOG.lang]) || [];
+  const index = (prompt.options || []).findIndex((o) => same(o, option));
+  return (index >= 0 && labels[index]) || plainLabel(option);
+}
 
 function showError(text) {
   $("#action-error").textContent = text || "";

@@ -23,8 +23,6 @@ const Chariot = (() => {
     return `${car.player} (${colourName(car.colour)}${car.id.endsWith("-2") ? " 2" : ""})`;
   }
 
-  function signsText(signs) { return signs.map((s) => (s > 0 ? "+1" : "−1")).join(" "); }
-
   function stepsText(path) {
     const parts = [];
     for (const step of path) {
@@ -37,35 +35,6 @@ const Chariot = (() => {
   function damageText(option) {
     if (option.wrecked) return T("move_wreck");
     return option.damage ? T("move_damage", { damage: option.damage }) : T("move_safe");
-  }
-
-  function speedAfter(signs) {
-    const car = chariotById(S.state.prompt.actor);
-    const gallops = view().dice.filter((d) => d === "gallop").length;
-    const sum = signs.reduce((a, b) => a + b, 0) + 2 * gallops;
-    return Math.max(0, Math.min(car.max_speed, car.speed + sum));
-  }
-
-  function optionLabel(option) {
-    const phase = S.state.prompt.phase;
-    switch (option.type) {
-      case "repair": {
-        const car = chariotById(S.state.prompt.actor);
-        return T("repair", { n: car ? Math.min(3, car.max_damage - car.damage) : 3 });
-      }
-      case "skip_repair": return T("skip_repair");
-      case "roll": return T("confirm_roll");
-      case "reroll": return `${T(option.cost ? "reroll_paid" : "reroll_selected", { n: option.reroll.length })}: `
-        + option.reroll.map((i) => `${i + 1}`).join(", ");
-      case "turn": return `${T("turn_die", { n: option.die + 1 })} ${faceName(option.face)}`;
-      case "done": return T({ reroll: "keep_dice", fortune: "no_more_fortune", attack: "no_attack" }[phase] || "done");
-      case "drive": return T("drive_option", { signs: signsText(option.signs), speed: speedAfter(option.signs) });
-      case "move": return option.wrecked ? `${stepsText(option.path)}: ${T("move_wreck")}`
-        : `${T("move_to", { to: option.to })} · ${damageText(option)}`;
-      case "caltrop": return T("drop_caltrop", { space: option.space });
-      case "spear": return T("throw_spear", { name: name(option.target) });
-      default: return plainLabel(option);
-    }
   }
 
   function drawTrack(track) {
@@ -568,7 +537,7 @@ const Chariot = (() => {
       start: chosen.start === "chosen" ? { order: chosen.order } : "random" }),
   };
 
-  return { name, optionLabel, drawTrack, drawOverlay, heading, body, banner, order, phases, setup, boards, onEvent,
+  return { name, drawTrack, drawOverlay, heading, body, banner, order, phases, setup, boards, onEvent,
     newGame, reset: () => {} };
 })();
 registerGame("chariot-race", Chariot);

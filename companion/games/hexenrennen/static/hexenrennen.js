@@ -50,19 +50,6 @@ const Hexen = (() => {
   const tileText = (tile) => (tile ? `${colourName(tile.clan)} ${tile.value === "magic" ? T("hx_magic")
     : tile.value}` : "?");
 
-  function optionLabel(option) {
-    switch (option.type) {
-      case "roll": return T("confirm_roll");
-      case "move": return T("hx_move_option", { witch: witchName(option.witch), from: place(witchSpace(option.witch)),
-        to: place(option.to) });
-      case "reveal": return tileText({ clan: option.clan, value: option.value });
-      case "stay": return T("hx_stay");
-      case "play": return T("hx_card_to", { card: cardText(option.card), to: place(option.to) });
-      case "draw": return cardText(option.card);
-      default: return option.type;
-    }
-  }
-
   const witchSpace = (id) => { const w = (v().witches || []).find((x) => x.id === id); return w ? w.space : 0; };
 
   // ---- geometry ---------------------------------------------------------------------------------------------------
@@ -508,7 +495,7 @@ const Hexen = (() => {
     options: (players) => ({ players, tiles: "hidden" }),
   };
 
-  return { name, witchName, optionLabel, drawTrack, drawOverlay, heading, body, banner, order, phases, setup,
+  return { name, witchName, drawTrack, drawOverlay, heading, body, banner, order, phases, setup,
     boards, reset, place, newGame };
 })();
 registerGame("hexenrennen", Hexen);
