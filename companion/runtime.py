@@ -196,7 +196,7 @@ def _play(companion: Companion, game: Game, state: Any, seen: tuple[int, int | N
     if "roll" not in choice:
         _bot_move(companion.session, seen, actor, action=choice)
         return
-    faces = roll(game, choice, rng)["dice"]
+    faces = roll(game, choice, rng, state)["dice"]
     read = _roll_in_the_tray(companion, actor, faces)
     if companion.stop_event.is_set():  # the camera stopped under the roll: the table is closing
         return

@@ -29,7 +29,7 @@ def bot_game(game_id: str, seed: int) -> tuple[object, dict, list[dict]]:
             break
         prompt = game.prompt(state)
         choice = RandomBot().choose(game, state, prompt, rng)
-        action = roll(game, choice, rng) if "roll" in choice else choice
+        action = roll(game, choice, rng, state) if "roll" in choice else choice
         action = {k: v for k, v in action.items() if k != "roll"}
         state, events = game.apply(state, action)
         stored.append({"seq": seq, "actor": prompt.actor, "type": action["type"],

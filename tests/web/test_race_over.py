@@ -7,7 +7,7 @@ import random
 import pytest
 
 from companion.games import GAMES, get_game, get_presentation
-from companion.games.bots import RandomBot, roll
+from companion.games.bots import GreedyBot, roll
 from companion.race import race_summary
 from companion.runtime import demo_options
 from companion.session import TableSession
@@ -22,12 +22,12 @@ WITH_SUMMARY = sorted(g for g in GAMES if hasattr(get_presentation(g), "standing
 
 
 def play_to_the_end(session: TableSession, game_id: str, seed: int) -> None:
-    """A whole bot game through the session, as a table plays it: every action stored in the log."""
+    """A whole game of greedy bots through the session, as a table plays it: every action stored in the log."""
     session.new_game(game_id, demo_options(game_id), seed=seed)
     rng = random.Random(seed)
     while not session.snapshot()["game"]["over"]:
         prompt = session.prompt()
-        action = roll(session.game, RandomBot().choose(session.game, session.state, prompt, rng), rng)
+        action = roll(session.game, GreedyBot().choose(session.game, session.state, prompt, rng), rng, session.state)
         session.act(action, actor=prompt.actor)
 
 

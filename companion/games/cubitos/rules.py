@@ -301,7 +301,9 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     """CU-27..CU-36: refill (what the roll shows beyond the ready zone), roll, place hits, danger or bust."""
     p = state.current
     table, player = state.table, state.players[p]
-    count = action.get("roll") if isinstance(action.get("roll"), int) else ready_count(state, p)
+    dice = action.get("dice")
+    count = action.get("roll") if isinstance(action.get("roll"), int) else len(dice) if isinstance(dice, list) \
+        else ready_count(state, p)  # a confirmed roll names its size by its dice
     if {"type": "roll", "roll": count} not in _roll_options(state):
         raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
                             legal=[o["roll"] for o in _roll_options(state)])
