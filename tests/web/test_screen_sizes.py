@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from companion.games.bots import RandomBot, roll
+from companion.lan import lan_addresses
 from companion.web import create_app
 from companion.web.server import Server
 from tests.conftest import PIN, LiveServer
@@ -64,7 +65,10 @@ def table(request, session) -> Iterator[LiveServer]:
             break
         choice = roll(session.game, bot.choose(session.game, None, prompt, rng), rng)
         session.act(choice, actor=prompt.actor or "table")
-    server = Server(create_app(session, control_pin=PIN), host="127.0.0.1", port=0, threads=8).start()
+    app = create_app(session, control_pin=PIN)
+    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
+    # As a Pi serving the LAN: the kiosk shows its QR code for tablets too (where this machine has a LAN address).
+    app.config["LISTEN_ON"] = ("0.0.0.0", server.port)
     live = LiveServer(session, server)
     live.game_id = game_id  # type: ignore[attr-defined]
     yield live
@@ -109,6 +113,8 @@ def test_the_kiosk_shows_the_track_the_values_and_the_prompt_above_the_fold_read
     width, height = KIOSKS[screen]
     game_id = table.game_id
     page = laid_out(table, open_page, screen, (width, height), kiosk=True)
+    if lan_addresses():
+        expect(page.locator("#join img")).to_be_visible()  # beside the values, never pushing them down
     for selector in (TRACK[game_id], "#prompt", VALUES[game_id]):
         found = boxes(page, selector)
         assert found, selector
