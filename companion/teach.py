@@ -40,7 +40,13 @@ MAX_CORRECTIONS = 300
 
 
 class TeachError(ValueError):
-    """A teach request that cannot be done; the message says why and what to do instead."""
+    """A teach request that cannot be done; the message says why and what to do instead, and ``code`` with
+    ``values`` let the screens say it in the player's language (``err_<code>``)."""
+
+    def __init__(self, message: str, code: str, **values: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.values = values
 
 
 class Teacher:
@@ -178,7 +184,7 @@ class Teacher:
         known = {meta["id"]: meta for meta in kept}
         missing = [i for i in ids if i not in known]
         if missing:
-            raise TeachError(f"no kept correction {missing[0]!r}; reload the page")
+            raise TeachError(f"no kept correction {missing[0]!r}; reload the page", "stale_page")
         return [known[i] for i in ids]
 
     # -- the enrolment ------------------------------------------------------------------------------------------
@@ -204,10 +210,12 @@ class Teacher:
     def teach_face(self, label: str) -> int:
         """Every die of the latest reading shows `label`: learn them all. Returns how many were added."""
         if label not in self.labels:
-            raise TeachError(f"{label!r} is not a face of these dice; faces are {', '.join(self.labels)}")
+            raise TeachError(f"{label!r} is not a face of these dice; faces are {', '.join(self.labels)}",
+                             "not_a_face", face=label)
         crops = self.latest_crops()
         if not crops:
-            raise TeachError("no dice read yet: put dice showing this face in the tray and let them settle")
+            raise TeachError("no dice read yet: put dice showing this face in the tray and let them settle",
+                             "no_dice_read")
         with self._enrol_lock:
             self.enrolment().add(label, crops)
             self._refit()
@@ -238,7 +246,8 @@ class Teacher:
                 self.pipeline.classifier.use_enrolment(enrolment)
                 return
             if label not in self.labels:
-                raise TeachError(f"{label!r} is not a face of these dice; faces are {', '.join(self.labels)}")
+                raise TeachError(f"{label!r} is not a face of these dice; faces are {', '.join(self.labels)}",
+                             "not_a_face", face=label)
             enrolment.remove(label)
             self._refit()
 

@@ -18,7 +18,7 @@ from flask import Blueprint, abort, current_app, jsonify, send_file
 from companion.teach import Teacher, TeachError
 from companion.web.auth import requires_control
 from companion.web.pages import render_page
-from companion.web.strict import fields, json_object, text, texts
+from companion.web.strict import fields, json_object, refusal, text, texts
 
 teach = Blueprint("teach", __name__)
 
@@ -36,11 +36,11 @@ def _do(action: Any, spec: dict[str, Any], *, required: tuple[str, ...] = ()) ->
     body = fields(json_object(), spec, required=required)
     teacher = _teacher()
     if teacher is None:
-        return jsonify(error="no camera on this table: there is nothing to teach"), 409
+        return refusal(409, "no_camera", "no camera on this table: there is nothing to teach")
     try:
         done = action(teacher, body)
     except TeachError as exc:
-        return jsonify(error=str(exc)), 409
+        return refusal(409, exc.code, str(exc), exc.values)
     return jsonify(ok=True, done=done, **teacher.summary())
 
 

@@ -148,7 +148,9 @@ def test_the_teach_endpoints_need_control_and_explain_refusals(session, tmp_path
         csrf = {"headers": {"X-CSRF-Token": player.login()}}
         assert spectator.post("/api/teach/face", {"face": "3"})[0] == 401
         status, body = player.post("/api/teach/face", {"face": "3"}, **csrf)
-        assert status == 409 and "no dice read yet" in body["error"]
+        assert status == 409 and "no dice read yet" in body["error"] and body["code"] == "no_dice_read"
+        status, body = player.post("/api/teach/face", {"face": "drive"}, **csrf)
+        assert (body["code"], body["values"]) == ("not_a_face", {"face": "drive"})  # the screens say it in words
         _, refs = tray(teacher, ["3", "3"])
         status, body = player.post("/api/teach/face", {"face": "3"}, **csrf)
         assert status == 200 and body["done"] == 2 and body["taught"]["3"] == 2
@@ -178,7 +180,7 @@ def test_without_a_camera_there_is_nothing_to_teach(session):
         client = Client(server.port)
         assert client.get("/api/teach") == (200, {"present": False})
         status, body = client.post("/api/teach/face", {"face": "1"}, headers={"X-CSRF-Token": client.login()})
-        assert status == 409 and "no camera" in body["error"]
+        assert status == 409 and "no camera" in body["error"] and body["code"] == "no_camera"
     finally:
         session.broker.close()
         server.stop()
