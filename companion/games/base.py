@@ -301,3 +301,16 @@ def ranked(rows: Sequence[dict[str, Any]], key: Callable[[dict[str, Any]], Any])
         tied = n > 0 and key(ordered[n - 1]) == key(row)
         places.append({**row, "place": places[-1]["place"] if tied else n + 1})
     return places
+
+
+def log_lines_of(action: Mapping[str, Any], chosen: str | None, events: Iterable[Mapping[str, Any]],
+                 describe: Callable[[Mapping[str, Any]], str | None],
+                 forced: Callable[[Mapping[str, Any]], bool]) -> list[dict[str, Any]]:
+    """A stored action's log lines (``Presentation.log_lines``): the player's choice when no event tells it
+    (``chosen``), then one line for each event ``describe`` tells, marked when the rules forced it."""
+    lines = [{"text": chosen, "forced": False, "event": action.get("type")}] if chosen else []
+    for event in events:
+        line = describe(event)
+        if line:
+            lines.append({"text": line, "forced": forced(event), "event": event.get("type")})
+    return lines

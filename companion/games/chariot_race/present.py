@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import ranked
+from companion.games.base import log_lines_of, ranked
 from companion.games.chariot_race.board import NO_SPACE, Board, load_board
 from companion.games.chariot_race.components import load_chariot_board
 from companion.games.chariot_race.rules import LAPS_TO_FINISH
@@ -220,15 +220,9 @@ def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lan
 def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
               lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
-    lines = []
-    chosen = action_line(action, actor, phase, lang=lang)
-    if chosen:
-        lines.append({"text": chosen, "forced": False, "event": action.get("type")})
-    for event in events:
-        line = describe_event(event, lang=lang, names=names)
-        if line:
-            lines.append({"text": line, "forced": event.get("type") in FORCED, "event": event.get("type")})
-    return lines
+    return log_lines_of(action, action_line(action, actor, phase, lang=lang), events,
+                        lambda event: describe_event(event, lang=lang, names=names),
+                        lambda event: event.get("type") in FORCED)
 
 
 # -- the options, as the screens and the buttons name them ----------------------------------------------------

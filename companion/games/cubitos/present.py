@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import ranked
+from companion.games.base import log_lines_of, ranked
 from companion.games.cubitos.kit import load_kit
 from companion.texts import catalog, colour, text
 
@@ -163,15 +163,9 @@ def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lan
 def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
               lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
-    lines = []
-    chosen = action_line(action, names.get(actor, actor), phase, lang=lang)
-    if chosen:
-        lines.append({"text": chosen, "forced": False, "event": action.get("type")})
-    for event in events:
-        line = describe_event(event, lang=lang, names=names)
-        if line:
-            lines.append({"text": line, "forced": event.get("type") in FORCED, "event": event.get("type")})
-    return lines
+    return log_lines_of(action, action_line(action, names.get(actor, actor), phase, lang=lang), events,
+                        lambda event: describe_event(event, lang=lang, names=names),
+                        lambda event: event.get("type") in FORCED)
 
 
 # -- game over -------------------------------------------------------------------------------------------------------

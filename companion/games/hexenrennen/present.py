@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import ranked
+from companion.games.base import log_lines_of, ranked
 from companion.games.hexenrennen.kit import load_kit
 from companion.texts import colour, text, ui
 
@@ -161,12 +161,7 @@ def describe(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -
 def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
               lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
     """The lines of one stored action: every event tells its part (a choice always has an event)."""
-    lines = []
-    for event in events:
-        line = describe(event, lang=lang, names=names)
-        if line:
-            lines.append({"text": line, "forced": forced(event), "event": event.get("type")})
-    return lines
+    return log_lines_of(action, None, events, lambda event: describe(event, lang=lang, names=names), forced)
 
 
 # -- the options, as the screens and the buttons name them ----------------------------------------------------
