@@ -1,0 +1,144 @@
+"""The contents of the Automobiles box, read from ``data/`` and checked at load (``schema.py``).
+
+Card costs and values, sponsor amounts, the lap track's fields and every printed track's layout are not in the rules
+text: they are placeholders (``cost_value_verified: false``, ``"reference": true``) a table corrects in the data
+files. Nothing here or in the rules hard-codes those values.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from companion.games.automobiles.schema import check_cards, check_cubes, check_tracks
+
+
+@dataclass(frozen=True)
+class Cube:
+    id: str
+    name_de: str
+    count: int
+    kind: str
+    """``gear``, ``action`` or ``wear`` (AU-1)."""
+    gear: int | None
+    starting_bag: int
+    buyable: bool
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name_de: str | None
+    colour: str
+    category: str
+    source: str
+    cost: int | None
+    value: int
+    verified: bool
+    """False while cost and value are placeholders (AU-3)."""
+    duration: str
+    effect: dict[str, Any]
+    rule: str
+    summary_en: str
+
+
+@dataclass(frozen=True)
+class Segment:
+    id: str
+    field: str
+    lane: int
+    back: float
+    front: float
+    line_at_back: bool
+    entries: tuple[str, ...]
+    """AU-27: the segments of other fields a move may enter from this one."""
+    ahead: str | None
+    """AU-44: the next segment in the same lane."""
+
+
+@dataclass(frozen=True)
+class Field:
+    id: str
+    lane: int
+    back: float
+    front: float
+    colours: tuple[str, ...]
+    segments: tuple[str, ...]
+    """Rear to front."""
+
+
+@dataclass(frozen=True)
+class Track:
+    id: str
+    name: str
+    reference: bool
+    lap_length: float
+    fields: dict[str, Field]
+    segments: dict[str, Segment]
+    start_positions: tuple[tuple[str, str, int], ...]
+    """(P1.., segment, money for the opening buy) in grid order (AU-11, AU-13)."""
+
+
+@dataclass(frozen=True)
+class Kit:
+    cubes: dict[str, Cube]
+    draw_per_turn: int
+    fixed_cards: dict[str, Card]
+    action_cards: dict[str, Card]
+    drivers: tuple[dict[str, Any], ...]
+    sponsors: tuple[dict[str, Any], ...]
+    lap_track: tuple[str, ...]
+    lap_start: str
+    tracks: dict[str, Track]
+    """The tracks whose layout is known (the printed ones once transcribed; ``reference_oval`` until then)."""
+    untranscribed: tuple[str, ...]
+    """Printed tracks the data names but does not yet lay out (``geometry: null``)."""
+
+
+def _card(data: dict[str, Any]) -> Card:
+    return Card(id=data["id"], name_de=data.get("name_de"), colour=data["colour"], category=data["category"],
+                source=data["source"], cost=data.get("cost"), value=data["value"],
+                verified=data["cost_value_verified"], duration=data["duration"], effect=dict(data["effect"]),
+                rule=data["rule"], summary_en=data.get("summary_en", ""))
+
+
+def _track(data: dict[str, Any]) -> Track:
+    fields = {f["id"]: Field(id=f["id"], lane=f["lane"], back=f["back"], front=f["front"],
+                             colours=tuple(f["colours"]), segments=tuple(f["segments"])) for f in data["fields"]}
+    segments = {s["id"]: Segment(id=s["id"], field=s["field"], lane=s["lane"], back=s["back"], front=s["front"],
+                                 line_at_back=bool(s.get("line_at_back")), entries=tuple(s["entries"]),
+                                 ahead=s.get("ahead")) for s in data["segments"]}
+    starts = tuple((p["id"], p["segment"], p["money"]) for p in data["start_positions"])
+    return Track(id=data["id"], name=data.get("name", data["id"]), reference=data["reference"],
+                 lap_length=data["lap_length"], fields=fields, segments=segments, start_positions=starts)
+
+
+def kit_from(cubes: dict[str, Any], cards: dict[str, Any], tracks: dict[str, Any]) -> Kit:
+    """The kit from the three files' contents, checked; each error names its file and field."""
+    check_cubes(cubes, "cubes.json")
+    check_cards(cards, {c["id"] for c in cubes["cubes"]}, "cards.json")
+    check_tracks(tracks, "tracks.json")
+    laid_out = [t for t in tracks["tracks"] if "segments" in t]
+    return Kit(
+        cubes={c["id"]: Cube(id=c["id"], name_de=c["name_de"], count=c["count"], kind=c["kind"],
+                             gear=c.get("gear"), starting_bag=c["starting_bag"], buyable=c["buyable"])
+               for c in cubes["cubes"]},
+        draw_per_turn=cubes["draw_per_turn"],
+        fixed_cards={c["id"]: _card(c) for c in cards["fixed_cards"]},
+        action_cards={c["id"]: _card(c) for c in cards["action_cards"]},
+        drivers=tuple(cards["drivers"]), sponsors=tuple(cards["sponsors"]),
+        lap_track=tuple(tracks["lap_track"]["fields"]), lap_start=tracks["lap_track"]["default_start"],
+        tracks={t["id"]: _track(t) for t in laid_out},
+        untranscribed=tuple(t["id"] for t in tracks["tracks"] if "segments" not in t))
+
+
+def read_data(name: str) -> dict[str, Any]:
+    return json.loads(resources.files("companion.games.automobiles").joinpath("data", name).read_text("utf-8"))
+
+
+@cache
+def load_kit() -> Kit:
+    return kit_from(read_data("cubes.json"), read_data("cards.json"), read_data("tracks.json"))

@@ -1,0 +1,140 @@
+"""Schema checks for the Automobiles data files (``data/cubes.json``, ``cards.json``, ``tracks.json``).
+
+Card costs and values, sponsor amounts and the printed tracks are not in the rules text: the shipped numbers are
+placeholders (``cost_value_verified: false``, ``"reference": true``). A table transcribes its printed game into these
+files; a mistake fails at load naming the file and the field, with what was expected.
+
+>>> check_cubes({"cubes": [{"id": "white", "count": "30"}]}, "cubes.json")
+Traceback (most recent call last):
+...
+companion.games.datafile.DataError: cubes.json: cubes[0].name_de: missing
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from companion.games.datafile import DataError, get, int_range, one_of
+
+CUBE_KINDS = ("gear", "action", "wear")
+GEARS = {"white": 3, "light_grey": 4, "dark_grey": 5, "black": 6}
+"""AU-1: the gear cubes' colours and the gear each stands for (the colour order white < ... < black, AU glossary)."""
+DURATIONS = ("instant", "turn")
+SOURCES = ("base", "racing_season")
+GRID_SIDES = ("behind_line", "ahead_of_line")
+
+
+def _ids(items: list[Any], source: str, where: str) -> list[str]:
+    ids = []
+    for i, item in enumerate(items):
+        one = get(item, "id", str, source, f"{where}[{i}]")
+        if one in ids:
+            raise DataError(source, f"{where}[{i}].id", f"{one!r} is used twice")
+        ids.append(one)
+    return ids
+
+
+def check_cubes(data: Any, source: str) -> None:
+    """AU-1, AU-12: the ten colours with their counts, kinds and the starting bag."""
+    cubes = get(data, "cubes", list, source)
+    _ids(cubes, source, "cubes")
+    for i, cube in enumerate(cubes):
+        where = f"cubes[{i}]"
+        get(cube, "name_de", str, source, where)
+        int_range(cube, "count", 1, 999, source, where)
+        kind = one_of(cube, "kind", CUBE_KINDS, source, where)
+        int_range(cube, "starting_bag", 0, 99, source, where)
+        get(cube, "buyable", bool, source, where)
+        if kind == "gear" and GEARS.get(cube["id"]) != int_range(cube, "gear", 3, 6, source, where):
+            raise DataError(source, f"{where}.gear", f"{cube['id']} is gear {GEARS.get(cube['id'])} (AU-1)")
+    total = sum(c["count"] for c in cubes)
+    if int_range(data, "total", 1, 9999, source) != total:
+        raise DataError(source, "total", f"the colours' counts add up to {total}, not {data['total']}")
+    bag = sum(c["starting_bag"] for c in cubes)
+    if int_range(data, "starting_bag_total", 1, 99, source) != bag:
+        raise DataError(source, "starting_bag_total", f"the colours' starting_bag add up to {bag}")
+    int_range(data, "draw_per_turn", 1, 99, source)
+
+
+def _card(card: Any, source: str, where: str) -> None:
+    get(card, "colour", str, source, where)
+    get(card, "category", str, source, where)
+    one_of(card, "source", SOURCES, source, where)
+    if card.get("cost") is not None:
+        int_range(card, "cost", 0, 99, source, where)
+    int_range(card, "value", 0, 99, source, where)
+    get(card, "cost_value_verified", bool, source, where)
+    one_of(card, "duration", DURATIONS, source, where)
+    effect = get(card, "effect", dict, source, where)
+    get(effect, "type", str, source, f"{where}.effect")
+    get(card, "rule", str, source, where)
+
+
+def check_cards(data: Any, cube_ids: set[str], source: str) -> None:
+    """AU-3, AU-9: the fixed cards (gears, wear) and the action cards, each of a colour the cubes have."""
+    for section in ("fixed_cards", "action_cards"):
+        cards = get(data, section, list, source)
+        _ids(cards, source, section)
+        for i, card in enumerate(cards):
+            _card(card, source, f"{section}[{i}]")
+            if card["colour"] not in cube_ids:
+                raise DataError(source, f"{section}[{i}].colour", f"no cubes of colour {card['colour']!r}")
+    drivers = get(data, "drivers", list, source)
+    _ids(drivers, source, "drivers")
+    for i, driver in enumerate(drivers):
+        get(driver, "phase", str, source, f"drivers[{i}]")
+        get(get(driver, "effect", dict, source, f"drivers[{i}]"), "type", str, source, f"drivers[{i}].effect")
+    sponsors = get(data, "sponsors", list, source)
+    _ids(sponsors, source, "sponsors")
+    families = get(data, "sponsor_families", dict, source)
+    for i, sponsor in enumerate(sponsors):
+        if one_of(sponsor, "family", tuple(families), source, f"sponsors[{i}]") is None:
+            continue
+        effects = get(sponsor, "effects", dict, source, f"sponsors[{i}]")
+        for place in ("first", "middle", "last"):
+            int_range(get(effects, place, dict, source, f"sponsors[{i}].effects"), "standard_remove", 0, 99, source,
+                      f"sponsors[{i}].effects.{place}")
+
+
+def check_tracks(data: Any, source: str) -> None:
+    """AU-4, AU-5: the lap track and each track; a track with its geometry has fields and segments whose
+    references (``field``, ``entries``, ``ahead``, start positions) all name segments of that track."""
+    lap = get(data, "lap_track", dict, source)
+    fields = get(lap, "fields", list, source, "lap_track")
+    if get(lap, "default_start", str, source, "lap_track") not in fields:
+        raise DataError(source, "lap_track.default_start", f"expected one of {fields}, got {lap['default_start']!r}")
+    tracks = get(data, "tracks", list, source)
+    _ids(tracks, source, "tracks")
+    for t, track in enumerate(tracks):
+        where = f"tracks[{t}]"
+        get(track, "reference", bool, source, where)
+        if "segments" not in track:
+            continue  # a printed track not transcribed yet (geometry: null)
+        length = int_range(track, "lap_length", 1, 9999, source, where)
+        one_of(track, "grid_side", GRID_SIDES, source, where)
+        field_ids = set(_ids(get(track, "fields", list, source, where), source, f"{where}.fields"))
+        segments = get(track, "segments", list, source, where)
+        segment_ids = set(_ids(segments, source, f"{where}.segments"))
+        for s, segment in enumerate(segments):
+            at = f"{where}.segments[{s}]"
+            if get(segment, "field", str, source, at) not in field_ids:
+                raise DataError(source, f"{at}.field", f"no field {segment['field']!r} on this track")
+            int_range(segment, "back", 0, length, source, at)
+            int_range(segment, "front", 0, 2 * length, source, at)
+            for e, entry in enumerate(get(segment, "entries", list, source, at)):
+                if entry not in segment_ids:
+                    raise DataError(source, f"{at}.entries[{e}]", f"no segment {entry!r} on this track")
+            ahead = segment.get("ahead")
+            if ahead is not None and ahead not in segment_ids:
+                raise DataError(source, f"{at}.ahead", f"no segment {ahead!r} on this track")
+        owner = {segment["id"]: segment["field"] for segment in segments}
+        for f, field in enumerate(track["fields"]):
+            for k, segment_id in enumerate(get(field, "segments", list, source, f"{where}.fields[{f}]")):
+                if owner.get(segment_id) != field["id"]:
+                    raise DataError(source, f"{where}.fields[{f}].segments[{k}]",
+                                    f"expected a segment of field {field['id']!r}, got {segment_id!r}")
+        for p, start in enumerate(get(track, "start_positions", list, source, where)):
+            if get(start, "segment", str, source, f"{where}.start_positions[{p}]") not in segment_ids:
+                raise DataError(source, f"{where}.start_positions[{p}].segment",
+                                f"no segment {start['segment']!r} on this track")
+            int_range(start, "money", 0, 99, source, f"{where}.start_positions[{p}]")
