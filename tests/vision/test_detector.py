@@ -73,3 +73,25 @@ def test_a_calibrated_tray_is_read_by_the_segmenter_not_the_detector(tmp_path, c
     pipeline = Pipeline(None, classifier, tray=calibrate([s.empty]), detector=detector)
     assert len(pipeline.detect(s.image)) == 3
     assert pipeline.detector is detector  # never asked, so never failed
+
+
+def test_hard_examples_are_where_a_detector_misses_or_invents_dice():
+    """Mining for training: a detector that finds nothing makes every die a hard example (at its centre); one that
+    takes every heat peak for a die makes its peaks outside any die hard examples too."""
+    from vision.detector import DEFAULT_MODEL
+    from vision.train_detector import mine, render
+
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip("shipped detector not found (python -m vision.train_detector)")
+    scenes = render(3, 7)
+    blind = mine(Detector(DEFAULT_MODEL, threshold=1.01), 3, 7)
+    assert len(blind) == len(scenes)
+    for (image, boxes, points), (want_image, want_boxes) in zip(blind, scenes, strict=True):
+        assert np.array_equal(image, want_image) and np.array_equal(boxes, want_boxes)
+        assert np.allclose(points, (boxes[:, :2] + boxes[:, 2:]) / 2)
+    eager = mine(Detector(DEFAULT_MODEL, threshold=0.0), 3, 7)
+    for _, boxes, points in eager:
+        x, y = points[:, :1], points[:, 1:]
+        inside = ((x >= boxes[:, 0]) & (x <= boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 3])).any(axis=1)
+        centres = (np.abs(points[:, None] - (boxes[:, :2] + boxes[:, 2:]) / 2).max(axis=2) < 1e-3).any(axis=1)
+        assert (~inside | centres).all() and (~inside).sum() > 0
