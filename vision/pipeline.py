@@ -118,8 +118,8 @@ class Pipeline:
         self.classifier = classifier
         self.tray = tray
         self.segmenter = Segmenter(tray, segment)
-        # automatic mode (no calibrated tray) finds dice with the learned detector when its model loads; the
-        # classical segmenter stays the route for a calibrated tray and the fallback for a missing or corrupt model
+        # the learned detector finds the dice when its model loads (a calibrated tray then checks them, `find`); the
+        # classical segmenter is the fallback for a missing or corrupt model
         if detector == "shipped":
             detector = shipped_detector()
         elif isinstance(detector, (str, Path)):
@@ -196,19 +196,28 @@ class Pipeline:
 
     def find(self, image: np.ndarray) -> list[Blob]:
         """The dice in a frame: the detector's if there is one, else the segmenter's. A detector that fails on a
-        frame is dropped for good (logged once) and the segmenter takes over: the camera never dies of a model."""
-        if self.detector is not None and self.tray is None:
+        frame is dropped for good (logged once) and the segmenter takes over: the camera never dies of a model.
+
+        A calibrated tray keeps only the detector's dice that lie on it and differ from it (`Tray.shows_something`)
+        rather than having the segmenter find them: on the validation surfaces the detector with that check read
+        65 % (d6) and 83 % (chariot race) of rolls right with no tap, the segmenter on the learned tray 48 % and
+        62 % (it found 67-72 % of the dice, the detector 96-98 %)."""
+        if self.detector is not None:
             try:
-                return self.detector.find(image)
+                blobs = self.detector.find(image)
             except Exception:
                 log.exception("the dice detector failed; the classical segmenter takes over")
                 self.detector = None
+            else:
+                if self.tray is None or not self.tray.fits(image):
+                    return blobs
+                return [b for b in blobs if self.tray.shows_something(image, b.center, b.size)]
         return self.segmenter.find(image)
 
     def _classified(self, image: np.ndarray, classifier: Classifier) -> list[tuple[Blob, Prediction]]:
         blobs = self.find(image)
         preds = classifier.classify(crops(image, blobs, classifier.input_size))
-        if self.detector is not None and self.tray is None:
+        if self.detector is not None:
             preds = second_look(image, blobs, preds, classifier)
         return list(zip(blobs, preds, strict=True))
 
