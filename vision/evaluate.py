@@ -191,6 +191,8 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
         size = card.model_path.stat().st_size if card.model_path.is_file() else 0
         trained = card.trained_on
         parts.append(f"## {card.name}\n")
+        if trained.get("note"):  # what the model is for when not the app's (kept in its card, so regenerating keeps it)
+            parts.append(f"**{trained['note']}**\n")
         parts.append(f"- labels: {', '.join(card.labels)}")
         parts.append(f"- model: `{card.model}`, {size / 1024:.0f} KiB, {trained.get('parameters', '?')} parameters, "
                      f"input {card.input.size[0]}x{card.input.size[1]}"

@@ -21,7 +21,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +40,8 @@ from vision.tray import Tray
 log = logging.getLogger(__name__)
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+SECOND_LOOK = 0.9  # a detected die read less surely than this is cut again at other sizes (`second_look`)
+SECOND_LOOK_SCALES = (0.9, 1.1, 1.2)  # of the detector's side
 
 
 def default_model(dice_set: str) -> Path:
@@ -58,6 +60,28 @@ class StatusEvent:
 
 def _die(blob: Blob, pred: Prediction) -> DieReading:
     return DieReading(pred.label, pred.confidence, pred.runner_up, blob.box, blob.center, blob.partial)
+
+
+def second_look(image: np.ndarray, blobs: list[Blob], preds: list[Prediction],
+                classifier: Classifier) -> list[Prediction]:
+    """The detector regresses a die's side and misses it by up to a sixth, while the classifier learnt dice cut
+    around their label boxes: a die it is unsure of (below `SECOND_LOOK`) is cut again tighter and wider, and the
+    surest of those views replaces the first only if it is at least as sure as `SECOND_LOOK`. Chosen on the
+    validation photos and surfaces: the doubtful dice of 6-dice photos were crop problems (cut from their label
+    boxes they read at 0.84-0.94), and no die a second look made sure was misread there (a lower bar of 0.8 let one
+    through); one more classifier call, and only for the dice in doubt."""
+    doubtful = [k for k, p in enumerate(preds) if p.confidence < SECOND_LOOK]
+    if not doubtful:
+        return preds
+    n = len(SECOND_LOOK_SCALES)
+    views = [replace(blobs[k], size=blobs[k].size * s) for k in doubtful for s in SECOND_LOOK_SCALES]
+    again = classifier.classify(crops(image, views, classifier.input_size))
+    out = list(preds)
+    for i, k in enumerate(doubtful):
+        best = max(again[i * n:(i + 1) * n], key=lambda p: p.confidence)
+        if best.confidence >= SECOND_LOOK:
+            out[k] = best
+    return out
 
 
 def _dataclass_from(cls: type, values: dict[str, Any] | None, where: str) -> Any:
@@ -94,8 +118,8 @@ class Pipeline:
         self.classifier = classifier
         self.tray = tray
         self.segmenter = Segmenter(tray, segment)
-        # automatic mode (no calibrated tray) finds dice with the learned detector when its model loads; the
-        # classical segmenter stays the route for a calibrated tray and the fallback for a missing or corrupt model
+        # the learned detector finds the dice when its model loads (a calibrated tray then checks them, `find`); the
+        # classical segmenter is the fallback for a missing or corrupt model
         if detector == "shipped":
             detector = shipped_detector()
         elif isinstance(detector, (str, Path)):
@@ -172,18 +196,29 @@ class Pipeline:
 
     def find(self, image: np.ndarray) -> list[Blob]:
         """The dice in a frame: the detector's if there is one, else the segmenter's. A detector that fails on a
-        frame is dropped for good (logged once) and the segmenter takes over: the camera never dies of a model."""
-        if self.detector is not None and self.tray is None:
+        frame is dropped for good (logged once) and the segmenter takes over: the camera never dies of a model.
+
+        A calibrated tray keeps only the detector's dice that lie on it and differ from it (`Tray.shows_something`)
+        rather than having the segmenter find them: on the validation surfaces the detector with that check read
+        65 % (d6) and 83 % (chariot race) of rolls right with no tap, the segmenter on the learned tray 48 % and
+        62 % (it found 67-72 % of the dice, the detector 96-98 %)."""
+        if self.detector is not None:
             try:
-                return self.detector.find(image)
+                blobs = self.detector.find(image)
             except Exception:
                 log.exception("the dice detector failed; the classical segmenter takes over")
                 self.detector = None
+            else:
+                if self.tray is None or not self.tray.fits(image):
+                    return blobs
+                return [b for b in blobs if self.tray.shows_something(image, b.center, b.size)]
         return self.segmenter.find(image)
 
     def _classified(self, image: np.ndarray, classifier: Classifier) -> list[tuple[Blob, Prediction]]:
         blobs = self.find(image)
         preds = classifier.classify(crops(image, blobs, classifier.input_size))
+        if self.detector is not None:
+            preds = second_look(image, blobs, preds, classifier)
         return list(zip(blobs, preds, strict=True))
 
     def detect(self, image: np.ndarray) -> list[DieReading]:

@@ -3,11 +3,13 @@
     python -m vision.train_detector --minutes 25 --out models/dice_detector.onnx
 
 Data: the real-d6-tray TRAIN photos without the latest fifth by photo time (`bench/rolls.py --real val` chooses
-on those), their YOLO boxes as targets; and scenes rendered by `vision.synth` for every dice set on the training
-and validation surfaces (the held-out ones stay unseen: `bench/rolls.py` reports on them), with white dice on pale
-surfaces, touching pairs, hands, shadows and glare (the last three as things that are no die). Each die's target
-is a Gaussian at its centre in a heat map at 1/4 of the work resolution, with its box size and the centre's
-sub-cell offset (CenterNet). torch is imported lazily: the app runs the exported ONNX file with onnxruntime.
+on those), their YOLO boxes as targets; and scenes rendered by `vision.synth` for every dice set on the TRAINING
+surfaces only (the validation ones choose, the held-out ones report: `bench/rolls.py`), with white dice on pale
+surfaces, touching pairs, hands, shadows and glare (the last three as things that are no die). With
+`--mine-from` an earlier detector's mistakes on more rendered training scenes are trained on as hard examples
+(`mine`). Each die's target is a Gaussian at its centre in a heat map at 1/4 of the work resolution, with its
+box size and the centre's sub-cell offset (CenterNet). torch is imported lazily: the app runs the exported ONNX
+file with onnxruntime.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import cv2
 import numpy as np
 
 from .crops import yolo_boxes
-from .detector import STRIDE, WH_UNIT, work_scale
+from .detector import STRIDE, WH_UNIT, Detector, work_scale
 from .evaluate import REAL_D6_TRAY
 
 VAL_FRACTION = 0.2  # the latest fifth of the real train photos: bench/rolls.py --real val
@@ -125,6 +127,22 @@ def render(count: int, seed: int, surfaces: tuple[str, ...] | None = None) -> li
     return out
 
 
+def mine(detector: Detector, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Hard examples: rendered scenes on the TRAINING surfaces where `detector` invents a die or misses one, each
+    with those points (work px). Training crops are then centred on them, so the steps go where the net is wrong
+    (a tray pattern it takes for dice) rather than to the plain tray it already gets right."""
+    out = []
+    for image, boxes in render(count, seed):
+        found = np.float32([b.center for b in detector.find(image)]).reshape(-1, 2)
+        x, y = found[:, :1], found[:, 1:]
+        hits = (x >= boxes[:, 0]) & (x <= boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 3])  # [found, dice]
+        centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], axis=1)
+        points = np.concatenate([found[~hits.any(axis=1)], centres[~hits.any(axis=0)]])
+        if len(points):
+            out.append((image, boxes, points))
+    return out
+
+
 def targets(boxes: np.ndarray, size: int) -> np.ndarray:
     """[5, size/STRIDE, size/STRIDE]: heat, box w and h (WH_UNIT work px), centre offset x and y in its cell."""
     g = size // STRIDE
@@ -142,12 +160,17 @@ def targets(boxes: np.ndarray, size: int) -> np.ndarray:
     return t
 
 
-def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """A CROP x CROP piece at a random scale, turn and flip, with colour, blur and noise changes."""
+def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
+           near: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """A CROP x CROP piece at a random scale, turn and flip, with colour, blur and noise changes; centred within
+    CROP / 4 of the point `near` (work px) when given, else anywhere."""
     image, boxes = item
     s = float(np.exp(rng.uniform(np.log(0.75), np.log(1.3))))
     h, w = image.shape[:2]
-    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    if near is None:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    else:
+        cx, cy = np.asarray(near, np.float64) + rng.uniform(-CROP / 4, CROP / 4, 2)
     m = np.float32([[s, 0, CROP / 2 - s * cx], [0, s, CROP / 2 - s * cy]])
     border = tuple(int(v) for v in image[int(rng.integers(h)), int(rng.integers(w))])
     crop = cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
@@ -166,6 +189,17 @@ def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator) -> tup
         x = cv2.GaussianBlur(x, (0, 0), rng.uniform(0.4, 1.0))
     x = x + rng.normal(0, rng.uniform(0, 6), x.shape).astype(np.float32)
     return np.clip(x, 0, 255).transpose(2, 0, 1), targets(b, CROP)
+
+
+def pick(real: list, synth: list, hard: list, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One training crop: half from real photos, the rest rendered, a fifth of all at a hard example if mined."""
+    r = rng.random()
+    if r < 0.5:
+        return sample(real[int(rng.integers(len(real)))], rng)
+    if r < 0.8 or not hard:
+        return sample(synth[int(rng.integers(len(synth)))], rng)
+    image, boxes, points = hard[int(rng.integers(len(hard)))]
+    return sample((image, boxes), rng, near=points[int(rng.integers(len(points)))])
 
 
 def build_net():
@@ -229,6 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--out", type=Path, default=Path("models/dice_detector.onnx"))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--mine-from", type=Path, help="a detector whose mistakes on rendered training scenes "
+                        "are trained on as hard examples (e.g. the shipped models/dice_detector.onnx)")
+    parser.add_argument("--mine-scenes", type=int, default=1500)
     parser.add_argument("--all-real", action="store_true",
                         help="train on every real train photo, the validation ones too (once validation chose)")
     args = parser.parse_args(argv)
@@ -241,7 +278,9 @@ def main(argv: list[str] | None = None) -> int:
     train_names, val_names = real_split()
     real = load_real(train_names + val_names if args.all_real else train_names)
     synth = render(args.scenes, 1_000_000 + args.seed * 10_000)
-    print(f"{len(real)} real train photos, {len(synth)} rendered scenes ({time.time() - started:.0f} s)", flush=True)
+    hard = mine(Detector(args.mine_from), args.mine_scenes, 2_000_000 + args.seed * 10_000) if args.mine_from else []
+    print(f"{len(real)} real train photos, {len(synth)} rendered scenes, {len(hard)} with hard examples "
+          f"({sum(len(p) for *_, p in hard)} points) ({time.time() - started:.0f} s)", flush=True)
     rng = np.random.default_rng(args.seed)
     net = build_net()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
@@ -252,9 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         frac = (time.time() - started) / (deadline - started)
         for g in opt.param_groups:
             g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, frac)))
-        items = [real[int(rng.integers(len(real)))] if rng.random() < 0.5 else synth[int(rng.integers(len(synth)))]
-                 for _ in range(args.batch)]
-        xs, ts = zip(*(sample(it, rng) for it in items), strict=True)
+        xs, ts = zip(*(pick(real, synth, hard, rng) for _ in range(args.batch)), strict=True)
         out = net(torch.from_numpy(np.stack(xs)))
         loss = loss_fn(out, torch.from_numpy(np.stack(ts)))
         opt.zero_grad()
@@ -272,7 +309,8 @@ def main(argv: list[str] | None = None) -> int:
     export(net, args.out)
     info = {"steps": step, "batch": args.batch, "crop": CROP, "seconds": round(total),
             "real_train_photos": len(real), "real_val_photos_held_out": 0 if args.all_real else len(val_names),
-            "rendered_scenes": len(synth), "final_loss": round(running, 4)}
+            "rendered_scenes": len(synth), "hard_example_scenes": len(hard),
+            "mined_from": str(args.mine_from) if args.mine_from else None, "final_loss": round(running, 4)}
     args.out.with_suffix(".train.json").write_text(json.dumps(info, indent=2) + "\n")
     print(json.dumps(info), flush=True)
     return 0

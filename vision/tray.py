@@ -58,6 +58,21 @@ class Tray:
             self._mask = mask
         return self._mask
 
+    def shows_something(self, image: np.ndarray, center: tuple[float, float], side: float) -> bool:
+        """Whether the middle of a found die (its central 0.6 x `side` square) lies on the tray and differs from the
+        empty tray there: a learned detector's die that is the empty tray's own pattern (a cloth's check, a tile)
+        is none. The 90th percentile of the difference counts pips and edges, so a white die on white paper still
+        differs; more than 3 x the tray's noise was chosen on the validation surfaces (from 2 to 4 the same)."""
+        h, w = image.shape[:2]
+        cx, cy = float(center[0]), float(center[1])
+        if not (0 <= cx < w and 0 <= cy < h) or self.roi_mask()[int(cy), int(cx)] == 0:
+            return False
+        half = 0.3 * side
+        x0, y0 = max(0, int(cx - half)), max(0, int(cy - half))
+        x1, y1 = min(w, int(cx + half) + 1), min(h, int(cy + half) + 1)
+        diff = np.abs(image[y0:y1, x0:x1].astype(np.int16) - self.background[y0:y1, x0:x1].astype(np.int16))
+        return bool(diff.size) and float(np.percentile(diff.max(axis=2), 90)) > 3 * self.noise
+
     def fits(self, image: np.ndarray) -> bool:
         return image.shape[:2] == self.background.shape[:2]
 

@@ -29,7 +29,7 @@ def test_training_validation_and_test_surfaces_are_three_separate_families():
     assert sum(len(f) for f in families) == len(set().union(*families))
 
 
-@pytest.mark.parametrize("kind", HELD_OUT_BACKGROUNDS + VALIDATION_BACKGROUNDS + ("printed",))
+@pytest.mark.parametrize("kind", HELD_OUT_BACKGROUNDS + VALIDATION_BACKGROUNDS + TRAINING_BACKGROUNDS)
 def test_every_held_out_surface_renders_by_name(kind):
     img = make_background(kind, 40, 50, np.random.default_rng(2))
     assert img.shape == (40, 50, 3) and 0 <= img.min() and img.max() <= 255 and img.std() > 1
@@ -66,3 +66,11 @@ def test_validation_and_test_streams_lie_on_their_own_surfaces(monkeypatch, purp
     synth_dataset("d6", 2, 16, seed=1, purpose=purpose, workers=1, cache_dir=None)
     assert len(asked) == 12
     assert all(kind == surfaces for kind in asked)
+
+
+@pytest.mark.parametrize("kind", ["plaid", "knit", "parquet"])
+def test_training_has_repeating_patterns_a_die_could_hide_in(kind):
+    """Plaids, stitches and bricks: a detector learns that a pattern repeating across the tray is the tray."""
+    assert kind in TRAINING_BACKGROUNDS
+    shades = [make_background(kind, 64, 64, np.random.default_rng(seed)).mean() for seed in range(4)]
+    assert len(set(np.round(shades, 1))) == 4  # colours and scales vary from tray to tray

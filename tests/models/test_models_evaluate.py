@@ -77,3 +77,12 @@ def test_a_class_id_beyond_the_model_labels_is_an_error(tmp_path, colour_card):
     images, labels = make_fixture(tmp_path / "set", [("blue", 5)])
     with pytest.raises(ValueError, match="class id 5"):
         evaluate_folder(load_card(colour_card), images, labels)
+
+
+def test_regenerating_the_models_readme_keeps_a_cards_note_and_the_detector_card(tmp_path, colour_card):
+    from vision.evaluate import write_models_readme
+
+    (tmp_path / "dice_detector.md").write_text("## dice_detector\n\nfinds the dice\n", encoding="utf-8")
+    text = write_models_readme(tmp_path).read_text(encoding="utf-8")
+    assert "**hand-made test model**" in text
+    assert text.rstrip().endswith("finds the dice")

@@ -4,7 +4,10 @@ Three families, kept apart on purpose:
 - `BACKGROUNDS` (felt, wood, paper, tray plastic) are what the demo camera draws from; training draws from
   `TRAINING_BACKGROUNDS`, which adds "printed": random stripes, grids, dots and blotches in random colours, so
   a model learns that whatever lies around a die is not part of its face (a table's cloth, mat or board is
-  never one we rendered).
+  never one we rendered); and repeating patterns a die-sized square can hide in -- "plaid" (ginghams and
+  tartans of random colours, band widths and scales), "knit" (rows of stitches, fuzzy felt) and "parquet"
+  (bricks, planks and mosaics of random shades) -- so a detector learns that a pattern repeating across the
+  tray is the tray, not a crowd of dice.
 - `VALIDATION_BACKGROUNDS` (denim, terrazzo, linoleum, tiles) are only drawn by the synthetic VALIDATION stream,
   so early stopping and recipe choices reward a model that copes with a surface it was not trained on -- on the
   training surfaces a good model is at 100% and validation cannot tell two models apart.
@@ -21,7 +24,7 @@ import cv2
 import numpy as np
 
 BACKGROUNDS = ("felt", "wood", "paper", "plastic")
-TRAINING_BACKGROUNDS = BACKGROUNDS + ("printed",)
+TRAINING_BACKGROUNDS = BACKGROUNDS + ("printed", "plaid", "knit", "parquet")
 VALIDATION_BACKGROUNDS = ("denim", "terrazzo", "linoleum", "tiles")
 HELD_OUT_BACKGROUNDS = ("slate", "cloth", "cork", "marble")
 
@@ -158,6 +161,61 @@ def make_background(kind: str | Sequence[str] | None, height: int, width: int,
             mix = (_smooth_noise(h, w, int(rng.integers(3, 12)), rng) > 0).astype(np.float32)
         mix = cv2.GaussianBlur(mix, (0, 0), rng.uniform(0.4, 1.2))
         img = a + (b - a) * mix[..., None] + _fine(h, w, 0.7, rng)[..., None] * rng.uniform(2, 8)
+    elif kind == "plaid":  # training only: ginghams and tartans, any colours, band widths and scales
+        colours = [rng.uniform(0, 255, 3).astype(np.float32) for _ in range(3)]
+        if rng.random() < 0.5:  # most cloths weave a colour with white or cream
+            colours[1] = rng.uniform(190, 255, 3).astype(np.float32)
+        theta = rng.uniform(0, np.pi / 2)
+        u = xx * np.cos(theta) + yy * np.sin(theta)
+        v = -xx * np.sin(theta) + yy * np.cos(theta)
+        period = rng.uniform(5, 60)
+        duty = rng.uniform(0.2, 0.8)
+        cross = ((u / period + rng.random()) % 1 < duty).astype(np.float32)
+        down = ((v / (period * rng.uniform(0.7, 1.4)) + rng.random()) % 1 < duty).astype(np.float32)
+        mix = (cross + down) / 2  # 0, 0.5 or 1: the two bands cross into a third shade
+        img = colours[0] + (colours[1] - colours[0]) * mix[..., None]
+        if rng.random() < 0.5:  # a tartan's thin over-stripe in a third colour
+            thin = ((u / period + 0.5) % 1 < 0.08) | ((v / period + 0.5) % 1 < 0.08)
+            img = np.where(thin[..., None], colours[2], img)
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.2))
+        weave = np.sin(u * rng.uniform(1.5, 3.0)) * np.sin(v * rng.uniform(1.5, 3.0)) * rng.uniform(0, 8)
+        img = img + weave[..., None] + _fine(h, w, 0.7, rng)[..., None] * rng.uniform(1, 5)
+    elif kind == "knit":  # training only: rows of V-shaped stitches, or fuzzy felt, in one or two colours
+        a, b = (rng.uniform(0, 255, 3).astype(np.float32) for _ in range(2))
+        b = a + (b - a) * rng.uniform(0.1, 0.5)
+        theta = rng.uniform(0, np.pi)
+        u = xx * np.cos(theta) + yy * np.sin(theta)
+        v = -xx * np.sin(theta) + yy * np.cos(theta)
+        period = rng.uniform(3, 12)
+        if rng.random() < 0.6:  # stitches: a chevron per column, a row per period
+            col = (u / period) % 1
+            stitch = np.abs(np.sin(np.pi * ((v / period) + np.abs(col - 0.5))))
+            mix = stitch * (0.6 + 0.4 * np.abs(np.sin(np.pi * u / period)))
+        else:  # felt: fibre noise at two scales
+            mix = np.tanh(_fine(h, w, rng.uniform(0.6, 1.5), rng) * 3 + _smooth_noise(h, w, 12, rng)) * 0.5 + 0.5
+        if rng.random() < 0.4:  # bands of the two colours, as a striped jumper
+            mix = np.where((u / (period * rng.integers(3, 9))) % 2 < 1, mix, 1 - mix)
+        img = a + (b - a) * mix[..., None] + _fine(h, w, 0.6, rng)[..., None] * rng.uniform(2, 6)
+    elif kind == "parquet":  # training only: bricks, planks or a mosaic, each piece its own shade
+        base = rng.uniform(0, 255, 3).astype(np.float32)
+        joint = rng.uniform(0, 255, 3).astype(np.float32)
+        theta = rng.uniform(0, np.pi / 2)
+        u = xx * np.cos(theta) + yy * np.sin(theta)
+        v = -xx * np.sin(theta) + yy * np.cos(theta)
+        pv = rng.uniform(4, 40)
+        pu = pv * (rng.uniform(1.5, 5.0) if rng.random() < 0.7 else 1.0)  # bricks or planks, else a mosaic
+        row = np.floor(v / pv)
+        uu = u / pu + row * (rng.choice([0.5, 0.33, 0.0]) if rng.random() < 0.8 else rng.random())
+        col = np.floor(uu)
+        spread = rng.uniform(0.05, 0.35)
+        shade = rng.uniform(1 - spread, 1 + spread, (97, 97, 3)).astype(np.float32)
+        img = base * shade[row.astype(int) % 97, col.astype(int) % 97]
+        edge = np.minimum(np.minimum(uu % 1, 1 - uu % 1) * pu, np.minimum(v / pv % 1, 1 - v / pv % 1) * pv)
+        line = np.clip(rng.uniform(0.0, 2.0) - edge, 0, 1)[..., None]
+        img = img * (1 - line) + joint * line
+        if rng.random() < 0.5:  # a wood or stone grain along each piece
+            img = img * (1 + 0.08 * np.sin((u + _smooth_noise(h, w, 4, rng) * 15) * rng.uniform(0.1, 0.5)))[..., None]
+        img = img + _fine(h, w, 0.7, rng)[..., None] * rng.uniform(1, 5)
     else:
         known = TRAINING_BACKGROUNDS + VALIDATION_BACKGROUNDS + HELD_OUT_BACKGROUNDS
         raise ValueError(f"unknown background {kind!r}; choose one of {known}")
