@@ -1,4 +1,5 @@
-"""The examples in the docstrings are run: an example that no longer holds is a failing test, not a stale doc."""
+"""The examples in the docstrings of companion/, hw/ and vision/ are run: an example that no longer holds is a failing
+test, not a stale doc."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import pytest
 
 import companion
 import hw
+import vision
 
-MODULES = sorted(name for package in (companion, hw)  # __main__ would run the program
+MODULES = sorted(name for package in (companion, hw, vision)  # __main__ would run the program
                  for _, name, _ in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
                  if not name.endswith(".__main__"))
 

@@ -14,7 +14,8 @@ Example card (``models/d6.json``)::
      "trained_on": {...}, "accuracy": {...}}
 
 >>> card = load_card("models/d6.json")          # doctest: +SKIP
->>> batch = card.preprocess([crop1, crop2])     # doctest: +SKIP  float32 [2, 3, 32, 32]
+>>> batch = card.preprocess([crop1, crop2])     # doctest: +SKIP
+float32 array of shape [2, 3, 32, 32]
 """
 
 from __future__ import annotations
