@@ -56,6 +56,18 @@ def int_range(obj: Any, key: str, lo: int, hi: int, source: str, where: str = ""
     return value
 
 
+def unique_ids(items: list[Any], source: str, where: str) -> list[str]:
+    """The ``id`` of each object of ``items`` (found at ``where``), each a string and none used twice: a copied entry
+    whose id was not changed would otherwise hide the first one."""
+    ids: list[str] = []
+    for i, item in enumerate(items):
+        one = get(item, "id", str, source, field_name(where, i))
+        if one in ids:
+            raise DataError(source, f"{field_name(where, i)}.id", f"{one!r} is used twice")
+        ids.append(one)
+    return ids
+
+
 def known_keys(obj: dict[str, Any], known: Iterable[str], source: str, where: str = "") -> None:
     """Any other key is a typo (``"max_sped"`` would drop a curve without a word) and fails the load."""
     known = tuple(known)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.datafile import DataError, get, int_range, one_of
+from companion.games.datafile import DataError, get, int_range, one_of, unique_ids
 
 CUBE_KINDS = ("gear", "action", "wear")
 GEARS = {"white": 3, "light_grey": 4, "dark_grey": 5, "black": 6}
@@ -24,20 +24,10 @@ SOURCES = ("base", "racing_season")
 GRID_SIDES = ("behind_line", "ahead_of_line")
 
 
-def _ids(items: list[Any], source: str, where: str) -> list[str]:
-    ids = []
-    for i, item in enumerate(items):
-        one = get(item, "id", str, source, f"{where}[{i}]")
-        if one in ids:
-            raise DataError(source, f"{where}[{i}].id", f"{one!r} is used twice")
-        ids.append(one)
-    return ids
-
-
 def check_cubes(data: Any, source: str) -> None:
     """AU-1, AU-12: the ten colours with their counts, kinds and the starting bag."""
     cubes = get(data, "cubes", list, source)
-    _ids(cubes, source, "cubes")
+    unique_ids(cubes, source, "cubes")
     for i, cube in enumerate(cubes):
         where = f"cubes[{i}]"
         get(cube, "name_de", str, source, where)
@@ -74,18 +64,18 @@ def check_cards(data: Any, cube_ids: set[str], source: str) -> None:
     """AU-3, AU-9: the fixed cards (gears, wear) and the action cards, each of a colour the cubes have."""
     for section in ("fixed_cards", "action_cards"):
         cards = get(data, section, list, source)
-        _ids(cards, source, section)
+        unique_ids(cards, source, section)
         for i, card in enumerate(cards):
             _card(card, source, f"{section}[{i}]")
             if card["colour"] not in cube_ids:
                 raise DataError(source, f"{section}[{i}].colour", f"no cubes of colour {card['colour']!r}")
     drivers = get(data, "drivers", list, source)
-    _ids(drivers, source, "drivers")
+    unique_ids(drivers, source, "drivers")
     for i, driver in enumerate(drivers):
         get(driver, "phase", str, source, f"drivers[{i}]")
         get(get(driver, "effect", dict, source, f"drivers[{i}]"), "type", str, source, f"drivers[{i}].effect")
     sponsors = get(data, "sponsors", list, source)
-    _ids(sponsors, source, "sponsors")
+    unique_ids(sponsors, source, "sponsors")
     families = get(data, "sponsor_families", dict, source)
     for i, sponsor in enumerate(sponsors):
         if one_of(sponsor, "family", tuple(families), source, f"sponsors[{i}]") is None:
@@ -104,7 +94,7 @@ def check_tracks(data: Any, source: str) -> None:
     if get(lap, "default_start", str, source, "lap_track") not in fields:
         raise DataError(source, "lap_track.default_start", f"expected one of {fields}, got {lap['default_start']!r}")
     tracks = get(data, "tracks", list, source)
-    _ids(tracks, source, "tracks")
+    unique_ids(tracks, source, "tracks")
     for t, track in enumerate(tracks):
         where = f"tracks[{t}]"
         get(track, "reference", bool, source, where)
@@ -112,9 +102,9 @@ def check_tracks(data: Any, source: str) -> None:
             continue  # a printed track not transcribed yet (geometry: null)
         length = int_range(track, "lap_length", 1, 9999, source, where)
         one_of(track, "grid_side", GRID_SIDES, source, where)
-        field_ids = set(_ids(get(track, "fields", list, source, where), source, f"{where}.fields"))
+        field_ids = set(unique_ids(get(track, "fields", list, source, where), source, f"{where}.fields"))
         segments = get(track, "segments", list, source, where)
-        segment_ids = set(_ids(segments, source, f"{where}.segments"))
+        segment_ids = set(unique_ids(segments, source, f"{where}.segments"))
         for s, segment in enumerate(segments):
             at = f"{where}.segments[{s}]"
             if get(segment, "field", str, source, at) not in field_ids:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.datafile import DataError, get, int_range, one_of
+from companion.games.datafile import DataError, get, int_range, one_of, unique_ids
 
 FACE_AMOUNTS = ("coins", "steps", "credits", "swords")
 FACE_SYMBOLS = ("team", "special")
@@ -36,14 +36,6 @@ def _list(obj: Any, key: str, source: str, where: str = "", *, least: int = 0) -
     return items
 
 
-def _unique(ids: list[str], source: str, field: str) -> None:
-    seen: set[str] = set()
-    for i, one in enumerate(ids):
-        if one in seen:
-            raise DataError(source, f"{field}[{i}].id", f"{one!r} is used twice")
-        seen.add(one)
-
-
 def check_face(face: Any, source: str, where: str) -> None:
     """CU-6: a label, amounts >= 1 when present, team/special flags; a face with nothing is labelled blank."""
     label = get(face, "label", str, source, where)
@@ -60,7 +52,7 @@ def check_face(face: Any, source: str, where: str) -> None:
 def check_dice(data: Any, source: str) -> None:
     """CU-2..CU-5: every die type with exactly 6 faces."""
     dice = _list(data, "dice", source, least=1)
-    _unique([d.get("id") if isinstance(d, dict) else None for d in dice], source, "dice")
+    unique_ids(dice, source, "dice")
     for i, die in enumerate(dice):
         where = f"dice[{i}]"
         get(die, "id", str, source, where)
@@ -96,7 +88,7 @@ def check_effects(effects: Any, source: str, where: str) -> None:
 def check_cards(data: Any, source: str) -> None:
     """CU-8: cards with a colour, a cost and abilities whose timing and window are known words."""
     cards = _list(data, "cards", source, least=1)
-    _unique([c.get("id") if isinstance(c, dict) else None for c in cards], source, "cards")
+    unique_ids(cards, source, "cards")
     for i, card in enumerate(cards):
         where = f"cards[{i}]"
         get(card, "id", str, source, where)
@@ -122,8 +114,7 @@ def check_cards(data: Any, source: str) -> None:
 def check_layout(layout: Any, source: str, where: str) -> None:
     """CU-57: spaces of known kinds, one start and one finish, edges and shortcuts between existing spaces."""
     spaces = _list(layout, "spaces", source, where, least=2)
-    _unique([s.get("id") if isinstance(s, dict) else None for s in spaces], source, f"{where}.spaces")
-    ids = {s["id"] for s in spaces if isinstance(s, dict) and "id" in s}
+    ids = set(unique_ids(spaces, source, f"{where}.spaces"))
     for i, space in enumerate(spaces):
         place = f"{where}.spaces[{i}]"
         get(space, "id", str, source, place)
@@ -177,7 +168,7 @@ def check_races(data: Any, source: str) -> None:
     for name, layout in layouts.items():
         check_layout(layout, source, f"layouts.{name}")
     tracks = _list(data, "tracks", source, least=1)
-    _unique([t.get("id") if isinstance(t, dict) else None for t in tracks], source, "tracks")
+    track_ids = set(unique_ids(tracks, source, "tracks"))
     for i, track in enumerate(tracks):
         get(track, "id", str, source, f"tracks[{i}]")
         get(track, "name_de", str, source, f"tracks[{i}]")
@@ -185,9 +176,8 @@ def check_races(data: Any, source: str) -> None:
         if get(track, "layout", str, source, f"tracks[{i}]") not in layouts:
             raise DataError(source, f"tracks[{i}].layout", f"no layout {track['layout']!r}; known: "
                             f"{', '.join(layouts)}")
-    track_ids = {t["id"] for t in tracks}
     races = _list(data, "races", source, least=1)
-    _unique([r.get("id") if isinstance(r, dict) else None for r in races], source, "races")
+    unique_ids(races, source, "races")
     for i, race in enumerate(races):
         where = f"races[{i}]"
         get(race, "id", str, source, where)
