@@ -55,7 +55,6 @@ def check_dice(data: Any, source: str) -> None:
     unique_ids(dice, source, "dice")
     for i, die in enumerate(dice):
         where = f"dice[{i}]"
-        get(die, "id", str, source, where)
         get(die, "name_de", str, source, where)
         kind = one_of(die, "kind", DIE_KINDS, source, where)
         get(die, "colour", str, source, where)
@@ -91,7 +90,6 @@ def check_cards(data: Any, source: str) -> None:
     unique_ids(cards, source, "cards")
     for i, card in enumerate(cards):
         where = f"cards[{i}]"
-        get(card, "id", str, source, where)
         get(card, "name_de", str, source, where)
         get(card, "colour", str, source, where)
         int_range(card, "cost", 0, 99, source, where)
@@ -117,7 +115,6 @@ def check_layout(layout: Any, source: str, where: str) -> None:
     ids = set(unique_ids(spaces, source, f"{where}.spaces"))
     for i, space in enumerate(spaces):
         place = f"{where}.spaces[{i}]"
-        get(space, "id", str, source, place)
         one_of(space, "kind", SPACE_KINDS, source, place)
         int_range(space, "red_lines_passed", 0, 999, source, place)
         for k, bonus in enumerate(get(space, "bonuses", list, source, place)):
@@ -170,7 +167,6 @@ def check_races(data: Any, source: str) -> None:
     tracks = _list(data, "tracks", source, least=1)
     track_ids = set(unique_ids(tracks, source, "tracks"))
     for i, track in enumerate(tracks):
-        get(track, "id", str, source, f"tracks[{i}]")
         get(track, "name_de", str, source, f"tracks[{i}]")
         get(track, "reference", bool, source, f"tracks[{i}]")
         if get(track, "layout", str, source, f"tracks[{i}]") not in layouts:
@@ -180,7 +176,6 @@ def check_races(data: Any, source: str) -> None:
     unique_ids(races, source, "races")
     for i, race in enumerate(races):
         where = f"races[{i}]"
-        get(race, "id", str, source, where)
         get(race, "name_de", str, source, where)
         one_of(race, "series", SERIES, source, where)
         int_range(race, "laps", 1, 9, source, where)
