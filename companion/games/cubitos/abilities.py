@@ -26,13 +26,16 @@ from companion.games.cubitos.state import (
     State,
     advance_fans,
     changed,
+    die_in,
     face,
+    from_stock,
     give_back,
     lead_order,
     leave_active,
     parse_roll,
     reach_finish,
     receive_bonuses,
+    remove_die,
     seat,
     track_of,
 )
@@ -191,7 +194,7 @@ def _has_effect(state: State, p: int, die: int, ability: Ability) -> bool:
     if ops == {"ready_die_to_active_choose_face"}:
         return bool(player.ready)
     if ops == {"take_die"}:
-        return bool(_take_targets(state, p, ability.effects[0]))
+        return bool(take_targets(state, p, ability.effects[0]))
     return True
 
 
@@ -236,11 +239,11 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
             points.append(([{"also": False}] if effect.get("optional") else []) +
                           [{**({"also": True} if effect.get("optional") else {}), **c} for c in inner])
         elif op == "give_back" and effect.get("which") == "choice":
-            gives = [{"give": [zone, kind]} for zone, kind in _give_back_targets(state, p, effect)]
+            gives = [{"give": [zone, kind]} for zone, kind in give_back_targets(state, p, effect)]
             if gives:
                 points.append(gives)
         elif op == "take_die":
-            kinds = _take_targets(state, p, effect)
+            kinds = take_targets(state, p, effect)
             if effect.get("to", "rest") != "rest":  # CU-88: into the active zone, turned to a face of choice
                 faces = state.table.kit.dice
                 points.append([{"take": kind, "turn": label} for kind in kinds
@@ -256,7 +259,7 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
         elif op == "remote_bonus":
             points.append([{"space": space} for space in remote_spaces(state, p, effect["distances"])])
         elif op == "give_back_if_took_credit":
-            points.append([{"give": [zone, kind]} for zone, kind in _give_back_targets(state, p, {"from": "any"})])
+            points.append([{"give": [zone, kind]} for zone, kind in give_back_targets(state, p, {"from": "any"})])
         elif op == "ready_die_to_active_choose_face":
             table = state.table
             kinds = sorted({table.types[d] for d in state.players[p].ready})
@@ -266,7 +269,7 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
             points.append([{"roll": n} for n in roll_counts(state, p, die, effect)])
         elif op == "give_die_to_fewest_swords":
             targets = [state.table.colours[k] for k in fewest_swords(state, p)]
-            passes = [{"pass": [zone, kind], "to": to} for zone, kind in _give_back_targets(state, p, {"from": "any"})
+            passes = [{"pass": [zone, kind], "to": to} for zone, kind in give_back_targets(state, p, {"from": "any"})
                       for to in targets]
             if passes:
                 points.append(passes)
@@ -343,7 +346,7 @@ def _colours_active(state: State, p: int, colour: str | list[str]) -> bool:
     return all(c in active for c in wanted)
 
 
-def _give_back_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[tuple[str, str]]:
+def give_back_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[tuple[str, str]]:
     """CU-87: (zone, die type) the player may give back; never the lead die."""
     table = state.table
     player = state.players[p]
@@ -357,7 +360,7 @@ def _give_back_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[
     return found
 
 
-def _take_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[str]:
+def take_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[str]:
     """CU-12, CU-85: die types the stock still has, of the allowed colours and cost."""
     table = state.table
     limit = effect.get("max_cost")
@@ -619,10 +622,9 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
     if op == "take_die":
         if "take" not in action:
             return state  # CU-12: the stock has none
-        got = min(d for d in state.stock if table.types[d] == action["take"])
+        state, got = from_stock(state, action["take"])
         events.append({"type": "took_die", "player": seat(state, p), "die": action["take"],
                        **({"face": action["turn"]} if "turn" in action else {})})
-        state = state._replace(stock=state.stock - {got})
         if effect.get("return_at_round_end"):  # CU-127, CU-138: borrowed for this round
             state = changed(state, p, borrowed=player.borrowed | {got})
         if "turn" in action:  # CU-88
@@ -662,21 +664,15 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         return _gain(state, p, events, credits=effect["credits"])
     if op == "ready_die_to_active_choose_face":  # CU-104, CU-88
         kind, label = action["pick"]
-        chosen = min(d for d in player.ready if table.types[d] == kind)
-        state = changed(state, p, ready=tuple(d for d in player.ready if d != chosen),
-                        active=player.active + ((chosen, label),))
+        chosen = die_in(state, p, "ready", kind)
+        state = changed(remove_die(state, p, "ready", chosen), p, active=player.active + ((chosen, label),))
         events.append({"type": "turned", "player": seat(state, p), "die": kind, "face": label})
         return placed(state, p, [(chosen, label)], events)
     if op == "give_die_to_fewest_swords":  # CU-96
         zone, kind = action["pass"]
         target = table.colours.index(action["to"])
-        dice = [d for d, _ in player.active] if zone == "active" else list(getattr(player, zone))
-        passed = min(d for d in dice if table.types[d] == kind)
-        if zone == "active":
-            state = changed(state, p, active=tuple(a for a in player.active if a[0] != passed),
-                            used=frozenset(u for u in player.used if u[0] != passed))
-        else:
-            state = changed(state, p, **{zone: tuple(d for d in getattr(player, zone) if d != passed)})
+        passed = die_in(state, p, zone, kind)
+        state = remove_die(state, p, zone, passed)
         state = changed(state, target, rest=state.players[target].rest + (passed,))
         events.append({"type": "passed_die", "player": seat(state, p), "to": action["to"], "die": kind})
         return state
@@ -735,22 +731,18 @@ def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
     """One listed change by hand, logged with the ability it resolves."""
     p = state.current
     player = state.players[p]
-    table = state.table
     events.append({"type": "adjusted", "player": seat(state, p), "ability": state.adjusting,
                    **{k: v for k, v in action.items() if k != "type"}})
     if "what" in action:
         if action["what"] == "fans" and action["by"] > 0:
             return advance_fans(state, p, 1, events)
         return changed(state, p, **{action["what"]: getattr(player, action["what"]) + action["by"]})
-    die = min(d for d in _dice_in(state, p, action["from"]) if table.types[d] == action["die"])
     origin, target = action["from"], action["to"]
     if origin == "stock":
-        state = state._replace(stock=state.stock - {die})
-    elif origin == "active":
-        state = changed(state, p, active=tuple(a for a in player.active if a[0] != die),
-                        used=frozenset(u for u in player.used if u[0] != die))
+        state, die = from_stock(state, action["die"])
     else:
-        state = changed(state, p, **{origin: tuple(d for d in getattr(player, origin) if d != die)})
+        die = die_in(state, p, origin, action["die"])
+        state = remove_die(state, p, origin, die)
     if target == "stock":
         return state._replace(stock=state.stock | {die})
     return changed(state, p, **{target: getattr(state.players[p], target) + (die,)})

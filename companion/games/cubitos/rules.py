@@ -30,17 +30,18 @@ from companion.games.cubitos.abilities import (
     adjust,
     adjust_options,
     again_effect,
+    give_back_targets,
     owed,
     placed,
     roll_counts,
     roll_in,
     support_options,
+    take_targets,
     usable,
     use_ability,
 )
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
 from companion.games.cubitos.state import (
-    ZONES,
     Player,
     State,
     Table,
@@ -48,6 +49,7 @@ from companion.games.cubitos.state import (
     changed,
     draw_limit,
     face,
+    from_stock,
     give_back,
     labels,
     lead_order,
@@ -797,33 +799,21 @@ def _bonus_options(state: State) -> list[Action]:
     """CU-66: give back one of your dice (any zone, by type), or take one die from the stock; either may be declined."""
     p = state.current
     bonus = state.bonuses[0]
-    table = state.table
-    player = state.players[p]
-    options: list[Action] = [{"type": "decline"}]
     if bonus["type"] == "give_back":
-        for zone in ZONES:
-            dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
-            for die_type in sorted({table.types[d] for d in dice if d != table.lead_die}):
-                options.append({"type": "give_back", "zone": zone, "die": die_type})
-    else:
-        limit = bonus["max_cost"]
-        for die_type in sorted({table.types[d] for d in state.stock}):
-            cost = table.cost(die_type)
-            if limit is None or (cost is not None and cost <= limit):
-                options.append({"type": "take_die", "die": die_type})
-    return options
+        return [{"type": "decline"}, *({"type": "give_back", "zone": zone, "die": kind}
+                                       for zone, kind in give_back_targets(state, p, {"from": "any"}))]
+    return [{"type": "decline"}, *({"type": "take_die", "die": kind} for kind in take_targets(state, p, bonus))]
 
 
 def _on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     p = state.current
-    table = state.table
     player = state.players[p]
     if action["type"] == "give_back":
         state = give_back(state, p, action["zone"], action["die"], events)
     elif action["type"] == "take_die":
-        die = min(d for d in state.stock if table.types[d] == action["die"])
+        state, die = from_stock(state, action["die"])
         events.append({"type": "took_die", "player": seat(state, p), "die": action["die"]})
-        state = changed(state, p, rest=player.rest + (die,))._replace(stock=state.stock - {die})
+        state = changed(state, p, rest=player.rest + (die,))
     return _after_bonuses(state._replace(bonuses=state.bonuses[1:], phase="move"), p, events)
 
 
@@ -884,12 +874,11 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
     table = state.table
     player = state.players[p]
     die_type = action["die"]
-    die = min(d for d in state.stock if table.types[d] == die_type)
+    state, die = from_stock(state, die_type)
     cost = table.cost(die_type)
     events.append({"type": "bought", "player": seat(state, p), "die": die_type, "coins": cost})
-    state = changed(state, p, coins=player.coins - cost, rest=player.rest + (die,),
-                  bought=player.bought + (table.kit.dice[die_type].colour,))
-    return state._replace(stock=state.stock - {die})
+    return changed(state, p, coins=player.coins - cost, rest=player.rest + (die,),
+                   bought=player.bought + (table.kit.dice[die_type].colour,))
 
 
 def rest_all(state: State, events: list[Event]) -> State:

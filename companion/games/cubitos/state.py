@@ -166,12 +166,32 @@ def spaces_left(table: Table, player: Player) -> int:
     return track.to_finish[player.space] + (table.laps - 1 - player.laps) * track.to_finish[track.start] + later
 
 
+def remove_die(state: State, p: int, zone: str, die: int) -> State:
+    """``die`` leaves player ``p``'s ``zone``; from the active zone its abilities of this activation end (CU-77)."""
+    player = state.players[p]
+    if zone == "active":
+        return changed(state, p, active=tuple(a for a in player.active if a[0] != die),
+                       used=frozenset(u for u in player.used if u[0] != die), owes_special=player.owes_special - {die})
+    return changed(state, p, **{zone: tuple(d for d in getattr(player, zone) if d != die)})
+
+
+def die_in(state: State, p: int, zone: str, die_type: str) -> int:
+    """The lowest die of ``die_type`` in player ``p``'s ``zone`` (dice of a type are alike)."""
+    player = state.players[p]
+    dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
+    return min(d for d in dice if state.table.types[d] == die_type)
+
+
+def from_stock(state: State, die_type: str) -> tuple[State, int]:
+    """The lowest die of ``die_type`` leaves the stock (to be bought or gained); the caller says where it goes."""
+    die = min(d for d in state.stock if state.table.types[d] == die_type)
+    return state._replace(stock=state.stock - {die}), die
+
+
 def leave_active(state: State, p: int, die: int, zone: str) -> State:
     """A die leaves the active zone for ``zone``: its abilities of this activation end (CU-77)."""
-    player = state.players[p]
-    return changed(state, p, active=tuple(a for a in player.active if a[0] != die),
-                   used=frozenset(u for u in player.used if u[0] != die), owes_special=player.owes_special - {die},
-                   **{zone: getattr(player, zone) + (die,)})
+    state = remove_die(state, p, "active", die)
+    return changed(state, p, **{zone: getattr(state.players[p], zone) + (die,)})
 
 
 def reach_finish(state: State, p: int, events: list[Event]) -> State:
@@ -267,19 +287,10 @@ def advance_fans(state: State, p: int, n: int, events: list[Event], *, take_cred
 def give_back(state: State, p: int, zone: str, die_type: str, events: list[Event], *, die: int | None = None) -> State:
     """CU-87: a die of the player's returns to the stock (never the lead die); the player gave back this round.
     ``die`` names the very die (an ability giving back itself), else the lowest of its type in the zone."""
-    player = state.players[p]
-    table = state.table
-    if zone == "active":
-        die = die if die is not None else min(d for d, _ in player.active if table.types[d] == die_type)
-        changes: dict[str, Any] = {"active": tuple(a for a in player.active if a[0] != die),
-                                   "used": frozenset(u for u in player.used if u[0] != die),
-                                   "owes_special": player.owes_special - {die}}
-    else:
-        dice = list(getattr(player, zone))
-        die = take(dice, table.types, die_type)
-        changes = {zone: tuple(dice)}
+    die = die if die is not None else die_in(state, p, zone, die_type)
     events.append({"type": "gave_back", "player": seat(state, p), "zone": zone, "die": die_type})
-    return changed(state, p, gave_back=True, **changes)._replace(stock=state.stock | {die})
+    state = changed(remove_die(state, p, zone, die), p, gave_back=True)
+    return state._replace(stock=state.stock | {die})
 
 
 def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
