@@ -17,12 +17,22 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from itertools import product
 from typing import Any
 
-from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
+from companion.games.base import (
+    Action,
+    Event,
+    Handler,
+    IllegalAction,
+    Phase,
+    Prompt,
+    apply_in_phase,
+    no_options,
+    seat_is_bot,
+)
 from companion.games.cubitos.abilities import (
     ANY_TIME,
     ability_options,
@@ -369,17 +379,27 @@ def _to_choice(state: State, p: int, events: list[Event]) -> State:
     return state._replace(phase="choice")
 
 
-def _event_options(state: State) -> list[Action]:
-    return [{"type": "go"}, *ability_options(state, "event")]
+def _choices_at(moment: str) -> Callable[[State], list[Action]]:
+    """The options of a moment that waits for abilities (``abilities.WINDOWS``): each use, and ``go`` unless a
+    mandatory ability or an owed special still waits."""
+
+    def listed(state: State) -> list[Action]:
+        return ([] if owed(state, moment) else [{"type": "go"}]) + ability_options(state, moment)
+
+    return listed
 
 
-def _on_event(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CU-40: the abilities waiting for a push without bust, each once; ``go`` ends the event."""
-    p = state.current
-    if action["type"] == "go":
-        return _to_choice(state, p, events)
-    state = use_ability(state, action, events, "event")
-    return state if usable(state, p, "event") else _to_choice(state, p, events)
+def _using(moment: str, then: Callable[[State, list[Event]], State]) -> Handler:
+    """Use an ability of ``moment`` and stay while another can be used; ``go`` (or nothing left) goes on ``then``."""
+
+    def handle(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+        if action["type"] != "go":
+            state = use_ability(state, action, events, moment)
+            if usable(state, state.current, moment):
+                return state
+        return then(state, events)
+
+    return handle
 
 
 def _busting_options(state: State) -> list[Action]:
@@ -463,18 +483,6 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     if usable(state, p, "push"):
         return state._replace(phase="push")
     return _next_roll(state, events)
-
-
-def _push_options(state: State) -> list[Action]:
-    return ([] if owed(state, "push") else [{"type": "go"}]) + ability_options(state, "push")
-
-
-def _on_push(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CU-39: abilities used when pushing, before the roll (Einer geht noch, Bar Bar, Piña Cubelada)."""
-    if action["type"] == "go":
-        return _next_roll(state, events)
-    state = use_ability(state, action, events, "push")
-    return state if usable(state, state.current, "push") else _next_roll(state, events)
 
 
 def _pass(state: State, p: int, events: list[Event], *, quiet: bool = False) -> State:
@@ -832,17 +840,6 @@ def _start_buy(state: State, p: int) -> State:
     return state._replace(phase="buy", current=p)
 
 
-def _before7_options(state: State) -> list[Action]:
-    return ([] if owed(state, "before7") else [{"type": "go"}]) + ability_options(state, "before7")
-
-
-def _on_before7(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    p = state.current
-    if action["type"] != "go":
-        state = use_ability(state, action, events, "before7")
-    return _start_buy(state, p) if action["type"] != "go" else state._replace(phase="buy")
-
-
 def _buy_options(state: State) -> list[Action]:
     """CU-48, CU-49: up to 2 dice of 2 different colours, from the stock, paid in coins."""
     p = state.current
@@ -953,9 +950,10 @@ def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> S
 PHASES: dict[str, Phase] = {
     "roll": Phase("CU-30", ("roll",), _roll_options, _on_roll),
     "choice": Phase("CU-37", ("push", "pass", "ability"), _choice_options, _on_choice),
-    "push": Phase("CU-39", ("ability", "go"), _push_options, _on_push),
+    "push": Phase("CU-39", ("ability", "go"), _choices_at("push"), _using("push", _next_roll)),
     "busting": Phase("CU-34", ("ability", "bust"), _busting_options, _on_busting),
-    "event": Phase("CU-40", ("ability", "go"), _event_options, _on_event),
+    "event": Phase("CU-40", ("ability", "go"), _choices_at("event"),
+                   _using("event", lambda s, e: _to_choice(s, s.current, e))),
     "bust": Phase("CU-34", ("rest",), _bust_options, _on_rest),
     "support": Phase("CU-43", ("ability", "done"), support_options, _on_support),
     "adjust": Phase("CU-89", ("adjust", "done"), adjust_options, _on_adjust),
@@ -965,7 +963,8 @@ PHASES: dict[str, Phase] = {
     "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), _shortcut_options, _on_shortcut),
     "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), _bonus_options, _on_bonus),
     "end6": Phase("CU-119", ("ability", "go"), _end6_options, _on_end6),
-    "before7": Phase("CU-101", ("ability", "go"), _before7_options, _on_before7),
+    "before7": Phase("CU-101", ("ability", "go"), _choices_at("before7"),
+                     _using("before7", lambda s, e: s._replace(phase="buy"))),
     "buy": Phase("CU-48", ("buy", "done", "convert", "ability"), _buy_options, _on_buy),
     "over": Phase("CU-147", (), no_options),
 }
