@@ -1,0 +1,1745 @@
+"""Automobiles rules (``../shared/games/automobiles/RULES.md``, AU-1..AU-121): a bag-building race, pure over the data.
+
+The table always waits for one player's decision and ``prompt`` lists every legal one. A rule that asks several
+small decisions (an action card, a car's bonus fields, the end phase) waits for them one at a time as a ``Stage``:
+pick one cube, take one step, draw. Cubes drawn from a bag are inputs like dice: an option with ``"roll": n`` is
+answered with ``"dice": [n colours]`` as the camera reads them from the active area, and the rules check that the
+bag (and, after a refill, the discard) held them (AU-52).
+
+Every Decision of the spec is a constant below; events are codes and numbers, never sentences.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from functools import cache
+from typing import Any
+
+from companion.games.automobiles.kit import Card, Kit, load_kit, read_data
+from companion.games.automobiles.state import (
+    COLOURS,
+    EMPTY,
+    GEARS,
+    WEAR,
+    Cubes,
+    Placed,
+    Player,
+    Stage,
+    State,
+    Table,
+    Turn,
+    add,
+    as_dict,
+    as_list,
+    car_at,
+    count,
+    cubes,
+    distance,
+    entries,
+    field_colours,
+    field_of,
+    field_segments,
+    from_list,
+    kinds,
+    lower,
+    minus,
+    plus,
+    position,
+    rank_key,
+    ranking,
+    seat,
+    total_cubes,
+    within,
+)
+from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
+
+# ---------------------------------------------------------------------------------------------- decisions (AU-*)
+
+CAR_COLOURS = ("red", "blue", "yellow", "green", "white")
+"""AU-6: five cars; their colours are not in the seed, so they are a setting (the actors' ids)."""
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+"""AU-8."""
+LAP_TRACK = ("7", "6", "5", "4", "3", "2", "1", "Final", "Finish")
+"""AU-5 **Decision**: the seed names only "3", "Final" and "Finish" (tracks.json ``lap_track`` may correct it)."""
+LAP_MARKER_START = "3"
+"""AU-8: the default start field of the lap markers."""
+OPENING_BUY_MIN = 0
+"""AU-13 **Decision**: a player may buy nothing in the opening buy."""
+WEAR_BUYABLE, WEAR_VALUE, WEAR_COST_FOR_SUMS = False, 0, 0
+"""AU-3 **Decision**: wear cannot be bought, is worth $0 and counts 0 in AU-74's sum."""
+WEAR_CUBE_ACTIVATION = "to_discard"
+"""AU-62 **Decision**: an activated brown cube goes straight to the discard (``"none"``: brown cannot be activated)."""
+STANDARD_TURN_COMMIT = "first_event"
+"""AU-17 **Decision**: the first action- or buy-phase event commits the player to a standard turn."""
+CONDITIONAL_STEP_FALSE = "legal_no_effect"
+"""AU-21 **Decision**: a step that applies only "if" counts as carried out when the condition is false."""
+WEAR_SHORTFALL = "take_available"
+"""AU-22 **Decision**: too few brown cubes in the stock: gain what is left and carry on."""
+GAIN_SHORTFALL = "illegal"
+"""AU-23 **Decision**: gaining a cube the stock lacks makes the activation illegal."""
+DRAW_SHORTFALL = "draw_available"
+"""AU-51 **Decision**: bag and discard both empty: drawing stops; an exact draw that cannot happen is illegal."""
+SOURCE_SLIDE = True
+"""AU-26 **Decision**: a step may start from a free segment further forward in the source's field."""
+ENTRY_RULE = "data"
+"""AU-27 **Decision**: which segments a step may enter are the track data's ``entries``."""
+MULTICOLOUR_ENTRY = "any_listed_colour"
+"""AU-30 **Decision**: a multi-colour field may be entered as any of its colours."""
+ONE_ENTRY_PER_FIELD = True
+"""AU-31 **Decision**: a player's cubes enter each field at most once per turn."""
+FARTHEST_TIE = "player_choice"
+"""AU-38 **Decision**: among equally far cubes the player chooses the car's destination."""
+MOVEMENT_BONUS_ORDER = ("rs_green_1", "driver_06")
+"""AU-40 **Decision**: Adrenalin's fields first, then driver_06's."""
+WEAR_FIELDS = "all_entered"
+"""AU-42 **Decision**: every field a cube or (in the movement phase) the car entered counts for wear."""
+SLIPSTREAM_CHECK = "after_movement_phase"
+"""AU-44 **Decision**."""
+SOG_ORDER = "front_to_back"
+"""AU-49 **Decision**: inside a field the front car is pulled forward first."""
+CROSSING_BY_SOG = "counts"
+"""AU-49 **Decision**: a crossing by Sog moves the lap marker."""
+PITSTOP_WITHOUT_WEAR = "allowed"
+"""AU-54 **Decision**."""
+NO_COLOUR_BELOW_WHITE = "not_eligible"
+"""AU-68 **Decision**: a white cube cannot be the gear of a "next lower colour" effect."""
+R4_SAME_GEAR_REUSE = True
+"""AU-70 **Decision**: several red cubes may name the same active gear cube."""
+BOOST_OTHERS_ORDER = "clockwise_from_active"
+"""AU-79 **Decision**."""
+RED_LINE_RETROACTIVE = False
+"""AU-88 **Decision**: white cubes already on the track are not affected."""
+USED_WEAR_SCOPE = "all_in_used_area"
+"""AU-90 **Decision**."""
+ADRENALINE_STACKS = True
+"""AU-92 **Decision**: each option-b cube adds its own 2·g."""
+OTHERS_ADVANCE_COLOURS = "each_field_any_colour"
+"""AU-95 **Decision**."""
+OTHERS_ADVANCE_ELIGIBLE = "fixed_after_end_phase"
+"""AU-95 **Decision**: who may move is decided once, after the active player's end phase and Sog."""
+DOUBLE_GEARS_RETROACTIVE = False
+"""AU-96 **Decision**."""
+CARD_NAME_MAP = "cards.json name_de"
+"""AU-98 **Decision**: card names are display only, from the data (a table overrides them there)."""
+DRIVERS_IN_SINGLE_RACE, DRIVER_POOL = False, "limited"
+"""AU-99 **Decision**: no drivers in a single race unless asked; n+1 revealed (``"all"``: choose from every one)."""
+DRIVER01_WEAR = "none"
+"""AU-101 **Decision**: driver_01's fields give no wear and slipstream is not checked again."""
+DRIVER06_WITHOUT_CUBES = "allowed"
+"""AU-106 **Decision**."""
+SEASON_RACES = (3, 5)
+"""AU-111 **Decision**: a season is 3 to 5 races (the points table's columns)."""
+SPONSORS_AFTER_LAST_RACE = False
+"""AU-113 **Decision**."""
+NEXT_RACE_DRAW = 7
+"""AU-116 **Decision**: before the next race every cube goes into the bag and each player draws 7."""
+DEFERRED_RULES = "accumulate_lapse_at_end"
+"""AU-119 **Decision**: deferred entitlements add up and lapse when the race ends first."""
+CLOSED_BAG_DISPLAY = "count_only"
+"""AU-120 **Decision**: with closed bags the view shows only how many cubes each bag holds."""
+CARD_POOLS = ("base", "racing_season", "both")
+"""AU-121: ``CARD_POOL``, default ``"base"``."""
+SPONSORS_PLAYED = False
+"""AU-112..AU-114: sponsors are not played by the engine yet; a season scores points only (see the README)."""
+ACTION_COLOURS = ("yellow", "red", "purple", "blue", "green")
+BIG = 99
+
+
+# ---------------------------------------------------------------------------------------------------------- set-up
+
+
+@cache
+def _protected_starts(track_id: str) -> tuple[str, ...]:
+    """AU-34: the start segments flagged ``own_field_until_left`` (kept in tracks.json beside the kit's track)."""
+    for track in read_data("tracks.json")["tracks"]:
+        if track["id"] == track_id:
+            return tuple(s["segment"] for s in track.get("start_positions", []) if s.get("own_field_until_left"))
+    return ()
+
+
+def _flag(options: Mapping[str, Any], key: str, rule: str, default: bool = False) -> bool:
+    value = options.get(key, default)
+    if not isinstance(value, bool):
+        raise IllegalAction(rule, f"{key} must be true or false, got {value!r}")
+    return value
+
+
+def _cards(kit: Kit, options: Mapping[str, Any], rng: random.Random) -> dict[str, Card]:
+    """AU-9, AU-121: the gear and wear cards, and one action card per colour (chosen, or drawn from the pool)."""
+    pool = options.get("card_pool", "base")
+    if pool not in CARD_POOLS:
+        raise IllegalAction("AU-121", f"card_pool must be one of {', '.join(CARD_POOLS)}, got {pool!r}",
+                            legal=list(CARD_POOLS))
+    chosen = options.get("cards") or {}
+    if not isinstance(chosen, Mapping):
+        raise IllegalAction("AU-9", f"cards must be {{colour: card id}}, got {chosen!r}")
+    cards = {card.colour: card for card in kit.fixed_cards.values()}
+    for colour in ACTION_COLOURS:
+        if colour in chosen:
+            card = kit.action_cards.get(chosen[colour])
+            if card is None or card.colour != colour:
+                raise IllegalAction("AU-9", f"cards.{colour}: expected a {colour} action card, got {chosen[colour]!r}",
+                                    legal=sorted(c.id for c in kit.action_cards.values() if c.colour == colour))
+            cards[colour] = card
+        else:
+            ids = sorted(c.id for c in kit.action_cards.values()
+                         if c.colour == colour and (pool == "both" or c.source == pool))
+            cards[colour] = kit.action_cards[rng.choice(ids)]
+    unknown = set(chosen) - set(ACTION_COLOURS)
+    if unknown:
+        raise IllegalAction("AU-9", f"cards: no action colour {sorted(unknown)}", legal=list(ACTION_COLOURS))
+    return cards
+
+
+def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None) -> State:
+    """AU-8..AU-15: seats, the start player, cars on the grid, 12 cubes per bag, then drivers and the opening buy."""
+    kit = kit or load_kit()
+    players = options.get("players")
+    if not isinstance(players, list) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+        raise IllegalAction("AU-8", f"a race needs {MIN_PLAYERS}-{MAX_PLAYERS} players, got {players!r}",
+                            legal=f"players: a list of {MIN_PLAYERS}-{MAX_PLAYERS} {{name, colour}}")
+    seats = []
+    for i, player in enumerate(players):
+        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str) or not player["name"].strip():
+            raise IllegalAction("AU-8", f"players[{i}] needs a name, got {player!r}")
+        colour = player.get("colour", CAR_COLOURS[i])
+        if colour not in CAR_COLOURS:
+            raise IllegalAction("AU-8", f"players[{i}].colour must be one of {', '.join(CAR_COLOURS)}",
+                                legal=list(CAR_COLOURS))
+        seats.append((colour, player["name"].strip(), seat_is_bot(player, f"players[{i}]", "AU-8")))
+    if len({c for c, _, _ in seats}) != len(seats):
+        raise IllegalAction("AU-8", "each player needs their own car colour")
+    season = options.get("season") or []
+    if season and (not isinstance(season, list) or not SEASON_RACES[0] <= len(season) <= SEASON_RACES[1]):
+        raise IllegalAction("AU-111", f"a season is {SEASON_RACES[0]}-{SEASON_RACES[1]} tracks, got {season!r}")
+    track_id = season[0] if season else options.get("track", "reference_oval")
+    for t in season or [track_id]:
+        if t not in kit.tracks:
+            raise IllegalAction("AU-4", f"no laid-out track {t!r}", legal=sorted(kit.tracks))
+    track = kit.tracks[track_id]
+    if len(track.start_positions) < len(seats):
+        raise IllegalAction("AU-15", f"{track_id} has {len(track.start_positions)} start positions")
+    laps = options.get("laps", LAP_MARKER_START)
+    numbered = [f for f in kit.lap_track if f.isdigit()]
+    if laps not in numbered:
+        raise IllegalAction("AU-8", f"laps must be a numbered lap field, got {laps!r}", legal=numbered)
+    start = options.get("start")
+    if start is None:
+        start = rng.randrange(len(seats))
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start < len(seats):
+        raise IllegalAction("AU-10", f"start must be a seat 0..{len(seats) - 1}, got {start!r}")
+    order = tuple((start + k) % len(seats) for k in range(len(seats)))
+    wear_activation = options.get("wear_activation", WEAR_CUBE_ACTIVATION)
+    if wear_activation not in ("to_discard", "none"):
+        raise IllegalAction("AU-62", f"wear_activation must be 'to_discard' or 'none', got {wear_activation!r}")
+    drivers = bool(season) or _flag(options, "drivers", "AU-99", DRIVERS_IN_SINGLE_RACE)
+    cards = _cards(kit, options, rng)
+    table = Table(kit=kit, track=track, cards=cards, colours=tuple(c for c, _, _ in seats),
+                  names=tuple(n for _, n, _ in seats), bots=tuple(b for _, _, b in seats), order=order,
+                  lap_start=list(kit.lap_track).index(laps), weaving=_flag(options, "weaving", "AU-118"),
+                  accelerated=_flag(options, "accelerated", "AU-119"), open_bags=_flag(options, "open_bags", "AU-120"),
+                  wear_activation=wear_activation, drivers=drivers, season=tuple(season),
+                  protected_start=_protected_starts(track_id))
+    start_bag = cubes({c.id: c.starting_bag for c in kit.cubes.values()})
+    stock = cubes({c.id: c.count for c in kit.cubes.values()})
+    grid = {}
+    for k, p in enumerate(order):
+        grid[p] = track.start_positions[k][1]
+        stock = minus(stock, start_bag)
+    state = State(table=table, players=tuple(Player(segment=grid[p], bag=start_bag, marker=table.lap_start)
+                                             for p in range(len(seats))),
+                  stock=stock, phase="opening_buy", current=order[0], actor=order[0],
+                  protected=tuple(s for s in table.protected_start if s in grid.values()))
+    if drivers:
+        pool = sorted(d["id"] for d in kit.drivers)
+        revealed = pool if options.get("driver_pool", DRIVER_POOL) == "all" else rng.sample(pool, len(seats) + 1)
+        return replace(state, phase="driver", actor=order[-1], revealed=tuple(sorted(revealed)))
+    return state
+
+
+# ----------------------------------------------------------------------------------------------- cube movement
+
+
+def _free(state: State, segment: str, mover: int | None) -> bool:
+    """AU-28: no other car on the segment (the moving car itself does not block its own way)."""
+    p = car_at(state, segment)
+    return p is None or p == mover
+
+
+def _sources(state: State, segment: str, crossings: int, mover: int | None) -> list[tuple[str, int]]:
+    """AU-26 ``SOURCE_SLIDE``: the segment, and each free segment further forward in its field."""
+    found = [(segment, crossings)]
+    if not SOURCE_SLIDE:
+        return found
+    segments = field_segments(state, field_of(state, segment))
+    track = state.table.track
+    for nxt in segments[segments.index(segment) + 1:] if segment in segments else ():
+        if not _free(state, nxt, mover):
+            break
+        crossings += track.segments[nxt].line_at_back
+        found.append((nxt, crossings))
+    return found
+
+
+def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...], barred: frozenset[str],
+              mover: int | None) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+    """AU-26..AU-33: every (source, landing, crossings after, field, colours it may be entered as) of one step.
+
+    The landing is the front-most free segment the cube slides to inside the field it enters (AU-29); under the
+    weaving variant any segment from the entry up to that one (AU-118).
+    """
+    track = state.table.track
+    found = []
+    for start, crossed in _sources(state, source, crossings, mover):
+        own = field_of(state, start)
+        for entry in entries(state, start):
+            target = field_of(state, entry)
+            if target == own or target in barred or not _free(state, entry, mover):
+                continue
+            allowed = tuple(c for c in field_colours(state, target) if c in colours)
+            if not allowed:
+                continue
+            segments = field_segments(state, target)
+            if entry not in segments:
+                continue
+            reach, n = [], crossed
+            for seg in segments[segments.index(entry):]:
+                if not _free(state, seg, mover):
+                    break
+                n += track.segments[seg].line_at_back
+                reach.append((seg, n))
+            stops = reach if state.table.weaving else reach[-1:]
+            found += [(start, seg, n, target, allowed) for seg, n in stops]
+    return found
+
+
+def _barred(state: State, stage: Stage) -> frozenset[str]:
+    """AU-31: fields the player's cubes entered this turn (and the car's own field) cannot be entered again; a car
+    moving outside the movement phase only avoids the fields of its own move."""
+    p = stage.who
+    own = field_of(state, state.players[p].segment)
+    if stage.mover == "car" and not stage.counts_wear:
+        return frozenset(stage.fields) | {own}
+    return state.turn.entered | frozenset(stage.fields) | {own}
+
+
+def step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tuple[int, str]]:
+    """The steps a move stage may take next: (from, to, colour named) -> (crossings after, field entered)."""
+    p = stage.who
+    player = state.players[p]
+    if stage.mover == "car":
+        starts = [(player.segment, player.crossings)]
+    elif stage.at is not None:
+        starts = [(stage.at, stage.crossings)]
+    else:
+        starts = [(player.segment, player.crossings)] + [(c.segment, c.crossings) for c in state.turn.placed]
+    barred = _barred(state, stage)
+    mover = p if stage.mover == "car" else None
+    found: dict[tuple[str, str, str], tuple[int, str]] = {}
+    for start, crossings in dict.fromkeys(starts):
+        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover):
+            named = allowed if stage.same_colour else ("",)
+            for colour in named:
+                found.setdefault((frm if stage.mover == "cube" and stage.at is None else "", to, colour),
+                                 (n, target))
+    return found
+
+
+def can_step(state: State, p: int, colours: tuple[str, ...]) -> bool:
+    """AU-21, AU-32: whether a cube of ``p`` can take one step whose field has one of ``colours``."""
+    return bool(step_choices(state, Stage(kind="move", then="", who=p, colours=colours)))
+
+
+def _cross(state: State, p: int, crossings: int, events: list[Event]) -> State:
+    """AU-41, AU-56: each crossing moves the lap marker one field towards Finish."""
+    player = state.players[p]
+    moved = crossings - player.crossings
+    last = len(state.table.kit.lap_track) - 1
+    marker = min(last, player.marker + max(0, moved))
+    state = state.with_player(p, crossings=crossings, marker=marker)
+    if moved > 0:
+        events.append({"type": "crossed", "player": seat(state, p), "marker": state.table.kit.lap_track[marker]})
+        if marker == last and player.marker < last:
+            events.append({"type": "finished", "player": seat(state, p)})
+    return state
+
+
+def _car_to(state: State, p: int, segment: str, crossings: int, events: list[Event], why: str) -> State:
+    player = state.players[p]
+    if player.segment in state.protected and segment != player.segment:  # AU-34: it has left its start field
+        state = replace(state, protected=tuple(s for s in state.protected if s != player.segment))
+    state = state.with_player(p, segment=segment)
+    events.append({"type": "car_moved", "player": seat(state, p), "to": segment, "why": why})
+    return _cross(state, p, crossings, events)
+
+
+def sog(state: State, events: list[Event]) -> State:
+    """AU-49: every car moves forward inside its own field to the front-most free segment, front cars first."""
+    track = state.table.track
+    def index(p: int) -> int:
+        segment = state.players[p].segment
+        return -field_segments(state, field_of(state, segment)).index(segment)
+
+    for p in sorted(range(len(state.players)), key=index):
+        segment = state.players[p].segment
+        if segment in state.protected:
+            continue
+        segments = field_segments(state, field_of(state, segment))
+        crossings, to = state.players[p].crossings, segment
+        for nxt in segments[segments.index(segment) + 1:]:
+            if car_at(state, nxt) is not None:
+                break
+            to, crossings = nxt, crossings + track.segments[nxt].line_at_back
+        if to != segment:
+            events.append({"type": "sog", "player": seat(state, p), "to": to})
+            state = _cross(state.with_player(p, segment=to), p, crossings, events)
+    return state
+
+
+# ------------------------------------------------------------------------------------------------ cubes between
+
+
+def _available(player: Player) -> int:
+    return sum(player.bag) + sum(player.discard)
+
+
+def parse_draw(state: State, p: int, dice: Any, k: int) -> tuple[Cubes, Cubes, Cubes, bool]:
+    """AU-50, AU-52: the observed colours of a draw of ``k`` cubes, checked against the bag (and the discard it is
+    refilled from); returns (drawn, bag after, discard after, refilled)."""
+    if not isinstance(dice, list) or len(dice) != k or any(c not in COLOURS for c in dice):
+        raise IllegalAction("AU-52", f"a draw of {k} names {k} cube colours, got {dice!r}", legal=list(COLOURS))
+    drawn = from_list(dice)
+    player = state.players[p]
+    if sum(player.bag) >= k:
+        if not within(drawn, player.bag):
+            raise IllegalAction("AU-52", f"the bag holds {as_dict(player.bag)}, not {as_dict(drawn)}")
+        return drawn, minus(player.bag, drawn), player.discard, False
+    rest = minus(drawn, player.bag)
+    if min(rest) < 0 or not within(rest, player.discard):
+        raise IllegalAction("AU-52", f"the draw must be the whole bag {as_dict(player.bag)} and then cubes of the "
+                            f"discard {as_dict(player.discard)}, got {as_dict(drawn)}")
+    return drawn, minus(player.discard, rest), EMPTY, True
+
+
+def _drawn(state: State, p: int, dice: Any, k: int, into: str, events: list[Event]) -> tuple[State, Cubes]:
+    drawn, bag, discard, refilled = parse_draw(state, p, dice, k)
+    if refilled:
+        events.append({"type": "refilled", "player": seat(state, p)})
+    target = getattr(state.players[p], into)
+    state = state.with_player(p, bag=bag, discard=discard, **{into: plus(target, drawn)})
+    events.append({"type": "drew", "player": seat(state, p), "cubes": as_list(drawn)})
+    return state, drawn
+
+
+def gain(state: State, p: int, colour: str, n: int, events: list[Event]) -> tuple[State, int]:
+    """AU-24: from the stock into the used area; wear takes what is left (AU-22), others need the stock."""
+    have = count(state.stock, colour)
+    n = min(n, have) if colour == WEAR else n
+    if n <= 0:
+        return state, 0
+    state = replace(state, stock=add(state.stock, colour, -n))
+    state = state.with_player(p, used=add(state.players[p].used, colour, n))
+    events.append({"type": "gained", "player": seat(state, p), "colour": colour, "n": n})
+    return state, n
+
+
+def _move_cube(state: State, p: int, colour: str, src: str, dst: str, events: list[Event]) -> State:
+    """One cube from a zone (``stock`` included) to another."""
+    zones = {}
+    player = state.players[p]
+    if src == "stock":
+        state = replace(state, stock=add(state.stock, colour, -1))
+    else:
+        zones[src] = add(getattr(player, src), colour, -1)
+    if dst == "stock":
+        state = replace(state, stock=add(state.stock, colour, 1))
+    else:
+        zones[dst] = add(zones.get(dst, getattr(player, dst)), colour, 1)
+    state = state.with_player(p, **zones)
+    events.append({"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": src, "to": dst})
+    return state
+
+
+def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event]) -> State:
+    n = count(getattr(state.players[p], zone), colour)
+    for _ in range(n):
+        state = _move_cube(state, p, colour, zone, "stock", events)
+    return state
+
+
+def money(state: State, p: int) -> int:
+    """AU-35: the values of the cubes still active, less what was spent (AU-36, AU-105)."""
+    table = state.table
+    active = state.players[p].active
+    total = sum(n * (WEAR_VALUE if c == WEAR else table.value(c)) for c, n in zip(COLOURS, active, strict=True))
+    return total - state.turn.spent
+
+
+def buyable(state: State, colour: str) -> bool:
+    """AU-36: in the stock, and not wear (``WEAR_BUYABLE``)."""
+    if colour == WEAR and not WEAR_BUYABLE:
+        return False
+    return count(state.stock, colour) > 0 and state.table.cost(colour) is not None
+
+
+def _cost_for_sum(state: State, colour: str) -> int:
+    """AU-74: wear counts ``WEAR_COST_FOR_SUMS``."""
+    cost = state.table.cost(colour)
+    return WEAR_COST_FOR_SUMS if colour == WEAR or cost is None else cost
+
+
+# ---------------------------------------------------------------------------------------------------- stages
+
+
+def _wait(state: State, stage: Stage, phase: str) -> State:
+    return replace(state, stage=stage, phase=phase, actor=stage.who)
+
+
+def pick(p: int, then: str, src: tuple[str, ...], dst: str, lo: int, hi: int, *, card: str = "", step: int = 0,
+         only: tuple[str, ...] | None = None, wear_each: int = 0, budget: int = 0) -> Stage:
+    return Stage(kind="pick", then=then, who=p, card=card, step=step, src=src, dst=dst, lo=lo, hi=hi, only=only,
+                 wear_each=wear_each, budget=budget)
+
+
+def move(p: int, then: str, colours: tuple[str, ...], lo: int, hi: int, *, card: str = "", step: int = 0,
+         colour: str = "", same: bool = False, mover: str = "cube", counts_wear: bool = True) -> Stage:
+    return Stage(kind="move", then=then, who=p, card=card, step=step, colours=colours, lo=lo, hi=hi, colour=colour,
+                 same_colour=same, mover=mover, counts_wear=counts_wear)
+
+
+def draw(p: int, then: str, *, lo: int = 0, hi: int = 1, card: str = "", step: int = 0, wear_each: int = 0,
+         sizes: tuple[int, ...] = (), until_non_wear: bool = False, dst: str = "active") -> Stage:
+    return Stage(kind="draw", then=then, who=p, card=card, step=step, lo=lo, hi=hi, wear_each=wear_each,
+                 sizes=sizes, until_non_wear=until_non_wear, dst=dst)
+
+
+def _pick_ok(state: State, stage: Stage, colour: str) -> bool:
+    """Extra limits of a pick: AU-74 keeps a buy possible, AU-105 needs $1 per cube."""
+    if stage.card == "base_purple_4":
+        left = stage.hi - stage.done - 1
+        return _purple4_possible(state, stage.who, stage.budget + _cost_for_sum(state, colour),
+                                 add(state.players[stage.who].discard, colour, -1), left)
+    if stage.card == "driver_05":
+        return money(state, stage.who) >= 1
+    return True
+
+
+def _purple4_possible(state: State, p: int, total: int, discard: Cubes, picks: int) -> bool:
+    """AU-74: some buyable cube costs at most ``total`` plus the ``picks`` dearest cubes still in the discard."""
+    costs = sorted((_cost_for_sum(state, c) for c in as_list(discard)), reverse=True)
+    best = total + sum(costs[:picks])
+    return any(buyable(state, c) and state.table.cost(c) <= best for c in COLOURS)
+
+
+def _stage_options(state: State) -> list[Action]:
+    stage = state.stage
+    assert stage is not None
+    player = state.players[stage.who]
+    options: list[Action] = []
+    if stage.kind == "pick":
+        if stage.done >= stage.lo:
+            options.append({"type": "stop"})
+        for src in stage.src:
+            zone = getattr(player, src)
+            for colour, n in zip(COLOURS, zone, strict=True):
+                if n and (stage.only is None or colour in stage.only) and _pick_ok(state, stage, colour):
+                    options.append({"type": "pick", "colour": colour, "from": src})
+        if stage.card == "base_purple_4" and stage.done >= stage.lo and not _purple4_possible(
+                state, stage.who, stage.budget, player.discard, 0):
+            options.remove({"type": "stop"})
+    elif stage.kind == "move":
+        if stage.done >= stage.lo:
+            options.append({"type": "stop"})
+        for (frm, to, colour), _ in step_choices(state, stage).items():
+            option: Action = {"type": "step", "to": to}
+            if frm:
+                option["from"] = frm
+            if colour:
+                option["colour"] = colour
+            options.append(option)
+    elif stage.kind == "draw":
+        if stage.sizes:
+            options += [{"type": "draw", "roll": k} for k in stage.sizes]
+        else:
+            if stage.done >= stage.lo and not stage.until_non_wear:
+                options.append({"type": "stop"})
+            if _available(player) and stage.done < stage.hi:
+                options.append({"type": "draw", "roll": 1})
+    elif stage.kind == "keep":
+        options += [{"type": "keep", "colour": c} for c in COLOURS if count(player.aside, c)]
+    elif stage.kind == "sort":
+        options += [{"type": "sort", "colour": c, "to": to} for c in COLOURS if count(player.aside, c)
+                    for to in ("stock", "active", "bag")]
+    elif stage.kind == "buy":
+        options += [{"type": "buy", "colour": c} for c in COLOURS
+                    if buyable(state, c) and state.table.cost(c) <= stage.budget]
+    elif stage.kind == "choose":
+        options += [{"type": "drive", "to": seg} for seg in stage.choices]
+    elif stage.kind == "boost":
+        options.append({"type": "decline"})
+        if _available(player):
+            options.append({"type": "draw", "roll": 1})
+    return options
+
+
+def _complete(state: State, stage: Stage, events: list[Event]) -> State:
+    """A finished stage: record a moved cube, then what follows (``CONTINUE``)."""
+    state = replace(state, stage=None)
+    if stage.kind == "move" and stage.mover == "cube" and stage.done:
+        turn = state.turn
+        placed = Placed(colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
+        state = replace(state, turn=replace(turn, placed=(*turn.placed, placed)))
+        events.append({"type": "placed", "player": seat(state, stage.who), "colour": stage.colour,
+                       "segment": stage.at, "fields": list(stage.fields)})
+        if stage.card == "red_line" and any("white" not in field_colours(state, f) for f in stage.fields):
+            state, n = gain(state, stage.who, WEAR, 1, events)  # AU-88
+    return CONTINUE[stage.then](state, stage, events)
+
+
+def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    stage = state.stage
+    assert stage is not None
+    p = stage.who
+    kind = action["type"]
+    if kind == "stop" or kind == "decline":
+        return _complete(state, stage, events)
+    if stage.kind == "pick":
+        colour, src = action["colour"], action["from"]
+        state = _move_cube(state, p, colour, src, stage.dst, events)
+        spent = 1 if stage.card == "driver_05" else 0
+        if spent:
+            state = replace(state, turn=replace(state.turn, spent=state.turn.spent + 1))
+        if stage.wear_each:
+            state, _ = gain(state, p, WEAR, stage.wear_each, events)
+        budget = stage.budget + (_cost_for_sum(state, colour) if stage.card == "base_purple_4" else 0)
+        stage = replace(stage, done=stage.done + 1, picked=add(stage.picked, colour), budget=budget)
+    elif stage.kind == "move":
+        key = (action.get("from", ""), action["to"], action.get("colour", ""))
+        crossings, target = step_choices(state, stage)[key]
+        stage = replace(stage, done=stage.done + 1, fields=(*stage.fields, target), at=action["to"],
+                        crossings=crossings, colours=(key[2],) if stage.same_colour else stage.colours,
+                        same_colour=False)
+        if stage.mover == "car":
+            state = _car_to(state, p, action["to"], crossings, events, stage.card or "move")
+            if stage.counts_wear:
+                turn = state.turn
+                state = replace(state, turn=replace(turn, entered=turn.entered | {target}, car_moved=True))
+        else:
+            state = replace(state, turn=replace(state.turn, entered=state.turn.entered | {target}))
+            events.append({"type": "stepped", "player": seat(state, p), "colour": stage.colour, "to": action["to"]})
+    elif stage.kind == "draw":
+        k = action["roll"]
+        state, drawn = _drawn(state, p, action.get("dice"), k, stage.dst, events)
+        if stage.wear_each:
+            state, _ = gain(state, p, WEAR, stage.wear_each * k, events)
+        stage = replace(stage, done=stage.done + k, picked=plus(stage.picked, drawn))
+        if stage.sizes:
+            return _complete(state, stage, events)
+        if stage.until_non_wear and (count(drawn, WEAR) < k or not _available(state.players[p])):
+            return _complete(state, stage, events)
+    elif stage.kind == "keep":
+        player = state.players[p]
+        rest = add(player.aside, action["colour"], -1)
+        state = state.with_player(p, aside=EMPTY, active=add(player.active, action["colour"]),
+                                  discard=plus(player.discard, rest))
+        events.append({"type": "kept", "player": seat(state, p), "colour": action["colour"],
+                       "discarded": as_list(rest)})
+        return _complete(state, stage, events)
+    elif stage.kind == "sort":
+        state = _move_cube(state, p, action["colour"], "aside", action["to"], events)
+        if not sum(state.players[p].aside):
+            return _complete(state, stage, events)
+        return replace(state, stage=stage)
+    elif stage.kind == "buy":
+        state = replace(state, stock=add(state.stock, action["colour"], -1))
+        state = state.with_player(p, used=add(state.players[p].used, action["colour"]))
+        events.append({"type": "bought", "player": seat(state, p), "colour": action["colour"],
+                       "cost": state.table.cost(action["colour"])})
+        return _complete(state, stage, events)
+    elif stage.kind == "choose":
+        chosen = next(c for c in state.turn.placed if c.segment == action["to"])
+        return _drive(state, p, chosen, events)
+    elif stage.kind == "boost":
+        state, _ = _drawn(state, p, action.get("dice"), 1, "active", events)
+        return _complete(state, stage, events)
+    state = replace(state, stage=stage)
+    if stage.done >= stage.hi or not _stage_options(state) or _stage_options(state) == [{"type": "stop"}]:
+        return _complete(state, stage, events)
+    return state
+
+
+# ----------------------------------------------------------------------------------------------- action cards
+
+
+def _card(state: State, colour: str) -> Card:
+    return state.table.cards[colour]
+
+
+def _others(state: State, p: int) -> list[int]:
+    """``BOOST_OTHERS_ORDER``: the other players clockwise from ``p``."""
+    order = state.table.order
+    k = order.index(p)
+    return [order[(k + i) % len(order)] for i in range(1, len(order))]
+
+
+def _activations(state: State, p: int) -> list[Action]:
+    """AU-20, AU-21: every cube of the active area that can be activated, with the choices its card needs first."""
+    player = state.players[p]
+    turn = state.turn
+    options: list[Action] = []
+    for colour, n in zip(COLOURS, player.active, strict=True):
+        if not n:
+            continue
+        if colour == WEAR:
+            if state.table.wear_activation == "to_discard":
+                options.append({"type": "activate", "colour": colour})
+            continue
+        if colour in GEARS:
+            if colour == "white" and turn.red_line:  # AU-88: a white cube may act as any gear colour
+                options += [{"type": "activate", "colour": colour, "as": g} for g in GEARS if can_step(state, p, (g,))]
+            elif can_step(state, p, (colour,)):
+                options.append({"type": "activate", "colour": colour})
+            continue
+        options += [{"type": "activate", "colour": colour, **arg} for arg in _card_args(state, p, _card(state, colour))]
+    return options
+
+
+def _card_args(state: State, p: int, card: Card) -> list[dict[str, Any]]:
+    """AU-21: the first choices with which an action card's whole effect can be carried out (none: illegal)."""
+    player = state.players[p]
+    effect = card.effect
+    kind = effect["type"]
+    after = add(player.active, card.colour, -1)  # the cube itself is in the used area once activated
+    gears_active = [g for g in GEARS if count(after, g)]
+    gears_discard = [g for g in GEARS if count(player.discard, g)]
+    if kind == "upgrade_gear_from_discard":
+        return [{"gear": g} for g in gears_discard
+                if effect["upgrade"][g] is None or count(state.stock, effect["upgrade"][g])]
+    if kind in ("active_to_used_then_remove_discard", "swap_active_discard"):
+        return [{}] if sum(after) else []
+    if kind == "discard_active_gear_move_next_lower":
+        return [{"gear": g} for g in gears_active if lower(g)]
+    if kind == "discard_gear_same_colour_move":
+        return [{"gear": g} for g in gears_discard if can_step(state, p, (g,))]
+    if kind == "active_gear_lower_colour_move":
+        return [{"gear": g} for g in gears_active if lower(g) and can_step(state, p, GEARS[:GEARS.index(g)])]
+    if kind == "discard_gear_next_lower_move":
+        return [{"gear": g} for g in gears_discard if lower(g)]
+    if kind == "discard_active_gear_move_any":
+        return [{"gear": g} for g in gears_active] if can_step(state, p, GEARS) else []
+    if kind in ("draw_until_non_wear_then_remove_discard_wear", "draw_then_remove_one"):
+        return [{}] if _available(player) else []
+    if kind == "draw_two_split":
+        return [{}] if _available(player) >= 2 else []
+    if kind == "choose_remove_all_wear_or_n":
+        return [{"option": "wear"}] + ([{"option": "two"}] if sum(player.discard) >= effect["n"] else [])
+    if kind == "remove_discard_buy_one_by_cost":
+        return [{}] if _purple4_possible(state, p, 0, player.discard, effect["max"]) else []
+    if kind == "adrenaline":
+        return ([{"option": "a"}] if can_step(state, p, (effect["colour"],)) else []) + [{"option": "b"}]
+    return [{}]
+
+
+def _activate(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """AU-20: the cube goes to the used area (brown to the discard, AU-62), then its card's effect."""
+    p = state.current
+    colour = action["colour"]
+    player = state.players[p]
+    dst = "discard" if colour == WEAR else "used"
+    state = state.with_player(p, active=add(player.active, colour, -1), **{dst: add(getattr(player, dst), colour)})
+    card = _card(state, colour)
+    events.append({"type": "activated", "player": seat(state, p), "colour": colour, "card": card.id,
+                   **{k: action[k] for k in ("as", "gear", "option") if k in action}})
+    if colour == WEAR:
+        return state
+    if colour in GEARS:
+        named = action.get("as", colour)
+        double = 2 if state.turn.double_gears else 1  # AU-96
+        stage = move(p, "to_action", (named,), 1, double, colour=colour,
+                     card="red_line" if colour == "white" and named != "white" else card.id)
+        return _wait(state, stage, "effect")
+    return _script(state, p, card, 0, None, action, events)
+
+
+def _script(state: State, p: int, card: Card, step: int, last: Stage | None, arg: Mapping[str, Any],
+            events: list[Event]) -> State:
+    """The effect of an action card, step by step: each step either waits (a ``Stage`` continuing here) or is
+    carried out at once; ``None`` from ``SCRIPTS`` means the effect is complete."""
+    stage = SCRIPTS[card.effect["type"]](state, p, card, step, last, arg, events)
+    if isinstance(stage, tuple):
+        state, stage = stage
+    if stage is None:
+        return _back_to_action(state)
+    if stage.kind == "draw" and not _available(state.players[p]) and not stage.sizes:
+        return _script(state, p, card, step + 1, stage, arg, events)  # AU-51: nothing to draw
+    if stage.kind == "boost":
+        return _wait(state, stage, "boost")
+    return _wait(state, replace(stage, then="card", card=stage.card or card.id, step=step), "effect")
+
+
+def _back_to_action(state: State) -> State:
+    return replace(state, phase="action", actor=state.current, stage=None)
+
+
+Script = Callable[[State, int, Card, int, Stage | None, Mapping[str, Any], list[Event]], Any]
+
+
+def _wear(state: State, p: int, card: Card, events: list[Event]) -> State:
+    n = card.effect.get("wear", 0)
+    return gain(state, p, WEAR, n, events)[0] if n else state
+
+
+def _s_upgrade(state, p, card, step, last, arg, events):  # AU-63
+    gear = arg["gear"]
+    state = _move_cube(state, p, gear, "discard", "stock", events)
+    up = card.effect["upgrade"][gear]
+    if up:
+        state, _ = gain(state, p, up, 1, events)
+    return state, None
+
+
+def _s_yellow_2(state, p, card, step, last, arg, events):  # AU-64
+    if step == 0:
+        return pick(p, "", ("active",), "discard", 0, min(card.effect["max_choose"], sum(state.players[p].active)))
+    if step == 1 and last.done:
+        return pick(p, "", ("discard",), "stock", last.done, last.done)
+    return None
+
+
+def _s_yellow_3(state, p, card, step, last, arg, events):  # AU-65
+    if step == 0:
+        return pick(p, "", ("active",), "stock", 0, 1)
+    if step == 1:
+        return pick(p, "", ("active", "discard"), "bag", 0, 1)
+    return None
+
+
+def _s_yellow_4(state, p, card, step, last, arg, events):  # AU-66
+    if step == 0:
+        return pick(p, "", ("active",), "used", 1, 1)
+    if step == 1:
+        return pick(p, "", ("discard",), "stock", 0, card.effect["remove_discard_max"])
+    return None
+
+
+def _s_flag(name: str, value: Any = True) -> Script:
+    def script(state, p, card, step, last, arg, events):  # AU-67, AU-88, AU-96
+        state = _wear(state, p, card, events)
+        now = getattr(state.turn, name)
+        new = now + 1 if isinstance(value, int) and not isinstance(value, bool) else value
+        return replace(state, turn=replace(state.turn, **{name: new})), None
+    return script
+
+
+def _s_red_2(state, p, card, step, last, arg, events):  # AU-68, AU-87 (rs_red_2 moves any colour, exactly 1)
+    if step:
+        return None
+    state = _wear(state, p, card, events)
+    state = _move_cube(state, p, arg["gear"], "active", "discard", events)
+    if card.effect["type"] == "discard_active_gear_move_any":
+        return state, move(p, "", GEARS, 1, 1, colour=card.colour)
+    return state, move(p, "", (lower(arg["gear"]),), 0, card.effect["max_fields"], colour=card.colour)
+
+
+def _s_red_3(state, p, card, step, last, arg, events):  # AU-69, AU-86
+    if step:
+        return None
+    state = _wear(state, p, card, events)
+    if card.effect["type"] == "discard_gear_next_lower_move":
+        return state, move(p, "", (lower(arg["gear"]),), 0, card.effect["max_fields"], colour=card.colour)
+    return state, move(p, "", (arg["gear"],), 1, 1, colour=card.colour)
+
+
+def _s_red_4(state, p, card, step, last, arg, events):  # AU-70
+    if step:
+        return None
+    return move(p, "", GEARS[:GEARS.index(arg["gear"])], 1, 1, colour=card.colour)
+
+
+def _s_purple_1(state, p, card, step, last, arg, events):  # AU-71
+    if step == 0:
+        return draw(p, "", lo=1, hi=BIG, until_non_wear=True)
+    return _remove_all(state, p, WEAR, "discard", events), None
+
+
+def _s_remove(state, p, card, step, last, arg, events):  # AU-72, AU-89, AU-90, AU-91
+    effect = card.effect
+    kind = effect["type"]
+    if step == 0:
+        top = kinds(state.players[p].discard) if kind == "remove_per_distinct_discard_colours" else effect["max"]
+        return pick(p, "", ("discard",), "stock", 0, top)
+    if step == 1 and kind == "remove_discard_then_fewest_bonus":
+        mine = sum(state.players[p].discard)
+        if all(mine < sum(state.players[q].discard) for q in range(len(state.players)) if q != p):
+            return pick(p, "", ("discard",), "stock", 0, effect["bonus"])
+    if step == 1 and kind == "remove_discard_then_used_wear":
+        return _remove_all(state, p, WEAR, "used", events), None
+    return None
+
+
+def _s_purple_3(state, p, card, step, last, arg, events):  # AU-73
+    if step:
+        return None
+    if arg["option"] == "wear":
+        return _remove_all(state, p, WEAR, "discard", events), None
+    return pick(p, "", ("discard",), "stock", card.effect["n"], card.effect["n"])
+
+
+def _s_purple_4(state, p, card, step, last, arg, events):  # AU-74
+    if step == 0:
+        return pick(p, "", ("discard",), "stock", 0, card.effect["max"])
+    if step == 1:
+        return Stage(kind="buy", then="", who=p, budget=last.budget)
+    return None
+
+
+def _s_blue_1(state, p, card, step, last, arg, events):  # AU-75
+    if step:
+        return None
+    state = _wear(state, p, card, events)
+    n = count(state.players[p].discard, card.effect["count_colour"])
+    return state, move(p, "", (card.effect["move_colour"],), 0, n, colour=card.colour)
+
+
+def _s_blue_2(state, p, card, step, last, arg, events):  # AU-76
+    if step:
+        return None
+    state = _wear(state, p, card, events)
+    me = state.players[p]
+    mine = count(me.active, "blue") + count(me.used, "blue") + count(me.discard, "blue")
+    if all(mine > count(state.players[q].discard, "blue") for q in range(len(state.players)) if q != p):
+        return state, move(p, "", GEARS, 0, card.effect["max_fields"], colour=card.colour, same=True)
+    events.append({"type": "no_effect", "player": seat(state, p), "card": card.id})
+    return state, None
+
+
+def _s_blue_3(state, p, card, step, last, arg, events):  # AU-77
+    if step:
+        return None
+    state = _wear(state, p, card, events)
+    return state, move(p, "", ("white",), 0, kinds(state.players[p].discard), colour=card.colour)
+
+
+def _s_blue_4(state, p, card, step, last, arg, events):  # AU-78
+    if step:
+        return None
+    return _wear(state, p, card, events), pick(p, "", ("discard",), "active", 0, card.effect["max"])
+
+
+def _s_boost(state, p, card, step, last, arg, events):  # AU-79, AU-119
+    if step == 0:
+        return draw(p, "", lo=0, hi=card.effect["max_draw"], wear_each=card.effect["wear_per_draw"])
+    if state.table.accelerated:
+        for q in _others(state, p):
+            state = state.with_player(q, deferred_draws=state.players[q].deferred_draws + 1)
+        return state, None
+    turn = replace(state.turn, queue=tuple(_others(state, p)))
+    return replace(state, turn=turn), _next_boost(state, turn)
+
+
+def _next_boost(state: State, turn: Turn) -> Stage | None:
+    if not turn.queue:
+        return None
+    return Stage(kind="boost", then="boost", who=turn.queue[0])
+
+
+def _s_position_move(state, p, card, step, last, arg, events):  # AU-80, AU-82, AU-93, AU-94
+    if step:
+        return None
+    state = _wear(state, p, card, events)
+    effect = card.effect
+    kind = effect["type"]
+    rank, n = position(state, p), len(state.players)
+    if kind == "move_by_position":
+        return state, move(p, "", (effect["colour"],), 0, rank + (effect["last_bonus"] if rank == n else 0),
+                           colour=card.colour)
+    if kind == "move_plus_green_in_discards":
+        greens = sum(count(q.discard, "green") for q in state.players)
+        return state, move(p, "", (effect["colour"],), 0, effect["base_fields"] + greens, colour=card.colour)
+    if kind == "catch_up_move":
+        if rank == 1:
+            events.append({"type": "no_effect", "player": seat(state, p), "card": card.id})
+            return state, None
+        hi = effect["not_first_fields"] + (effect["last_bonus"] if rank == n else 0)
+        return state, move(p, "", (effect["colour"],), 0, hi, colour=card.colour)
+    where = "first" if rank == 1 else "last" if rank == n else "middle"
+    return state, move(p, "", tuple(effect["colours_by_position"][where]), 0, effect["max_fields"],
+                       colour=card.colour)
+
+
+def _s_green_3(state, p, card, step, last, arg, events):  # AU-81
+    if step == 0:
+        return draw(p, "", sizes=(card.effect["draw"],), dst="aside")
+    if step == 1:
+        return Stage(kind="keep", then="", who=p)
+    return None
+
+
+def _s_rs_yellow_1(state, p, card, step, last, arg, events):  # AU-83
+    if step == 0:
+        return pick(p, "", ("active",), "stock", 0, sum(state.players[p].active))
+    if step == 1 and last.done:
+        return pick(p, "", ("discard",), "stock", 0, card.effect["factor"] * last.done)
+    return None
+
+
+def _s_rs_yellow_2(state, p, card, step, last, arg, events):  # AU-84
+    if step == 0:
+        return draw(p, "", sizes=(card.effect["draw"],))
+    if step == 1:
+        return pick(p, "", ("active", "discard"), "stock", 1, 1)
+    return None
+
+
+def _s_rs_yellow_3(state, p, card, step, last, arg, events):  # AU-85
+    if step == 0:
+        state = _move_cube(state, p, card.colour, "used", "stock", events)
+        return state, draw(p, "", lo=0, hi=card.effect["max_draw"])
+    return None
+
+
+def _s_adrenaline(state, p, card, step, last, arg, events):  # AU-92
+    if step:
+        return None
+    if arg["option"] == "a":
+        return move(p, "", (card.effect["colour"],), 1, card.effect["option_a_fields"], colour=card.colour)
+    return replace(state, turn=replace(state.turn, adrenaline=state.turn.adrenaline + 1)), None
+
+
+def _s_rs_blue_1(state, p, card, step, last, arg, events):  # AU-95
+    if step:
+        return None
+    state = replace(state, turn=replace(state.turn, advance=state.turn.advance + 1))
+    return state, move(p, "", GEARS, 0, card.effect["max_fields"], colour=card.colour, same=True)
+
+
+def _s_rs_blue_3(state, p, card, step, last, arg, events):  # AU-97
+    if step == 0:
+        return pick(p, "", ("active",), "discard", 1, 1)
+    if step == 1:
+        return pick(p, "", ("discard",), "active", 0, card.effect["take_max"], wear_each=card.effect["wear_per_taken"])
+    return None
+
+
+SCRIPTS: dict[str, Script] = {
+    "upgrade_gear_from_discard": lambda s, p, c, k, last, a, e: _s_upgrade(s, p, c, k, last, a, e) if k == 0
+    else None,
+    "active_to_discard_then_remove_same": _s_yellow_2,
+    "remove_active_then_return_to_bag": _s_yellow_3,
+    "active_to_used_then_remove_discard": _s_yellow_4,
+    "no_decline_wear": lambda s, p, c, k, last, a, e: _s_flag("no_wear")(s, p, c, k, last, a, e) if k == 0 else None,
+    "discard_active_gear_move_next_lower": _s_red_2,
+    "discard_gear_same_colour_move": _s_red_3,
+    "active_gear_lower_colour_move": _s_red_4,
+    "draw_until_non_wear_then_remove_discard_wear": _s_purple_1,
+    "remove_discard": _s_remove,
+    "choose_remove_all_wear_or_n": _s_purple_3,
+    "remove_discard_buy_one_by_cost": _s_purple_4,
+    "move_per_discard_colour_count": _s_blue_1,
+    "blue_majority_move": _s_blue_2,
+    "move_white_per_distinct_discard_colours": _s_blue_3,
+    "discard_to_active": _s_blue_4,
+    "boost_draw": _s_boost,
+    "move_by_position": _s_position_move,
+    "draw_two_split": _s_green_3,
+    "move_plus_green_in_discards": _s_position_move,
+    "remove_active_then_double_discard": _s_rs_yellow_1,
+    "draw_then_remove_one": _s_rs_yellow_2,
+    "remove_self_then_draw": _s_rs_yellow_3,
+    "discard_gear_next_lower_move": _s_red_3,
+    "discard_active_gear_move_any": _s_red_2,
+    "red_line": lambda s, p, c, k, last, a, e: _s_flag("red_line")(s, p, c, k, last, a, e) if k == 0 else None,
+    "remove_discard_then_fewest_bonus": _s_remove,
+    "remove_discard_then_used_wear": _s_remove,
+    "remove_per_distinct_discard_colours": _s_remove,
+    "adrenaline": _s_adrenaline,
+    "catch_up_move": _s_position_move,
+    "overdrive": _s_position_move,
+    "move_then_others_advance": _s_rs_blue_1,
+    "double_gears": lambda s, p, c, k, last, a, e: _s_flag("double_gears")(s, p, c, k, last, a, e) if k == 0
+    else None,
+    "swap_active_discard": _s_rs_blue_3,
+}
+
+
+# --------------------------------------------------------------------------------------------- turn structure
+
+
+def _opening_buy_options(state: State) -> list[Action]:
+    """AU-13: cubes from the stock for up to the start position's money."""
+    p = state.actor
+    left = _start_money(state, p) - state.turn.spent
+    return [{"type": "done"}] + [{"type": "buy", "colour": c} for c in COLOURS
+                                 if buyable(state, c) and state.table.cost(c) <= left]
+
+
+def _start_money(state: State, p: int) -> int:
+    k = state.table.order.index(p)
+    return state.table.track.start_positions[k][2]
+
+
+def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.actor
+    if action["type"] == "buy":
+        colour = action["colour"]
+        if {"type": "buy", "colour": colour} not in _opening_buy_options(state):
+            raise IllegalAction("AU-13", f"{seat(state, p)} cannot buy {colour!r} with "
+                                f"${_start_money(state, p) - state.turn.spent} left")
+        cost = state.table.cost(colour)
+        state = replace(state, stock=add(state.stock, colour, -1), turn=replace(state.turn,
+                                                                               spent=state.turn.spent + cost))
+        events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": cost})
+        return state.with_player(p, aside=add(state.players[p].aside, colour))
+    order = state.table.order
+    events.append({"type": "opening_buy_done", "player": seat(state, p),
+                   "lost": _start_money(state, p) - state.turn.spent})
+    k = order.index(p)
+    if k + 1 < len(order):
+        return replace(state, actor=order[k + 1], current=order[k + 1], turn=Turn())
+    for q in order:  # AU-13: only now the bought cubes go into the bags
+        player = state.players[q]
+        state = state.with_player(q, bag=plus(player.bag, player.aside), aside=EMPTY)
+    return _opening_draw(state, order[0])
+
+
+def _opening_draw(state: State, p: int) -> State:
+    """AU-14, AU-116: each player draws 7 into the active area."""
+    n = min(state.table.kit.draw_per_turn, _available(state.players[p]))
+    return _wait(replace(state, current=p, turn=Turn()), draw(p, "opening_draw", sizes=(n,)), "opening_draw")
+
+
+def _after_opening_draw(state: State, stage: Stage, events: list[Event]) -> State:
+    order = state.table.order
+    k = order.index(stage.who)
+    if k + 1 < len(order):
+        return _opening_draw(state, order[k + 1])
+    return _begin_turn(state, order[0], events)
+
+
+def _driver_options(state: State) -> list[Action]:
+    return [{"type": "driver", "driver": d} for d in state.revealed]
+
+
+def _on_driver(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """AU-99: the last player in turn order chooses first, then the others in reverse order."""
+    p = state.actor
+    driver = action["driver"]
+    if driver not in state.revealed:
+        raise IllegalAction("AU-99", f"{driver!r} is not among the revealed drivers", legal=list(state.revealed))
+    state = state.with_player(p, driver=driver)
+    events.append({"type": "driver_chosen", "player": seat(state, p), "driver": driver})
+    order = state.table.order
+    k = order.index(p)
+    revealed = tuple(d for d in state.revealed if d != driver)
+    if k > 0:
+        return replace(state, revealed=revealed, actor=order[k - 1])
+    return replace(state, revealed=(), phase="opening_buy", actor=order[0], current=order[0])
+
+
+def _begin_turn(state: State, p: int, events: list[Event]) -> State:
+    """AU-16, AU-119: a fresh turn; deferred draws and car moves come first."""
+    state = replace(state, current=p, actor=p, turn=Turn(), stage=None, phase="action")
+    events.append({"type": "turn", "player": seat(state, p), "round": state.round})
+    return _deferred(state, p, events)
+
+
+def _deferred(state: State, p: int, events: list[Event]) -> State:
+    player = state.players[p]
+    if player.deferred_draws:
+        state = state.with_player(p, deferred_draws=0)
+        if _available(player):
+            return _wait(state, draw(p, "deferred", lo=0, hi=player.deferred_draws), "deferred")
+    if player.deferred_moves:
+        state = state.with_player(p, deferred_moves=0)
+        return _wait(state, move(p, "deferred_move", GEARS, 0, player.deferred_moves, mover="car",
+                                 counts_wear=False, card="advance"), "deferred")
+    return replace(state, phase="action", actor=p, stage=None)
+
+
+def driver_of(state: State, p: int) -> str | None:
+    return state.players[p].driver
+
+
+def _driver_ready(state: State, p: int, driver: str) -> bool:
+    return state.players[p].driver == driver and driver not in state.turn.drivers_used
+
+
+def _action_options(state: State) -> list[Action]:
+    p = state.current
+    player = state.players[p]
+    options = _activations(state, p)
+    if _driver_ready(state, p, "driver_02") and sum(player.discard):
+        options.append({"type": "use_driver", "driver": "driver_02"})
+    if _driver_ready(state, p, "driver_03") and sum(player.discard):
+        options.append({"type": "use_driver", "driver": "driver_03"})
+    options.append({"type": "to_buy"})
+    if not state.turn.committed:
+        options.append({"type": "pit_stop"})
+    return options
+
+
+def _commit(state: State) -> State:
+    return state if state.turn.committed else replace(state, turn=replace(state.turn, committed=True))
+
+
+def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.current
+    kind = action["type"]
+    if kind == "pit_stop":
+        if state.turn.committed:
+            raise IllegalAction("AU-17", f"{seat(state, p)} has started a standard turn: no pit stop now")
+        return _pit_stop(state, p, events)
+    if kind == "activate":
+        if dict(action) not in _activations(state, p):
+            raise _why_not(state, p, action)
+        return _activate(_commit(state), action, events)
+    if kind == "use_driver":
+        driver = action.get("driver")
+        if {"type": "use_driver", "driver": driver} not in _action_options(state):
+            raise IllegalAction("AU-100", f"{seat(state, p)} cannot use {driver!r} now")
+        state = replace(_commit(state), turn=replace(state.turn, committed=True,
+                                                     drivers_used=state.turn.drivers_used | {driver}))
+        events.append({"type": "driver_used", "player": seat(state, p), "driver": driver})
+        if driver == "driver_02":  # AU-102
+            return _wait(state, pick(p, "to_action", ("discard",), "active", 1, 1, card=driver), "effect")
+        return _wait(state, pick(p, "to_action", ("discard",), "bag", 0, 3, card=driver), "effect")  # AU-103
+    state = _commit(state)
+    events.append({"type": "buy_phase", "player": seat(state, p), "money": money(state, p)})
+    return replace(state, phase="buy")
+
+
+def _why_not(state: State, p: int, action: Mapping[str, Any]) -> IllegalAction:
+    """The rule an activation breaks, for the table's screen."""
+    colour = action.get("colour")
+    if colour not in COLOURS or not count(state.players[p].active, colour):
+        return IllegalAction("AU-20", f"{seat(state, p)} has no {colour!r} cube in the active area")
+    if colour == WEAR:
+        return IllegalAction("AU-62", "brown cubes cannot be activated with this wear card setting")
+    if colour in GEARS:
+        named = action.get("as", colour)
+        if named != colour and not state.turn.red_line:
+            return IllegalAction("AU-88", "only a white cube after Rote Linie may act as another colour")
+        return IllegalAction("AU-32", f"no {named} field can be entered from the car or a placed cube "
+                             "(AU-27 entries, AU-28 cars, AU-30 colour, AU-31 fields used)")
+    card = _card(state, colour)
+    legal = [{k: v for k, v in a.items() if k != "type"} for a in _card_args(state, p, card)]
+    return IllegalAction(card.rule, f"{card.id} cannot be carried out with {dict(action)} (AU-21)", legal=legal)
+
+
+def _stage_why_not(state: State, action: Mapping[str, Any]) -> IllegalAction:
+    stage = state.stage
+    assert stage is not None
+    if stage.kind == "move" and action.get("type") == "step":
+        return IllegalAction(*_step_why_not(state, stage, action))
+    if stage.kind in ("draw", "boost"):
+        return IllegalAction("AU-51", f"{dict(action)} is not a draw that can happen now",
+                             legal=_stage_options(state))
+    if stage.kind == "buy":
+        return IllegalAction("AU-74", f"{dict(action)} is not a cube of cost <= {stage.budget} in the stock",
+                             legal=_stage_options(state))
+    if action.get("type") == "stop":
+        return IllegalAction("AU-21", f"the effect must go on: at least {stage.lo}", legal=_stage_options(state))
+    return IllegalAction("AU-21", f"{dict(action)} is not possible in this effect", legal=_stage_options(state))
+
+
+def _step_why_not(state: State, stage: Stage, action: Mapping[str, Any]) -> tuple[str, str]:
+    """AU-27..AU-31: which rule a refused step breaks."""
+    to = action.get("to")
+    track = state.table.track
+    if to not in track.segments:
+        return "AU-27", f"no segment {to!r} on this track"
+    target = field_of(state, to)
+    if target in _barred(state, stage):
+        return "AU-31", f"field {target} was already used this turn"
+    if not _free(state, to, stage.who if stage.mover == "car" else None):
+        return "AU-28", f"{to} holds another car"
+    if not set(field_colours(state, target)) & set(stage.colours):
+        return "AU-30", f"field {target} is {'/'.join(field_colours(state, target))}, the step needs " \
+                        f"{'/'.join(stage.colours)}"
+    if any(key[1] != to and field_of(state, key[1]) == target for key in step_choices(state, stage)):
+        return "AU-29", f"a cube entering {target} slides to its front-most free segment"
+    return "AU-27", f"{to} cannot be entered from there"
+
+
+def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """AU-35..AU-37, AU-104, AU-105."""
+    p = state.current
+    kind = action["type"]
+    if kind == "buy":
+        colour = action.get("colour")
+        if {"type": "buy", "colour": colour} not in _buy_options(state):
+            raise IllegalAction("AU-36", f"{seat(state, p)} cannot buy {colour!r} with ${money(state, p)}",
+                                legal=[o["colour"] for o in _buy_options(state) if o["type"] == "buy"])
+        cost = state.table.cost(colour)
+        state = replace(state, stock=add(state.stock, colour, -1),
+                        turn=replace(state.turn, spent=state.turn.spent + cost, drivers_used=state.turn.drivers_used
+                                     | {"driver_04"}))
+        state = state.with_player(p, used=add(state.players[p].used, colour))
+        events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": cost})
+        return state
+    if kind == "use_driver":
+        driver = action.get("driver")
+        if dict(action) not in _buy_options(state):
+            raise IllegalAction("AU-100", f"{seat(state, p)} cannot use {driver!r} now")
+        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {driver}))
+        events.append({"type": "driver_used", "player": seat(state, p), "driver": driver})
+        if driver == "driver_04":  # AU-104
+            top = min(3, _available(state.players[p]))
+            return _wait(state, draw(p, "driver_04", sizes=tuple(range(1, top + 1)), dst="aside", card=driver),
+                         "buy")
+        return _wait(state, pick(p, "to_buy", ("discard",), "stock", 0, BIG, card=driver), "buy")  # AU-105
+    events.append({"type": "unspent", "player": seat(state, p), "lost": money(state, p)})  # AU-37
+    return _movement(state, p, events)
+
+
+def _buy_options(state: State) -> list[Action]:
+    p = state.current
+    left = money(state, p)
+    player = state.players[p]
+    options: list[Action] = [{"type": "done"}]
+    options += [{"type": "buy", "colour": c} for c in COLOURS if buyable(state, c) and state.table.cost(c) <= left]
+    if _driver_ready(state, p, "driver_04") and _available(player):
+        options.append({"type": "use_driver", "driver": "driver_04"})
+    if _driver_ready(state, p, "driver_05") and left >= 1 and sum(player.discard):
+        options.append({"type": "use_driver", "driver": "driver_05"})
+    return options
+
+
+def _after_driver_04(state: State, stage: Stage, events: list[Event]) -> State:
+    if sum(state.players[stage.who].aside):
+        return _wait(state, Stage(kind="sort", then="to_buy", who=stage.who), "buy")
+    return _to_buy(state, stage, events)
+
+
+def _to_buy(state: State, stage: Stage | None, events: list[Event]) -> State:
+    return replace(state, phase="buy", actor=state.current, stage=None)
+
+
+def _movement(state: State, p: int, events: list[Event]) -> State:
+    """AU-38, AU-39: the car goes to the furthest cube (a tie is the player's choice)."""
+    state = replace(state, turn=replace(state.turn, start_rank=position(state, p)))
+    placed = state.turn.placed
+    if not placed:
+        return _movement_bonus(state, p, 0, events)
+    lap = state.table.track.lap_length
+    far = max(c.crossings * lap + state.table.track.segments[c.segment].front for c in placed)
+    best = list(dict.fromkeys(c.segment for c in placed
+                              if c.crossings * lap + state.table.track.segments[c.segment].front == far))
+    if len(best) > 1:
+        return _wait(state, Stage(kind="choose", then="", who=p, choices=tuple(best)), "movement")
+    return _drive(state, p, next(c for c in placed if c.segment == best[0]), events)
+
+
+def _drive(state: State, p: int, cube: Placed, events: list[Event]) -> State:
+    state = _car_to(replace(state, stage=None), p, cube.segment, cube.crossings, events, "furthest_cube")
+    state = replace(state, turn=replace(state.turn, car_moved=True))
+    return _movement_bonus(state, p, 0, events)
+
+
+def _movement_bonus(state: State, p: int, step: int, events: list[Event]) -> State:
+    """AU-40 (``MOVEMENT_BONUS_ORDER``): Adrenalin's 2·g light grey fields, then driver_06's one field."""
+    if step == 0 and state.turn.adrenaline:
+        g = max(0, state.turn.start_rank - position(state, p))
+        events.append({"type": "adrenaline", "player": seat(state, p), "gained_places": g})
+        if g:
+            stage = move(p, "bonus", ("light_grey",), 0, 2 * g * state.turn.adrenaline, mover="car",
+                         card="rs_green_1", step=0)
+            if step_choices(state, stage):
+                return _wait(state, stage, "movement")
+    if step <= 1 and _driver_ready(state, p, "driver_06"):
+        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {"driver_06"}))
+        stage = move(p, "bonus", GEARS, 0, 1, mover="car", card="driver_06", step=1)
+        if step_choices(state, stage):
+            return _wait(state, stage, "movement")
+    return _wear_phase(state, p, events)
+
+
+def _after_bonus(state: State, stage: Stage, events: list[Event]) -> State:
+    return _movement_bonus(state, stage.who, stage.step + 1, events)
+
+
+def slipstream(state: State, p: int) -> bool:
+    """AU-44: the segment ahead of the car holds another player's car."""
+    ahead = state.table.track.segments[state.players[p].segment].ahead
+    return ahead is not None and car_at(state, ahead) not in (None, p)
+
+
+def wear_owed(state: State, p: int) -> int:
+    """AU-43: 0 without a car move, in slipstream or under base_red_1; else the highest colour's wear-table value."""
+    turn = state.turn
+    if not turn.car_moved or slipstream(state, p) or turn.no_wear:
+        return 0
+    ranks = [GEARS.index(c) + 1 for f in turn.entered for c in field_colours(state, f) if c in GEARS]
+    return max(ranks, default=0)
+
+
+def _wear_phase(state: State, p: int, events: list[Event]) -> State:
+    """AU-42..AU-45, then driver_01 (AU-101)."""
+    state = replace(state, stage=None, phase="wear", actor=p)
+    owed = wear_owed(state, p)
+    events.append({"type": "wear_phase", "player": seat(state, p), "owed": owed, "slipstream": slipstream(state, p)})
+    state, got = gain(state, p, WEAR, owed, events)
+    state = replace(state, turn=replace(state.turn, wear_gained=got))
+    if got and _driver_ready(state, p, "driver_01"):
+        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {"driver_01"}))
+        stage = move(p, "end_phase", ("light_grey",), 0, got, mover="car", counts_wear=False, card="driver_01")
+        if step_choices(state, stage):
+            return _wait(state, stage, "wear")
+    return _end_phase(state, p, events)
+
+
+def _pit_stop(state: State, p: int, events: list[Event]) -> State:
+    """AU-54: every active wear cube back to the stock, then the end phase."""
+    n = count(state.players[p].active, WEAR)
+    events.append({"type": "pit_stop", "player": seat(state, p), "wear": n})
+    state = _remove_all(state, p, WEAR, "active", [])
+    state = replace(state, turn=replace(state.turn, pit_stop=True, committed=True))
+    return _end_phase(state, p, events)
+
+
+def _end_phase(state: State, p: int, events: list[Event], *_: Any) -> State:
+    """AU-47: driver_08 may remove wear first (AU-108)."""
+    state = replace(state, stage=None, phase="end", actor=p)
+    player = state.players[p]
+    wear_anywhere = count(player.active, WEAR) + count(player.used, WEAR) + count(player.discard, WEAR)
+    if _driver_ready(state, p, "driver_08") and wear_anywhere:
+        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {"driver_08"}))
+        return _wait(state, pick(p, "sweep", ("active", "used", "discard"), "stock", 0, 3, only=(WEAR,),
+                                 card="driver_08"), "end")
+    return _sweep(state, p, events)
+
+
+def _sweep(state: State, p: int, events: list[Event]) -> State:
+    """AU-47, AU-48: everything to the discard, then draw 7 (driver_07 and driver_09 allow more)."""
+    player = state.players[p]
+    state = state.with_player(p, active=EMPTY, used=EMPTY,
+                              discard=plus(player.discard, plus(player.active, player.used)))
+    state = replace(state, turn=replace(state.turn, placed=()))
+    events.append({"type": "swept", "player": seat(state, p)})
+    base = state.table.kit.draw_per_turn
+    extra = 0
+    if state.players[p].driver == "driver_07" and state.turn.wear_gained > 0:
+        extra += state.turn.wear_gained  # AU-107
+    if state.players[p].driver == "driver_09":
+        extra += 2  # AU-109
+    avail = _available(state.players[p])
+    sizes = tuple(dict.fromkeys(min(k, avail) for k in range(base, base + extra + 1)))
+    if not avail:
+        return _after_end_draw(state, Stage(kind="draw", then="", who=p), events)
+    return _wait(state, draw(p, "end_draw", sizes=sizes), "end")
+
+
+def _after_end_draw(state: State, stage: Stage, events: list[Event]) -> State:
+    """AU-110: driver_10 may put drawn cubes back and draw as many again."""
+    p = stage.who
+    if _driver_ready(state, p, "driver_10") and sum(state.players[p].active):
+        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {"driver_10"}))
+        return _wait(state, pick(p, "mulligan", ("active",), "discard", 0, BIG, card="driver_10"), "end")
+    return _turn_over(state, p, events)
+
+
+def _after_mulligan(state: State, stage: Stage, events: list[Event]) -> State:
+    p = stage.who
+    k = min(stage.done, _available(state.players[p]))
+    if not k:
+        return _turn_over(state, p, events)
+    return _wait(state, draw(p, "redrawn", sizes=(k,), card="driver_10"), "end")
+
+
+def _turn_over(state: State, p: int, events: list[Event]) -> State:
+    """AU-49 Sog, then AU-95: the players behind move, best placed first, each followed by Sog."""
+    state = sog(replace(state, stage=None), events)
+    n = state.turn.advance
+    if n and not state.turn.pit_stop:
+        behind = [q for q in ranking(state) if rank_key(state, q) > rank_key(state, p)]
+        if state.table.accelerated:
+            for q in behind:
+                state = state.with_player(q, deferred_moves=state.players[q].deferred_moves + n)
+        elif behind:
+            state = replace(state, turn=replace(state.turn, queue=tuple(behind)))
+            return _next_advance(state, events)
+    return _end_turn(state, p, events)
+
+
+def _next_advance(state: State, events: list[Event]) -> State:
+    queue = state.turn.queue
+    if not queue:
+        return _end_turn(state, state.current, events)
+    q = min(queue, key=lambda s: rank_key(state, s))
+    state = replace(state, turn=replace(state.turn, queue=tuple(s for s in queue if s != q)))
+    stage = move(q, "advanced", GEARS, 0, state.turn.advance, mover="car", counts_wear=False, card="advance")
+    if not step_choices(state, stage):
+        return _next_advance(state, events)
+    return _wait(state, stage, "advance")
+
+
+def _after_advance(state: State, stage: Stage, events: list[Event]) -> State:
+    return _next_advance(sog(replace(state, stage=None), events), events)
+
+
+def _end_turn(state: State, p: int, events: list[Event]) -> State:
+    """AU-57: the race ends after the last turn of a round in which a marker reached Finish."""
+    order = state.table.order
+    state = replace(state, stage=None)
+    last = len(state.table.kit.lap_track) - 1
+    if order.index(p) == len(order) - 1:
+        if any(player.marker == last for player in state.players):
+            return _race_over(state, events)
+        state = replace(state, round=state.round + 1)
+    return _begin_turn(state, order[(order.index(p) + 1) % len(order)], events)
+
+
+def placings(state: State) -> list[int]:
+    """AU-58, AU-59: finished players by distance (then the inner lane), then the others by AU-19."""
+    last = len(state.table.kit.lap_track) - 1
+    return sorted(range(len(state.players)), key=lambda p: (state.players[p].marker != last, rank_key(state, p)))
+
+
+def season_points(place: int, players: int, race: int) -> int:
+    """AU-115: first place 4..8 by race, a middle place 3, last place 2; the second of two scores as middle."""
+    table = read_data("cards.json")["season_points"]
+    if place == 1:
+        return table["first"][race - 1]
+    if place == players and players > 2:
+        return table["last"][race - 1]
+    return table["middle"][race - 1]
+
+
+def _race_over(state: State, events: list[Event]) -> State:
+    order = placings(state)
+    last = len(state.table.kit.lap_track) - 1
+    winners = tuple(order[:1]) if state.players[order[0]].marker == last else ()
+    events.append({"type": "race_over", "race": state.race, "placings": [seat(state, p) for p in order],
+                   "winner": seat(state, order[0])})
+    state = replace(state, placings=tuple(order), results=(*state.results, tuple(order)))
+    for p in range(len(state.players)):  # AU-119: entitlements lapse
+        state = state.with_player(p, deferred_draws=0, deferred_moves=0)
+    if state.table.season:
+        for place, p in enumerate(order, start=1):
+            points = season_points(place, len(order), state.race)
+            state = state.with_player(p, points=state.players[p].points + points)
+            events.append({"type": "points", "player": seat(state, p), "points": points,
+                           "total": state.players[p].points})
+        if state.race < len(state.table.season):
+            return _next_race(state, order, events)
+        best = max(range(len(order)), key=lambda p: (state.players[p].points, -order.index(p)))  # AU-117
+        events.append({"type": "season_over", "winner": seat(state, best)})
+        return replace(state, phase="over", winners=(best,), stage=None, actor=best)
+    return replace(state, phase="over", winners=winners, stage=None)
+
+
+def _next_race(state: State, order: list[int], events: list[Event]) -> State:
+    """AU-116: the next track, the placing order as the new turn order, every cube into the bag, draw 7."""
+    race = state.race + 1
+    kit = state.table.kit
+    track = kit.tracks[state.table.season[race - 1]]
+    table = replace(state.table, track=track, order=tuple(order), protected_start=_protected_starts(track.id))
+    seats = {p: replace(state.players[p], bag=state.players[p].owned(), active=EMPTY, used=EMPTY, discard=EMPTY,
+                        aside=EMPTY, crossings=0, marker=table.lap_start, segment=track.start_positions[k][1])
+             for k, p in enumerate(order)}
+    grid = {seats[p].segment for p in order}
+    state = replace(state, table=table, players=tuple(seats[p] for p in range(len(order))), race=race, round=1,
+                    protected=tuple(s for s in table.protected_start if s in grid), placings=())
+    events.append({"type": "next_race", "race": race, "track": track.id})
+    return _opening_draw(state, order[0])
+
+
+def _after_deferred(state: State, stage: Stage, events: list[Event]) -> State:
+    return _deferred(replace(state, stage=None), stage.who, events)
+
+
+def _after_deferred_move(state: State, stage: Stage, events: list[Event]) -> State:
+    return _deferred(sog(replace(state, stage=None), events), stage.who, events)
+
+
+def _after_boost(state: State, stage: Stage, events: list[Event]) -> State:
+    turn = replace(state.turn, queue=state.turn.queue[1:])
+    state = replace(state, turn=turn)
+    nxt = _next_boost(state, turn)
+    if nxt is None:
+        return _back_to_action(state)
+    return _wait(state, nxt, "boost")
+
+
+def _continue_card(state: State, stage: Stage, events: list[Event]) -> State:
+    card = state.table.kit.action_cards[stage.card]
+    return _script(state, state.current, card, stage.step + 1, stage, {}, events)
+
+
+CONTINUE: dict[str, Callable[[State, Stage, list[Event]], State]] = {
+    "card": _continue_card,
+    "to_action": lambda s, st, e: _back_to_action(s),
+    "to_buy": _to_buy,
+    "opening_draw": _after_opening_draw,
+    "deferred": _after_deferred,
+    "deferred_move": _after_deferred_move,
+    "boost": _after_boost,
+    "bonus": _after_bonus,
+    "end_phase": lambda s, st, e: _end_phase(s, st.who, e),
+    "sweep": lambda s, st, e: _sweep(s, st.who, e),
+    "end_draw": _after_end_draw,
+    "mulligan": _after_mulligan,
+    "redrawn": lambda s, st, e: _turn_over(s, st.who, e),
+    "advanced": _after_advance,
+    "driver_04": _after_driver_04,
+}
+"""What follows a completed ``Stage``, by its ``then``."""
+
+
+# ---------------------------------------------------------------------------------------------------------- the game
+
+STAGE_ACTIONS = ("pick", "stop", "step", "draw", "keep", "sort", "buy", "drive", "decline")
+PHASES: dict[str, Phase] = {
+    "driver": Phase("AU-99", ("driver",), _driver_options, _on_driver),
+    "opening_buy": Phase("AU-13", ("buy", "done"), _opening_buy_options, _on_opening_buy),
+    "opening_draw": Phase("AU-14", STAGE_ACTIONS, _stage_options, _on_stage),
+    "deferred": Phase("AU-119", STAGE_ACTIONS, _stage_options, _on_stage),
+    "action": Phase("AU-20", ("activate", "use_driver", "pit_stop", "to_buy"), _action_options, _on_action),
+    "effect": Phase("AU-21", STAGE_ACTIONS, _stage_options, _on_stage),
+    "boost": Phase("AU-79", STAGE_ACTIONS, _stage_options, _on_stage),
+    "buy": Phase("AU-36", ("buy", "done", "use_driver", *STAGE_ACTIONS), lambda s: _stage_options(s) if s.stage
+                 else _buy_options(s), lambda s, a, e: _on_stage(s, a, e) if s.stage else _on_buy(s, a, e)),
+    "movement": Phase("AU-38", STAGE_ACTIONS, _stage_options, _on_stage),
+    "wear": Phase("AU-43", STAGE_ACTIONS, _stage_options, _on_stage),
+    "end": Phase("AU-48", STAGE_ACTIONS, _stage_options, _on_stage),
+    "advance": Phase("AU-95", STAGE_ACTIONS, _stage_options, _on_stage),
+    "over": Phase("AU-57", (), no_options),
+}
+
+
+class Automobiles:
+    id = "automobiles"
+    title = "Automobiles"
+    dice_set = "automobiles"
+    die_faces = COLOURS
+    """The camera's labels: the cube colours of cubes.json (a draw is read as colours, AU-52)."""
+
+    _listed: tuple[State, list[Action]] | None = None
+
+    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
+        return setup(options, rng)
+
+    def options(self, state: State) -> list[Action]:
+        listed = self._listed
+        if listed is not None and listed[0] is state:
+            return listed[1]
+        options = PHASES[state.phase].options(state)
+        self._listed = (state, options)
+        return options
+
+    def prompt(self, state: State) -> Prompt:
+        if state.phase == "over":
+            return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
+        info: dict[str, Any] = {"turn": seat(state, state.current)}
+        if state.stage is not None:
+            info.update({"stage": state.stage.kind, "card": state.stage.card, "done": state.stage.done,
+                         "at_most": state.stage.hi})
+        if state.phase == "buy" and state.stage is None:
+            info["money"] = money(state, state.current)
+        return Prompt(actor=seat(state, state.actor), phase=state.phase, options=list(self.options(state)), info=info)
+
+    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52)."""
+        actor = seat(state, state.actor)
+        step = PHASES[state.phase]
+        if isinstance(action, Mapping) and action.get("type") in step.actions and state.phase != "action":
+            bare = {k: v for k, v in action.items() if k != "dice"}
+            if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
+                bare["roll"] = len(action["dice"])
+            if bare not in self.options(state):
+                if state.stage is not None:
+                    raise _stage_why_not(state, action)
+                raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
+            if "roll" in bare:
+                action = {**action, "roll": bare["roll"]}
+        return apply_in_phase(state, action, state.phase, actor, PHASES)
+
+    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        return roll_dice(state, option, rng)
+
+    def view(self, state: State) -> dict[str, Any]:
+        return view(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+        """A rule dispute: one player's decisions from a position (``scenario.py``; formats in the README)."""
+        from companion.games.automobiles.scenario import run_scenario
+
+        return run_scenario(position, turn)
+
+    def seats(self, state: State) -> dict[str, bool]:
+        return dict(zip(state.table.colours, state.table.bots, strict=True))
+
+    def score(self, state: State, actor: str) -> float:
+        """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned."""
+        p = state.table.colours.index(actor)
+        if state.phase == "over":
+            return 1000.0 if p in state.winners else -1000.0
+        player = state.players[p]
+        lap = state.table.track.lap_length
+        ahead = 0.0
+        if p == state.current and state.turn.placed:
+            ahead = max(c.crossings * lap + state.table.track.segments[c.segment].front
+                        for c in state.turn.placed) - distance(state, p)
+        wear = count(player.owned(), WEAR)
+        gears = sum(n * (i + 1) for i, n in enumerate(player.owned()[:4]))
+        return 10 * distance(state, p) + 9 * ahead - 3 * wear + 0.5 * gears
+
+
+GAME = Automobiles()
+
+
+def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+    """What a bot's draw shows: ``roll`` cubes drawn blind from the actor's bag, the discard refilling it (AU-50)."""
+    player = state.players[state.actor]
+    bag, discard = as_list(player.bag), as_list(player.discard)
+    k = option["roll"]
+    if len(bag) >= k:
+        return sorted(rng.sample(bag, k))
+    return sorted(bag + rng.sample(discard, k - len(bag)))
+
+
+def view(state: State) -> dict[str, Any]:
+    """Everything a dashboard shows, as JSON (bags as counts unless the open-bags variant is on, AU-120)."""
+    table = state.table
+    lap_track = table.kit.lap_track
+    players = []
+    for p, player in enumerate(state.players):
+        entry = {"colour": table.colours[p], "name": table.names[p], "bot": table.bots[p],
+                 "bag_count": sum(player.bag), "active": as_dict(player.active), "used": as_dict(player.used),
+                 "discard": as_dict(player.discard), "aside": as_dict(player.aside), "segment": player.segment,
+                 "crossings": player.crossings, "marker": lap_track[player.marker],
+                 "finished": player.marker == len(lap_track) - 1, "distance": distance(state, p),
+                 "position": position(state, p), "driver": player.driver, "points": player.points,
+                 "deferred": {"draws": player.deferred_draws, "moves": player.deferred_moves}}
+        if table.open_bags:
+            entry["bag"] = as_dict(player.bag)
+        players.append(entry)
+    turn = state.turn
+    return {
+        "game": "automobiles", "track": table.track.id, "race": state.race, "round": state.round,
+        "phase": state.phase, "current": None if state.phase == "over" else table.colours[state.current],
+        "actor": None if state.phase == "over" else table.colours[state.actor],
+        "order": [table.colours[p] for p in table.order], "lap_track": list(lap_track),
+        "cards": {colour: card.id for colour, card in table.cards.items()},
+        "costs": {c: table.cost(c) for c in COLOURS if table.cost(c) is not None},
+        "values": {c: table.value(c) for c in COLOURS},
+        "variants": {"weaving": table.weaving, "accelerated": table.accelerated, "open_bags": table.open_bags,
+                     "drivers": table.drivers, "wear_activation": table.wear_activation},
+        "season": list(table.season), "stock": as_dict(state.stock), "players": players,
+        "placed": [{"colour": c.colour, "segment": c.segment} for c in turn.placed],
+        "turn": {"committed": turn.committed, "no_wear": turn.no_wear, "red_line": turn.red_line,
+                 "double_gears": turn.double_gears, "adrenaline": turn.adrenaline, "advance": turn.advance,
+                 "entered": sorted(turn.entered), "money": money(state, state.current) if state.phase == "buy"
+                 else None},
+        "stage": None if state.stage is None else {"kind": state.stage.kind, "card": state.stage.card,
+                                                   "done": state.stage.done, "at_most": state.stage.hi},
+        "revealed_drivers": list(state.revealed),
+        "placings": [table.colours[p] for p in state.placings],
+        "winners": [table.colours[p] for p in state.winners], "over": state.phase == "over",
+        "cubes_total": sum(total_cubes(state)),
+    }
