@@ -776,7 +776,10 @@ def _script(state: State, p: int, card: Card, step: int, last: Stage | None, arg
         return _script(state, p, card, step + 1, stage, arg, events)  # AU-51: nothing to draw
     if stage.kind == "boost":
         return _wait(state, stage, "boost")
-    return _wait(state, replace(stage, then="card", card=stage.card or card.id, step=step), "effect")
+    state = _wait(state, replace(stage, then="card", card=stage.card or card.id, step=step), "effect")
+    if _stage_options(state) == [{"type": "stop"}]:  # nothing to decide (0 fields, an empty discard)
+        return _complete(state, state.stage, events)
+    return state
 
 
 def _back_to_action(state: State) -> State:
@@ -1190,6 +1193,9 @@ def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     if kind == "pit_stop":
         if state.turn.committed:
             raise IllegalAction("AU-17", f"{seat(state, p)} has started a standard turn: no pit stop now")
+        wear = count(state.players[p].active, WEAR)
+        if action.get("wear", wear) != wear:
+            raise IllegalAction("AU-54", f"a pit stop returns every active wear cube: {wear}, not {action['wear']!r}")
         return _pit_stop(state, p, events)
     if kind == "activate":
         if dict(action) not in _activations(state, p):
@@ -1221,11 +1227,29 @@ def _why_not(state: State, p: int, action: Mapping[str, Any]) -> IllegalAction:
         named = action.get("as", colour)
         if named != colour and not state.turn.red_line:
             return IllegalAction("AU-88", "only a white cube after Rote Linie may act as another colour")
-        return IllegalAction("AU-32", f"no {named} field can be entered from the car or a placed cube "
-                             "(AU-27 entries, AU-28 cars, AU-30 colour, AU-31 fields used)")
+        return IllegalAction(*_why_no_step(state, p, (named,)))
     card = _card(state, colour)
     legal = [{k: v for k, v in a.items() if k != "type"} for a in _card_args(state, p, card)]
     return IllegalAction(card.rule, f"{card.id} cannot be carried out with {dict(action)} (AU-21)", legal=legal)
+
+
+def _why_no_step(state: State, p: int, colours: tuple[str, ...]) -> tuple[str, str]:
+    """AU-28, AU-31, AU-30: why no step of ``colours`` can be taken from the car or a placed cube."""
+    stage = Stage(kind="move", then="", who=p, colours=colours)
+    barred = _barred(state, stage)
+    starts = [state.players[p].segment] + [c.segment for c in state.turn.placed]
+    reasons = set()
+    for start in starts:
+        for entry in entries(state, start):
+            target = field_of(state, entry)
+            if not set(field_colours(state, target)) & set(colours):
+                reasons.add("AU-30")
+            elif not _free(state, entry, None):
+                reasons.add("AU-28")
+            elif target in barred:
+                reasons.add("AU-31")
+    rule = next((r for r in ("AU-28", "AU-31", "AU-30") if r in reasons), "AU-27")
+    return rule, f"no {'/'.join(colours)} field can be entered from the car or a placed cube"
 
 
 def _stage_why_not(state: State, action: Mapping[str, Any]) -> IllegalAction:
@@ -1507,6 +1531,11 @@ def season_points(place: int, players: int, race: int) -> int:
     return table["middle"][race - 1]
 
 
+def season_winner(points: list[int], last_placings: list[int]) -> int:
+    """AU-117: the most points; on a tie the tied player who placed better in the last race."""
+    return max(range(len(points)), key=lambda p: (points[p], -last_placings.index(p)))
+
+
 def _race_over(state: State, events: list[Event]) -> State:
     order = placings(state)
     last = len(state.table.kit.lap_track) - 1
@@ -1524,7 +1553,7 @@ def _race_over(state: State, events: list[Event]) -> State:
                            "total": state.players[p].points})
         if state.race < len(state.table.season):
             return _next_race(state, order, events)
-        best = max(range(len(order)), key=lambda p: (state.players[p].points, -order.index(p)))  # AU-117
+        best = season_winner([player.points for player in state.players], order)
         events.append({"type": "season_over", "winner": seat(state, best)})
         return replace(state, phase="over", winners=(best,), stage=None, actor=best)
     return replace(state, phase="over", winners=winners, stage=None)
