@@ -1,0 +1,193 @@
+"""How Automobiles looks on a screen and reads in the log, from its own data (pure: the web layer sends what this
+returns as it is)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from companion.games.automobiles.kit import load_kit
+from companion.games.base import log_lines_of, ranked
+from companion.texts import catalog, text
+
+DEMO_OPTIONS: dict[str, Any] = {
+    "players": [{"name": "Julia", "colour": "red"}, {"name": "Klaus", "colour": "blue"},
+                {"name": "Ben", "colour": "yellow"}, {"name": "Anna", "colour": "green"}],
+    "track": "reference_oval", "card_pool": "base"}
+"""The set-up ``companion demo --game automobiles`` will play: four players on the reference oval."""
+
+
+def layout(view: Mapping[str, Any]) -> dict[str, Any]:
+    """What never changes during a race (``/api/layout``): the track's fields and segments with their colours and
+    lanes, the lap track, the cards in play with cost and value, and which of it is reference data rather than the
+    printed material (AU-3, AU-4: shown as such on screen)."""
+    kit = load_kit()
+    track = kit.tracks[view["track"]]
+    fields = [{"id": f.id, "lane": f.lane, "back": f.back, "front": f.front, "colours": list(f.colours),
+               "segments": list(f.segments)} for f in track.fields.values()]
+    segments = [{"id": s.id, "field": s.field, "lane": s.lane, "back": s.back, "front": s.front,
+                 "line_at_back": s.line_at_back, "ahead": s.ahead} for s in track.segments.values()]
+    cards = {}
+    for colour_id, card_id in (view.get("cards") or {}).items():
+        card = kit.fixed_cards.get(card_id) or kit.action_cards[card_id]
+        cards[colour_id] = {"id": card.id, "name": card.name_de, "cost": card.cost, "value": card.value,
+                            "cost_is_reference": not card.verified, "summary": card.summary_en}
+    return {"track": {"id": track.id, "name": track.name, "reference": track.reference,
+                      "lap_length": track.lap_length, "fields": fields, "segments": segments,
+                      "start_positions": [{"id": i, "segment": s, "money": m} for i, s, m in track.start_positions]},
+            "lap_track": list(kit.lap_track), "cards": cards,
+            "cubes": [{"id": c.id, "name": c.name_de, "count": c.count, "kind": c.kind} for c in kit.cubes.values()]}
+
+
+def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
+    """A car's colour -> its player's name."""
+    return {p["colour"]: p["name"] for p in (view or {}).get("players") or []}
+
+
+# -- the log ---------------------------------------------------------------------------------------------------------
+
+FORCED = frozenset({"car_moved", "crossed", "finished", "refilled", "wear_phase", "swept", "sog", "race_over",
+                    "points", "season_over", "next_race", "no_effect", "adrenaline", "unspent"})
+"""Events the rules force on the table (as opposed to a player's choice): the dashboard marks these."""
+ZONES = ("bag", "active", "used", "discard", "stock", "aside")
+
+
+def cube_name(lang: str, colour: Any) -> str:
+    """A cube colour as the players call it ("hellgrau")."""
+    return catalog(lang)["log"].get(f"au_cube_{colour}", str(colour))
+
+
+def cube_list(lang: str, colours: Any) -> str:
+    """Cube colours as "2× weiß, 1× braun"; none as "–"."""
+    counts: dict[str, int] = {}
+    for c in colours or []:
+        counts[c] = counts.get(c, 0) + 1
+    return ", ".join(f"{n}× {cube_name(lang, c)}" for c, n in counts.items()) or "–"
+
+
+def _zone(lang: str, zone: Any) -> str:
+    return catalog(lang)["log"].get(f"au_zone_{zone}", str(zone))
+
+
+def card_name(card_id: Any) -> str:
+    kit = load_kit()
+    card = kit.action_cards.get(str(card_id)) or kit.fixed_cards.get(str(card_id))
+    return (card.name_de or card.id) if card else str(card_id)
+
+
+def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
+    """One line for one rules event ("Julia activates a white cube"), or None for an event the log leaves out."""
+    kind = event.get("type")
+    fields = {**event, "player": names.get(event.get("player", ""), event.get("player"))}
+    if "colour" in event:
+        fields["cube"] = cube_name(lang, event["colour"])
+    if kind == "activated":
+        fields["card"] = card_name(event.get("card"))
+        return text(lang, "au_activated", fields)
+    if kind in ("drew", "kept"):
+        return text(lang, f"au_{kind}", fields, cubes=cube_list(lang, event.get("cubes")),
+                    discarded=cube_list(lang, event.get("discarded")))
+    if kind == "moved_cube":
+        return text(lang, "au_moved_cube", fields, origin=_zone(lang, event.get("from")),
+                    target=_zone(lang, event.get("to")))
+    if kind == "crossed":
+        return text(lang, "au_crossed", fields)
+    if kind in ("race_over", "season_over"):
+        return text(lang, f"au_{kind}", fields, winner=names.get(event.get("winner", ""), event.get("winner")))
+    if kind == "wear_phase":
+        return text(lang, "au_slipstream" if event.get("slipstream") else "au_wear_phase", fields)
+    if kind == "driver_chosen" or kind == "driver_used":
+        return text(lang, f"au_{kind}", fields, driver=str(event.get("driver", "")).replace("driver_", ""))
+    if kind == "no_effect":
+        return text(lang, "au_no_effect", fields, card=card_name(event.get("card")))
+    key = f"au_{kind}"
+    if key in catalog(lang)["log"]:
+        return text(lang, key, fields)
+    return None
+
+
+ACTION_LINES = {"stop": "au_stop", "decline": "au_decline", "to_buy": "au_to_buy", "done": "au_done"}
+"""Choices no rules event tells: the log says them itself."""
+
+
+def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lang: str) -> str | None:
+    key = ACTION_LINES.get(str(action.get("type")))
+    if key == "au_done" and phase == "opening_buy":
+        key = "au_done_opening"
+    return text(lang, key, player=actor) if key else None
+
+
+def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
+              lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
+    return log_lines_of(action, action_line(action, names.get(actor, actor), phase, lang=lang), events,
+                        lambda event: describe_event(event, lang=lang, names=names),
+                        lambda event: event.get("type") in FORCED)
+
+
+# -- game over -------------------------------------------------------------------------------------------------------
+
+CHART_AXIS = "au_chart_round"
+CHART_METRICS = ("au_chart_distance", "au_chart_wear")
+"""ui keys: the steps of the chart and what it draws."""
+
+
+def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:
+    """Each car's distance (AU-19) and each player's wear cubes outside the bag, after the rounds played."""
+    done = view["round"] if view["over"] else view["round"] - 1
+    players = view["players"]
+    return done, {"au_chart_distance": {p["colour"]: p["distance"] for p in players},
+                  "au_chart_wear": {p["colour"]: sum(p[z].get("brown", 0) for z in ("active", "used", "discard"))
+                                    for p in players}}
+
+
+def standings(view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[Any]]]) -> list[dict[str, Any]]:
+    """AU-58, AU-59: the placings of the race (finished players first), with distance and marker."""
+    order = view.get("placings") or [p["colour"] for p in sorted(view["players"], key=lambda p: p["position"])]
+    winners = set(view.get("winners") or [])
+    by_colour = {p["colour"]: p for p in view["players"]}
+    rows = []
+    for colour_id in order:
+        p = by_colour[colour_id]
+        why = "winner" if colour_id in winners else "finished" if p["finished"] else "distance"
+        rows.append({"actor": colour_id, "colour": colour_id, "why": why, "text": f"au_standing_{why}",
+                     "values": {"distance": p["distance"], "marker": p["marker"], "points": p["points"]},
+                     "rank": order.index(colour_id)})
+    return ranked(rows, key=lambda r: r["rank"])
+
+
+# -- the options, as the screens and the buttons name them ----------------------------------------------------
+
+
+def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> str | None:
+    """How the screens and the buttons name one of this game's options, in ``lang`` (None: no text for it)."""
+    view = snapshot.get("view") or {}
+    kind = option.get("type")
+    words = catalog(lang)["ui"]
+    cube = cube_name(lang, option.get("colour", ""))
+    if kind == "activate":
+        extra = [cube_name(lang, option[k]) for k in ("as", "gear") if k in option]
+        extra += [ui_text(lang, f"au_opt_option_{option['option']}")] if "option" in option else []
+        return ui_text(lang, "au_opt_activate", cube=cube) + (f" ({', '.join(extra)})" if extra else "")
+    if kind == "step":
+        return ui_text(lang, "au_opt_step", to=option.get("to")) + (
+            f" ({cube_name(lang, option['colour'])})" if "colour" in option else "")
+    if kind == "pick":
+        return ui_text(lang, "au_opt_pick", cube=cube, origin=_zone(lang, option.get("from")))
+    if kind == "draw":
+        return ui_text(lang, "au_opt_draw", n=option.get("roll"))
+    if kind == "buy":
+        cost = (view.get("costs") or {}).get(option.get("colour"), "?")
+        return ui_text(lang, "au_opt_buy", cube=cube, cost=cost)
+    if kind in ("keep", "sort"):
+        return ui_text(lang, f"au_opt_{kind}", cube=cube, target=_zone(lang, option.get("to")))
+    if kind == "drive":
+        return ui_text(lang, "au_opt_drive", to=option.get("to"))
+    if kind in ("use_driver", "driver"):
+        return ui_text(lang, f"au_opt_{kind}", driver=str(option.get("driver", "")).replace("driver_", ""))
+    key = f"au_opt_{kind}"
+    return ui_text(lang, key) if key in words else None
+
+
+def ui_text(lang: str, key: str, **fields: Any) -> str:
+    return catalog(lang)["ui"][key].format_map(dict(fields))

@@ -1,0 +1,93 @@
+"""Automobiles on screen and in the log: every event and option of bot races reads in every language with every
+field filled, and the layout is plain JSON that says what is reference data."""
+
+from __future__ import annotations
+
+import json
+import random
+import string
+
+import pytest
+
+from companion import texts
+from companion.games import GAMES
+from companion.games.automobiles import present
+from companion.games.automobiles.rules import GAME
+from companion.games.bots import GreedyBot, RandomBot, roll
+
+LANGUAGES = ("de", "nl", "en")
+RACES = [{**present.DEMO_OPTIONS, "card_pool": "both", "drivers": True},
+         {**present.DEMO_OPTIONS, "card_pool": "racing_season", "season": ["reference_oval"] * 3, "laps": "1"}]
+
+
+@pytest.fixture(autouse=True)
+def automobiles_texts(monkeypatch):
+    """The package's catalogue merged as the registry will merge it."""
+    monkeypatch.setitem(GAMES, "automobiles", "companion.games.automobiles")
+    texts.catalog.cache_clear()
+    yield
+    texts.catalog.cache_clear()
+
+
+def test_every_text_has_the_same_fields_in_every_language():
+    catalogs = {lang: texts.catalog(lang) for lang in LANGUAGES}
+    for section in ("ui", "log"):
+        keys = {k for k in catalogs["en"][section] if k.startswith("au_")}
+        for lang in LANGUAGES:
+            assert {k for k in catalogs[lang][section] if k.startswith("au_")} == keys, lang
+            for key in keys:
+                fields = {f for _, f, _, _ in string.Formatter().parse(catalogs[lang][section][key]) if f}
+                english = {f for _, f, _, _ in string.Formatter().parse(catalogs["en"][section][key]) if f}
+                assert fields == english, (lang, key)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_every_action_and_option_of_a_bot_race_reads_in_every_language(seed):
+    rng = random.Random(seed)
+    state = GAME.setup(RACES[seed], rng)
+    bot = GreedyBot() if seed == 0 else RandomBot()
+    seen, kinds = set(), set()
+    for _ in range(4000):
+        if GAME.is_over(state):
+            break
+        prompt = GAME.prompt(state)
+        snapshot = {"view": GAME.view(state), "prompt": {"actor": prompt.actor, "phase": prompt.phase}}
+        for option in prompt.options:
+            for lang in LANGUAGES:
+                label = present.option_label(option, snapshot, lang)
+                assert label and "{" not in label and "?" not in label, (lang, option)
+            kinds.add(option["type"])
+        phase = state.phase
+        action = roll(GAME, bot.choose(GAME, state, prompt, rng), rng, state)
+        state, events = GAME.apply(state, action)
+        view = GAME.view(state)
+        for lang in LANGUAGES:
+            lines = present.log_lines(action, phase, events, actor=prompt.actor, lang=lang,
+                                      names=present.names(view, lang))
+            assert lines, (action, events)
+            for line in lines:
+                assert "?" not in line["text"] and "{" not in line["text"], (lang, line)
+            seen |= {line["event"] for line in lines}
+    assert GAME.is_over(state)
+    assert {"activated", "stepped", "car_moved", "drew", "wear_phase", "race_over"} <= seen
+    assert {"activate", "step", "draw", "to_buy", "done", "stop"} <= kinds
+
+
+def test_the_layout_is_plain_json_and_says_what_is_reference_data():
+    state = GAME.setup(present.DEMO_OPTIONS, random.Random(1))
+    layout = present.layout(GAME.view(state))
+    assert json.loads(json.dumps(layout, allow_nan=False)) == layout
+    assert layout["track"]["reference"] and {s["id"] for s in layout["track"]["segments"]} >= {"L0-30", "L2-00"}
+    assert all(card["cost_is_reference"] for colour, card in layout["cards"].items() if colour != "brown")
+    assert layout["lap_track"][-1] == "Finish"
+
+
+def test_standings_and_chart_follow_the_placings():
+    from companion.games.bots import play_game
+
+    final, _ = play_game(GAME, present.DEMO_OPTIONS, 2, GreedyBot())
+    view = GAME.view(final)
+    rows = present.standings(view, {})
+    assert [r["actor"] for r in rows] == view["placings"] and rows[0]["why"] == "winner"
+    done, metrics = present.chart_point(view)
+    assert done == view["round"] and set(metrics["au_chart_distance"]) == {p["colour"] for p in view["players"]}
