@@ -1118,7 +1118,7 @@ def _after_opening_draw(state: State, stage: Stage, events: list[Event]) -> Stat
     k = order.index(stage.who)
     if k + 1 < len(order):
         return _opening_draw(state, order[k + 1])
-    return _begin_turn(state, order[0], events)
+    return begin_turn(state, order[0], events)
 
 
 def _driver_options(state: State) -> list[Action]:
@@ -1141,7 +1141,7 @@ def _on_driver(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     return replace(state, revealed=(), phase="opening_buy", actor=order[0], current=order[0])
 
 
-def _begin_turn(state: State, p: int, events: list[Event]) -> State:
+def begin_turn(state: State, p: int, events: list[Event]) -> State:
     """AU-16, AU-119: a fresh turn; deferred draws and car moves come first."""
     state = replace(state, current=p, actor=p, turn=Turn(), stage=None, phase="action")
     events.append({"type": "turn", "player": seat(state, p), "round": state.round})
@@ -1149,15 +1149,18 @@ def _begin_turn(state: State, p: int, events: list[Event]) -> State:
 
 
 def _deferred(state: State, p: int, events: list[Event]) -> State:
+    """The entitlements stay on the player until carried out, so a Position printed meanwhile still shows them."""
     player = state.players[p]
     if player.deferred_draws:
-        state = state.with_player(p, deferred_draws=0)
         if _available(player):
             return _wait(state, draw(p, "deferred", lo=0, hi=player.deferred_draws), "deferred")
+        state = state.with_player(p, deferred_draws=0)
     if player.deferred_moves:
+        stage = move(p, "deferred_move", GEARS, 0, player.deferred_moves, mover="car", counts_wear=False,
+                     card="advance")
+        if step_choices(state, stage):
+            return _wait(state, stage, "deferred")
         state = state.with_player(p, deferred_moves=0)
-        return _wait(state, move(p, "deferred_move", GEARS, 0, player.deferred_moves, mover="car",
-                                 counts_wear=False, card="advance"), "deferred")
     return replace(state, phase="action", actor=p, stage=None)
 
 
@@ -1512,7 +1515,7 @@ def _end_turn(state: State, p: int, events: list[Event]) -> State:
         if any(player.marker == last for player in state.players):
             return _race_over(state, events)
         state = replace(state, round=state.round + 1)
-    return _begin_turn(state, order[(order.index(p) + 1) % len(order)], events)
+    return begin_turn(state, order[(order.index(p) + 1) % len(order)], events)
 
 
 def placings(state: State) -> list[int]:
@@ -1576,11 +1579,12 @@ def _next_race(state: State, order: list[int], events: list[Event]) -> State:
 
 
 def _after_deferred(state: State, stage: Stage, events: list[Event]) -> State:
-    return _deferred(replace(state, stage=None), stage.who, events)
+    return _deferred(replace(state, stage=None).with_player(stage.who, deferred_draws=0), stage.who, events)
 
 
 def _after_deferred_move(state: State, stage: Stage, events: list[Event]) -> State:
-    return _deferred(sog(replace(state, stage=None), events), stage.who, events)
+    state = replace(state, stage=None).with_player(stage.who, deferred_moves=0)
+    return _deferred(sog(state, events), stage.who, events)
 
 
 def _after_boost(state: State, stage: Stage, events: list[Event]) -> State:

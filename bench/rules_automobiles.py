@@ -1,0 +1,57 @@
+"""Automobiles rules speed: complete bot races per second on one core (4 players, the reference oval, 3 laps, the
+base and expansion cards in turn). Goal (issue 17): >= 50.
+
+Greedy bots are the headline, as for Cubitos: they race the way a table does (about 25 rounds). A greedy bot tries
+every listed option with ``apply`` and rates it (``Automobiles.score``), so the figure is the cost of a one-step
+lookahead, not of the rules alone; the random-bot line shows the rules alone over much longer races. CPU time
+(``process_time``) is reported beside wall time because the machine may be shared.
+
+    python bench/rules_automobiles.py
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+from machine import describe, machine_line
+
+from companion.games.automobiles import rules
+from companion.games.bots import GreedyBot, RandomBot, play_game
+
+GOAL_GAMES_PER_SECOND = 50
+FOUR = {"players": [{"name": c.title(), "colour": c} for c in rules.CAR_COLOURS[:4]]}
+POOLS = ["base", "racing_season", "both"]
+
+
+def measure(games: int, bot: object) -> dict[str, float]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    actions = rounds = 0
+    for seed in range(games):
+        final, played = play_game(rules.GAME, {**FOUR, "card_pool": POOLS[seed % len(POOLS)]}, seed, bot)
+        actions += len(played)
+        rounds += final.round
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return {"games": games, "games_per_s": round(games / cpu, 2), "games_per_s_wall": round(games / wall, 2),
+            "actions_per_game": round(actions / games, 1), "rounds_per_game": round(rounds / games, 1),
+            "ms_per_action": round(1000 * cpu / actions, 3)}
+
+
+def run() -> dict[str, object]:
+    rules.GAME.setup(FOUR, random.Random(0))  # load the box before timing
+    figures = {"machine": describe(), "goal_games_per_s": GOAL_GAMES_PER_SECOND,
+               "greedy": measure(30, GreedyBot()), "random": measure(6, RandomBot())}
+    print(machine_line(figures["machine"]))
+    for name in ("greedy", "random"):
+        f = figures[name]
+        print(f"{name} bots: {f['games_per_s']:6.2f} games/s CPU ({f['games_per_s_wall']:.2f} wall) over "
+              f"{f['games']} games, {f['actions_per_game']:.0f} actions and {f['rounds_per_game']:.1f} rounds per "
+              f"game, {f['ms_per_action']:.3f} ms per action")
+    verdict = "meets" if figures["greedy"]["games_per_s"] >= GOAL_GAMES_PER_SECOND else "MISSES"
+    print(f"greedy-bot games/s {verdict} the goal of {GOAL_GAMES_PER_SECOND}")
+    return json.loads(json.dumps(figures))
+
+
+if __name__ == "__main__":
+    run()

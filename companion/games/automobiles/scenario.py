@@ -1,0 +1,153 @@
+"""Rule disputes: one player's turn from a table written by hand (``companion rules automobiles apply``).
+
+The formats are in the package README ("Rule disputes"). A Position is a table at the start of a player's turn: the
+track, the cards in play, the variants, the turn order, and each player's car (segment, crossings, lap marker) and
+cubes by colour per zone. The stock is the box less the players' cubes. A Turn is that player's decisions in order,
+as the dashboard sends them (draws with the colours drawn), including the other players' decisions the turn asks
+for (a Boost draw, an rs_blue_1 move). The result is the table after the turn, as a Position, and its events.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.games.automobiles import rules
+from companion.games.automobiles.kit import load_kit
+from companion.games.automobiles.rules import GAME
+from companion.games.automobiles.state import COLOURS, Player, State, Turn, as_dict, cubes, minus, plus
+from companion.games.base import IllegalAction, ScenarioError, check_keys, typed_value
+
+ZONES = ("bag", "active", "used", "discard")
+PLAYER_KEYS = ("name", "colour", "segment", "crossings", "marker", *ZONES, "driver", "deferred_draws",
+               "deferred_moves", "points")
+POSITION_KEYS = ("track", "laps", "cards", "variants", "season", "race", "round", "order", "current", "phase",
+                 "protected", "players")
+VARIANT_KEYS = ("weaving", "accelerated", "open_bags", "wear_activation")
+
+
+def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
+    state = state_from_position(position)
+    check_keys(turn, ("player", "actions"), "turn")
+    player = typed_value(turn, "player", str, "turn")
+    actions = typed_value(turn, "actions", list, "turn")
+    if player not in state.table.colours:
+        raise ScenarioError("turn.player", f"expected a player's colour, one of {', '.join(state.table.colours)}, "
+                            f"got {player!r}")
+    owner = state.table.colours.index(player)
+    events: list[dict[str, Any]] = []
+    for n, action in enumerate(actions):
+        if not isinstance(action, Mapping):
+            raise ScenarioError(f"turn.actions[{n}]", f"expected an action object, got {action!r}")
+        if state.phase == "over" or state.current != owner:
+            whose = "nobody" if state.phase == "over" else state.table.colours[state.current]
+            raise IllegalAction("AU-16", f"it is {whose}'s turn, not {player}'s", legal=whose)
+        state, more = GAME.apply(state, action)
+        events += more
+    return {"position": position_from_state(state), "events": events}
+
+
+def _cubes(value: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(value, Mapping):
+        raise ScenarioError(where, f"expected {{colour: count}}, got {value!r}")
+    for colour, n in value.items():
+        if colour not in COLOURS or isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ScenarioError(f"{where}.{colour}", f"expected a cube colour of cubes.json with a count >= 0, "
+                                f"got {colour!r}: {n!r}")
+    return cubes(dict(value))
+
+
+def state_from_position(position: Any) -> State:
+    """The table a Position describes, at the start of ``current``'s turn; every cube comes from the box, once."""
+    kit = load_kit()
+    check_keys(position, POSITION_KEYS, "position")
+    entries = typed_value(position, "players", list, "position")
+    variants = check_keys(typed_value(position, "variants", dict, "position", {}), VARIANT_KEYS,
+                          "position.variants")
+    seats = []
+    for n, entry in enumerate(entries):
+        check_keys(entry, PLAYER_KEYS, f"position.players[{n}]")
+        seats.append({"name": typed_value(entry, "name", str, f"position.players[{n}]"),
+                      "colour": typed_value(entry, "colour", str, f"position.players[{n}]")})
+    colours = [s["colour"] for s in seats]
+    order = typed_value(position, "order", list, "position", colours)
+    if sorted(order) != sorted(colours):
+        raise ScenarioError("position.order", f"expected every player's colour once, got {order!r}")
+    options: dict[str, Any] = {"players": seats, "start": colours.index(order[0]), **variants}
+    for key in ("track", "laps", "cards", "season"):
+        if key in position:
+            options[key] = position[key]
+    state = GAME.setup(options, random.Random(0))
+    table = replace(state.table, order=tuple(colours.index(c) for c in order), drivers=any(
+        e.get("driver") for e in entries) or state.table.drivers)
+    track = table.track
+    box = cubes({c.id: c.count for c in kit.cubes.values()})
+    players = []
+    for n, entry in enumerate(entries):
+        at = f"position.players[{n}]"
+        zones = {zone: _cubes(entry.get(zone, {}), f"{at}.{zone}") for zone in ZONES}
+        segment = typed_value(entry, "segment", str, at)
+        if segment not in track.segments:
+            raise ScenarioError(f"{at}.segment", f"no segment {segment!r} on {track.id}")
+        marker = typed_value(entry, "marker", str, at, kit.lap_track[table.lap_start])
+        if marker not in kit.lap_track:
+            raise ScenarioError(f"{at}.marker", f"expected one of {', '.join(kit.lap_track)}, got {marker!r}")
+        marker_index = kit.lap_track.index(marker)
+        driver = typed_value(entry, "driver", (str, type(None)), at, None)
+        if driver is not None and driver not in {d["id"] for d in kit.drivers}:
+            raise ScenarioError(f"{at}.driver", f"no driver {driver!r} in cards.json")
+        player = Player(segment=segment, **zones, marker=marker_index, driver=driver,
+                        crossings=typed_value(entry, "crossings", int, at, marker_index - table.lap_start),
+                        deferred_draws=typed_value(entry, "deferred_draws", int, at, 0),
+                        deferred_moves=typed_value(entry, "deferred_moves", int, at, 0),
+                        points=typed_value(entry, "points", int, at, 0))
+        box = minus(box, player.owned())
+        if min(box) < 0:
+            short = COLOURS[min(range(len(box)), key=lambda i: box[i])]
+            raise ScenarioError(at, f"more {short} cubes than the box holds")
+        players.append(player)
+    if len({p.segment for p in players}) != len(players):
+        raise ScenarioError("position.players", "two cars on one segment")
+    protected = typed_value(position, "protected", list, "position", [])
+    for k, segment in enumerate(protected):
+        if segment not in table.protected_start:
+            raise ScenarioError(f"position.protected[{k}]", f"{segment!r} is no start segment of its own (AU-34)")
+    phase = typed_value(position, "phase", str, "position", "action")
+    if phase != "action":
+        raise ScenarioError("position.phase", f"a Position starts a turn: 'action', got {phase!r}")
+    current = typed_value(position, "current", str, "position", order[0])
+    if current not in colours:
+        raise ScenarioError("position.current", f"expected a player's colour, got {current!r}")
+    p = colours.index(current)
+    state = replace(state, table=table, players=tuple(players), stock=box, phase="action", current=p, actor=p,
+                    turn=Turn(), stage=None, revealed=(), protected=tuple(protected),
+                    round=typed_value(position, "round", int, "position", 1),
+                    race=typed_value(position, "race", int, "position", 1))
+    return rules.begin_turn(state, p, [])
+
+
+def position_from_state(state: State) -> dict[str, Any]:
+    """A State as a Position (the format ``state_from_position`` reads), for the next turn."""
+    table = state.table
+    lap_track = table.kit.lap_track
+    players = []
+    for p, player in enumerate(state.players):
+        entry: dict[str, Any] = {"name": table.names[p], "colour": table.colours[p], "segment": player.segment,
+                                 "crossings": player.crossings, "marker": lap_track[player.marker]}
+        entry.update({zone: as_dict(getattr(player, zone)) for zone in ZONES})
+        if sum(player.aside):  # cubes between zones only mid-turn (driver_04): shown as active
+            entry["active"] = as_dict(plus(player.active, player.aside))
+        entry.update(driver=player.driver, deferred_draws=player.deferred_draws,
+                     deferred_moves=player.deferred_moves, points=player.points)
+        players.append(entry)
+    return {"track": table.track.id, "laps": lap_track[table.lap_start],
+            "cards": {c: card.id for c, card in table.cards.items() if c in rules.ACTION_COLOURS},
+            "variants": {"weaving": table.weaving, "accelerated": table.accelerated, "open_bags": table.open_bags,
+                         "wear_activation": table.wear_activation},
+            "season": list(table.season), "race": state.race, "round": state.round,
+            "order": [table.colours[p] for p in table.order],
+            "current": None if state.phase == "over" else table.colours[state.current],
+            "phase": "action" if state.phase == "deferred" else state.phase,
+            "protected": list(state.protected), "players": players}
