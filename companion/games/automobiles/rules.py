@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -38,6 +37,7 @@ from companion.games.automobiles.state import (
     cubes,
     distance,
     entries,
+    evolve,
     field_colours,
     field_of,
     field_segments,
@@ -255,7 +255,7 @@ def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
     if drivers:
         pool = sorted(d["id"] for d in kit.drivers)
         revealed = pool if options.get("driver_pool", DRIVER_POOL) == "all" else rng.sample(pool, len(seats) + 1)
-        return replace(state, phase="driver", actor=order[-1], revealed=tuple(sorted(revealed)))
+        return evolve(state, phase="driver", actor=order[-1], revealed=tuple(sorted(revealed)))
     return state
 
 
@@ -290,7 +290,25 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     The landing is the front-most free segment the cube slides to inside the field it enters (AU-29); under the
     weaving variant any segment from the entry up to that one (AU-118).
     """
+    key = (state.table.track.id, state.table.weaving, tuple(p.segment for p in state.players), state.protected,
+           source, colours, barred, mover)
+    cached = _LANDINGS.get(key)
+    if cached is None:
+        if len(_LANDINGS) > 100_000:
+            _LANDINGS.clear()
+        cached = _LANDINGS[key] = _landings_from(state, source, colours, barred, mover)
+    return [(start, seg, crossings + n, target, allowed) for start, seg, n, target, allowed in cached]
+
+
+_LANDINGS: dict[tuple[Any, ...], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
+"""``_landings`` by everything it depends on but the crossings so far: a greedy bot asks the same question for every
+option it tries."""
+
+
+def _landings_from(state: State, source: str, colours: tuple[str, ...], barred: frozenset[str],
+                   mover: int | None) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
     track = state.table.track
+    crossings = 0
     found = []
     for start, crossed in _sources(state, source, crossings, mover):
         own = field_of(state, start)
@@ -369,7 +387,7 @@ def _cross(state: State, p: int, crossings: int, events: list[Event]) -> State:
 def _car_to(state: State, p: int, segment: str, crossings: int, events: list[Event], why: str) -> State:
     player = state.players[p]
     if player.segment in state.protected and segment != player.segment:  # AU-34: it has left its start field
-        state = replace(state, protected=tuple(s for s in state.protected if s != player.segment))
+        state = evolve(state, protected=tuple(s for s in state.protected if s != player.segment))
     state = state.with_player(p, segment=segment)
     events.append({"type": "car_moved", "player": seat(state, p), "to": segment, "why": why})
     return _cross(state, p, crossings, events)
@@ -439,7 +457,7 @@ def gain(state: State, p: int, colour: str, n: int, events: list[Event]) -> tupl
     n = min(n, have) if colour == WEAR else n
     if n <= 0:
         return state, 0
-    state = replace(state, stock=add(state.stock, colour, -n))
+    state = evolve(state, stock=add(state.stock, colour, -n))
     state = state.with_player(p, used=add(state.players[p].used, colour, n))
     events.append({"type": "gained", "player": seat(state, p), "colour": colour, "n": n})
     return state, n
@@ -450,11 +468,11 @@ def _move_cube(state: State, p: int, colour: str, src: str, dst: str, events: li
     zones = {}
     player = state.players[p]
     if src == "stock":
-        state = replace(state, stock=add(state.stock, colour, -1))
+        state = evolve(state, stock=add(state.stock, colour, -1))
     else:
         zones[src] = add(getattr(player, src), colour, -1)
     if dst == "stock":
-        state = replace(state, stock=add(state.stock, colour, 1))
+        state = evolve(state, stock=add(state.stock, colour, 1))
     else:
         zones[dst] = add(zones.get(dst, getattr(player, dst)), colour, 1)
     state = state.with_player(p, **zones)
@@ -494,7 +512,7 @@ def _cost_for_sum(state: State, colour: str) -> int:
 
 
 def _wait(state: State, stage: Stage, phase: str) -> State:
-    return replace(state, stage=stage, phase=phase, actor=stage.who)
+    return evolve(state, stage=stage, phase=phase, actor=stage.who)
 
 
 def pick(p: int, then: str, src: tuple[str, ...], dst: str, lo: int, hi: int, *, card: str = "", step: int = 0,
@@ -586,11 +604,11 @@ def _stage_options(state: State) -> list[Action]:
 
 def _complete(state: State, stage: Stage, events: list[Event]) -> State:
     """A finished stage: record a moved cube, then what follows (``CONTINUE``)."""
-    state = replace(state, stage=None)
+    state = evolve(state, stage=None)
     if stage.kind == "move" and stage.mover == "cube" and stage.done:
         turn = state.turn
         placed = Placed(colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
-        state = replace(state, turn=replace(turn, placed=(*turn.placed, placed)))
+        state = evolve(state, turn=evolve(turn, placed=(*turn.placed, placed)))
         events.append({"type": "placed", "player": seat(state, stage.who), "colour": stage.colour,
                        "segment": stage.at, "fields": list(stage.fields)})
         if stage.card == "red_line" and any("white" not in field_colours(state, f) for f in stage.fields):
@@ -610,31 +628,31 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
         state = _move_cube(state, p, colour, src, stage.dst, events)
         spent = 1 if stage.card == "driver_05" else 0
         if spent:
-            state = replace(state, turn=replace(state.turn, spent=state.turn.spent + 1))
+            state = evolve(state, turn=evolve(state.turn, spent=state.turn.spent + 1))
         if stage.wear_each:
             state, _ = gain(state, p, WEAR, stage.wear_each, events)
         budget = stage.budget + (_cost_for_sum(state, colour) if stage.card == "base_purple_4" else 0)
-        stage = replace(stage, done=stage.done + 1, picked=add(stage.picked, colour), budget=budget)
+        stage = evolve(stage, done=stage.done + 1, picked=add(stage.picked, colour), budget=budget)
     elif stage.kind == "move":
         key = (action.get("from", ""), action["to"], action.get("colour", ""))
         crossings, target = step_choices(state, stage)[key]
-        stage = replace(stage, done=stage.done + 1, fields=(*stage.fields, target), at=action["to"],
+        stage = evolve(stage, done=stage.done + 1, fields=(*stage.fields, target), at=action["to"],
                         crossings=crossings, colours=(key[2],) if stage.same_colour else stage.colours,
                         same_colour=False)
         if stage.mover == "car":
             state = _car_to(state, p, action["to"], crossings, events, stage.card or "move")
             if stage.counts_wear:
                 turn = state.turn
-                state = replace(state, turn=replace(turn, entered=turn.entered | {target}, car_moved=True))
+                state = evolve(state, turn=evolve(turn, entered=turn.entered | {target}, car_moved=True))
         else:
-            state = replace(state, turn=replace(state.turn, entered=state.turn.entered | {target}))
+            state = evolve(state, turn=evolve(state.turn, entered=state.turn.entered | {target}))
             events.append({"type": "stepped", "player": seat(state, p), "colour": stage.colour, "to": action["to"]})
     elif stage.kind == "draw":
         k = action["roll"]
         state, drawn = _drawn(state, p, action.get("dice"), k, stage.dst, events)
         if stage.wear_each:
             state, _ = gain(state, p, WEAR, stage.wear_each * k, events)
-        stage = replace(stage, done=stage.done + k, picked=plus(stage.picked, drawn))
+        stage = evolve(stage, done=stage.done + k, picked=plus(stage.picked, drawn))
         if stage.sizes:
             return _complete(state, stage, events)
         if stage.until_non_wear and (count(drawn, WEAR) < k or not _available(state.players[p])):
@@ -651,9 +669,9 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
         state = _move_cube(state, p, action["colour"], "aside", action["to"], events)
         if not sum(state.players[p].aside):
             return _complete(state, stage, events)
-        return replace(state, stage=stage)
+        return evolve(state, stage=stage)
     elif stage.kind == "buy":
-        state = replace(state, stock=add(state.stock, action["colour"], -1))
+        state = evolve(state, stock=add(state.stock, action["colour"], -1))
         state = state.with_player(p, used=add(state.players[p].used, action["colour"]))
         events.append({"type": "bought", "player": seat(state, p), "colour": action["colour"],
                        "cost": state.table.cost(action["colour"])})
@@ -664,7 +682,7 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     elif stage.kind == "boost":
         state, _ = _drawn(state, p, action.get("dice"), 1, "active", events)
         return _complete(state, stage, events)
-    state = replace(state, stage=stage)
+    state = evolve(state, stage=stage)
     if stage.done >= stage.hi or not _stage_options(state) or _stage_options(state) == [{"type": "stop"}]:
         return _complete(state, stage, events)
     return state
@@ -776,14 +794,14 @@ def _script(state: State, p: int, card: Card, step: int, last: Stage | None, arg
         return _script(state, p, card, step + 1, stage, arg, events)  # AU-51: nothing to draw
     if stage.kind == "boost":
         return _wait(state, stage, "boost")
-    state = _wait(state, replace(stage, then="card", card=stage.card or card.id, step=step), "effect")
+    state = _wait(state, evolve(stage, then="card", card=stage.card or card.id, step=step), "effect")
     if _stage_options(state) == [{"type": "stop"}]:  # nothing to decide (0 fields, an empty discard)
         return _complete(state, state.stage, events)
     return state
 
 
 def _back_to_action(state: State) -> State:
-    return replace(state, phase="action", actor=state.current, stage=None)
+    return evolve(state, phase="action", actor=state.current, stage=None)
 
 
 Script = Callable[[State, int, Card, int, Stage | None, Mapping[str, Any], list[Event]], Any]
@@ -832,7 +850,7 @@ def _s_flag(name: str, value: Any = True) -> Script:
         state = _wear(state, p, card, events)
         now = getattr(state.turn, name)
         new = now + 1 if isinstance(value, int) and not isinstance(value, bool) else value
-        return replace(state, turn=replace(state.turn, **{name: new})), None
+        return evolve(state, turn=evolve(state.turn, **{name: new})), None
     return script
 
 
@@ -938,8 +956,8 @@ def _s_boost(state, p, card, step, last, arg, events):  # AU-79, AU-119
         for q in _others(state, p):
             state = state.with_player(q, deferred_draws=state.players[q].deferred_draws + 1)
         return state, None
-    turn = replace(state.turn, queue=tuple(_others(state, p)))
-    return replace(state, turn=turn), _next_boost(state, turn)
+    turn = evolve(state.turn, queue=tuple(_others(state, p)))
+    return evolve(state, turn=turn), _next_boost(state, turn)
 
 
 def _next_boost(state: State, turn: Turn) -> Stage | None:
@@ -1008,13 +1026,13 @@ def _s_adrenaline(state, p, card, step, last, arg, events):  # AU-92
         return None
     if arg["option"] == "a":
         return move(p, "", (card.effect["colour"],), 1, card.effect["option_a_fields"], colour=card.colour)
-    return replace(state, turn=replace(state.turn, adrenaline=state.turn.adrenaline + 1)), None
+    return evolve(state, turn=evolve(state.turn, adrenaline=state.turn.adrenaline + 1)), None
 
 
 def _s_rs_blue_1(state, p, card, step, last, arg, events):  # AU-95
     if step:
         return None
-    state = replace(state, turn=replace(state.turn, advance=state.turn.advance + 1))
+    state = evolve(state, turn=evolve(state.turn, advance=state.turn.advance + 1))
     return state, move(p, "", GEARS, 0, card.effect["max_fields"], colour=card.colour, same=True)
 
 
@@ -1091,7 +1109,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
             raise IllegalAction("AU-13", f"{seat(state, p)} cannot buy {colour!r} with "
                                 f"${_start_money(state, p) - state.turn.spent} left")
         cost = state.table.cost(colour)
-        state = replace(state, stock=add(state.stock, colour, -1), turn=replace(state.turn,
+        state = evolve(state, stock=add(state.stock, colour, -1), turn=evolve(state.turn,
                                                                                spent=state.turn.spent + cost))
         events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": cost})
         return state.with_player(p, aside=add(state.players[p].aside, colour))
@@ -1100,7 +1118,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
                    "lost": _start_money(state, p) - state.turn.spent})
     k = order.index(p)
     if k + 1 < len(order):
-        return replace(state, actor=order[k + 1], current=order[k + 1], turn=Turn())
+        return evolve(state, actor=order[k + 1], current=order[k + 1], turn=Turn())
     for q in order:  # AU-13: only now the bought cubes go into the bags
         player = state.players[q]
         state = state.with_player(q, bag=plus(player.bag, player.aside), aside=EMPTY)
@@ -1110,7 +1128,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
 def _opening_draw(state: State, p: int) -> State:
     """AU-14, AU-116: each player draws 7 into the active area."""
     n = min(state.table.kit.draw_per_turn, _available(state.players[p]))
-    return _wait(replace(state, current=p, turn=Turn()), draw(p, "opening_draw", sizes=(n,)), "opening_draw")
+    return _wait(evolve(state, current=p, turn=Turn()), draw(p, "opening_draw", sizes=(n,)), "opening_draw")
 
 
 def _after_opening_draw(state: State, stage: Stage, events: list[Event]) -> State:
@@ -1137,13 +1155,13 @@ def _on_driver(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     k = order.index(p)
     revealed = tuple(d for d in state.revealed if d != driver)
     if k > 0:
-        return replace(state, revealed=revealed, actor=order[k - 1])
-    return replace(state, revealed=(), phase="opening_buy", actor=order[0], current=order[0])
+        return evolve(state, revealed=revealed, actor=order[k - 1])
+    return evolve(state, revealed=(), phase="opening_buy", actor=order[0], current=order[0])
 
 
 def begin_turn(state: State, p: int, events: list[Event]) -> State:
     """AU-16, AU-119: a fresh turn; deferred draws and car moves come first."""
-    state = replace(state, current=p, actor=p, turn=Turn(), stage=None, phase="action")
+    state = evolve(state, current=p, actor=p, turn=Turn(), stage=None, phase="action")
     events.append({"type": "turn", "player": seat(state, p), "round": state.round})
     return _deferred(state, p, events)
 
@@ -1161,7 +1179,7 @@ def _deferred(state: State, p: int, events: list[Event]) -> State:
         if step_choices(state, stage):
             return _wait(state, stage, "deferred")
         state = state.with_player(p, deferred_moves=0)
-    return replace(state, phase="action", actor=p, stage=None)
+    return evolve(state, phase="action", actor=p, stage=None)
 
 
 def driver_of(state: State, p: int) -> str | None:
@@ -1187,7 +1205,7 @@ def _action_options(state: State) -> list[Action]:
 
 
 def _commit(state: State) -> State:
-    return state if state.turn.committed else replace(state, turn=replace(state.turn, committed=True))
+    return state if state.turn.committed else evolve(state, turn=evolve(state.turn, committed=True))
 
 
 def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -1208,7 +1226,7 @@ def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> 
         driver = action.get("driver")
         if {"type": "use_driver", "driver": driver} not in _action_options(state):
             raise IllegalAction("AU-100", f"{seat(state, p)} cannot use {driver!r} now")
-        state = replace(_commit(state), turn=replace(state.turn, committed=True,
+        state = evolve(_commit(state), turn=evolve(state.turn, committed=True,
                                                      drivers_used=state.turn.drivers_used | {driver}))
         events.append({"type": "driver_used", "player": seat(state, p), "driver": driver})
         if driver == "driver_02":  # AU-102
@@ -1216,7 +1234,7 @@ def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> 
         return _wait(state, pick(p, "to_action", ("discard",), "bag", 0, 3, card=driver), "effect")  # AU-103
     state = _commit(state)
     events.append({"type": "buy_phase", "player": seat(state, p), "money": money(state, p)})
-    return replace(state, phase="buy")
+    return evolve(state, phase="buy")
 
 
 def _why_not(state: State, p: int, action: Mapping[str, Any]) -> IllegalAction:
@@ -1300,8 +1318,8 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
             raise IllegalAction("AU-36", f"{seat(state, p)} cannot buy {colour!r} with ${money(state, p)}",
                                 legal=[o["colour"] for o in _buy_options(state) if o["type"] == "buy"])
         cost = state.table.cost(colour)
-        state = replace(state, stock=add(state.stock, colour, -1),
-                        turn=replace(state.turn, spent=state.turn.spent + cost, drivers_used=state.turn.drivers_used
+        state = evolve(state, stock=add(state.stock, colour, -1),
+                        turn=evolve(state.turn, spent=state.turn.spent + cost, drivers_used=state.turn.drivers_used
                                      | {"driver_04"}))
         state = state.with_player(p, used=add(state.players[p].used, colour))
         events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": cost})
@@ -1310,7 +1328,7 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
         driver = action.get("driver")
         if dict(action) not in _buy_options(state):
             raise IllegalAction("AU-100", f"{seat(state, p)} cannot use {driver!r} now")
-        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {driver}))
+        state = evolve(state, turn=evolve(state.turn, drivers_used=state.turn.drivers_used | {driver}))
         events.append({"type": "driver_used", "player": seat(state, p), "driver": driver})
         if driver == "driver_04":  # AU-104
             top = min(3, _available(state.players[p]))
@@ -1341,12 +1359,12 @@ def _after_driver_04(state: State, stage: Stage, events: list[Event]) -> State:
 
 
 def _to_buy(state: State, stage: Stage | None, events: list[Event]) -> State:
-    return replace(state, phase="buy", actor=state.current, stage=None)
+    return evolve(state, phase="buy", actor=state.current, stage=None)
 
 
 def _movement(state: State, p: int, events: list[Event]) -> State:
     """AU-38, AU-39: the car goes to the furthest cube (a tie is the player's choice)."""
-    state = replace(state, turn=replace(state.turn, start_rank=position(state, p)))
+    state = evolve(state, turn=evolve(state.turn, start_rank=position(state, p)))
     placed = state.turn.placed
     if not placed:
         return _movement_bonus(state, p, 0, events)
@@ -1360,8 +1378,8 @@ def _movement(state: State, p: int, events: list[Event]) -> State:
 
 
 def _drive(state: State, p: int, cube: Placed, events: list[Event]) -> State:
-    state = _car_to(replace(state, stage=None), p, cube.segment, cube.crossings, events, "furthest_cube")
-    state = replace(state, turn=replace(state.turn, car_moved=True))
+    state = _car_to(evolve(state, stage=None), p, cube.segment, cube.crossings, events, "furthest_cube")
+    state = evolve(state, turn=evolve(state.turn, car_moved=True))
     return _movement_bonus(state, p, 0, events)
 
 
@@ -1376,7 +1394,7 @@ def _movement_bonus(state: State, p: int, step: int, events: list[Event]) -> Sta
             if step_choices(state, stage):
                 return _wait(state, stage, "movement")
     if step <= 1 and _driver_ready(state, p, "driver_06"):
-        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {"driver_06"}))
+        state = evolve(state, turn=evolve(state.turn, drivers_used=state.turn.drivers_used | {"driver_06"}))
         stage = move(p, "bonus", GEARS, 0, 1, mover="car", card="driver_06", step=1)
         if step_choices(state, stage):
             return _wait(state, stage, "movement")
@@ -1404,13 +1422,13 @@ def wear_owed(state: State, p: int) -> int:
 
 def _wear_phase(state: State, p: int, events: list[Event]) -> State:
     """AU-42..AU-45, then driver_01 (AU-101)."""
-    state = replace(state, stage=None, phase="wear", actor=p)
+    state = evolve(state, stage=None, phase="wear", actor=p)
     owed = wear_owed(state, p)
     events.append({"type": "wear_phase", "player": seat(state, p), "owed": owed, "slipstream": slipstream(state, p)})
     state, got = gain(state, p, WEAR, owed, events)
-    state = replace(state, turn=replace(state.turn, wear_gained=got))
+    state = evolve(state, turn=evolve(state.turn, wear_gained=got))
     if got and _driver_ready(state, p, "driver_01"):
-        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {"driver_01"}))
+        state = evolve(state, turn=evolve(state.turn, drivers_used=state.turn.drivers_used | {"driver_01"}))
         stage = move(p, "end_phase", ("light_grey",), 0, got, mover="car", counts_wear=False, card="driver_01")
         if step_choices(state, stage):
             return _wait(state, stage, "wear")
@@ -1422,17 +1440,17 @@ def _pit_stop(state: State, p: int, events: list[Event]) -> State:
     n = count(state.players[p].active, WEAR)
     events.append({"type": "pit_stop", "player": seat(state, p), "wear": n})
     state = _remove_all(state, p, WEAR, "active", [])
-    state = replace(state, turn=replace(state.turn, pit_stop=True, committed=True))
+    state = evolve(state, turn=evolve(state.turn, pit_stop=True, committed=True))
     return _end_phase(state, p, events)
 
 
 def _end_phase(state: State, p: int, events: list[Event], *_: Any) -> State:
     """AU-47: driver_08 may remove wear first (AU-108)."""
-    state = replace(state, stage=None, phase="end", actor=p)
+    state = evolve(state, stage=None, phase="end", actor=p)
     player = state.players[p]
     wear_anywhere = count(player.active, WEAR) + count(player.used, WEAR) + count(player.discard, WEAR)
     if _driver_ready(state, p, "driver_08") and wear_anywhere:
-        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {"driver_08"}))
+        state = evolve(state, turn=evolve(state.turn, drivers_used=state.turn.drivers_used | {"driver_08"}))
         return _wait(state, pick(p, "sweep", ("active", "used", "discard"), "stock", 0, 3, only=(WEAR,),
                                  card="driver_08"), "end")
     return _sweep(state, p, events)
@@ -1443,7 +1461,7 @@ def _sweep(state: State, p: int, events: list[Event]) -> State:
     player = state.players[p]
     state = state.with_player(p, active=EMPTY, used=EMPTY,
                               discard=plus(player.discard, plus(player.active, player.used)))
-    state = replace(state, turn=replace(state.turn, placed=()))
+    state = evolve(state, turn=evolve(state.turn, placed=()))
     events.append({"type": "swept", "player": seat(state, p)})
     base = state.table.kit.draw_per_turn
     extra = 0
@@ -1462,7 +1480,7 @@ def _after_end_draw(state: State, stage: Stage, events: list[Event]) -> State:
     """AU-110: driver_10 may put drawn cubes back and draw as many again."""
     p = stage.who
     if _driver_ready(state, p, "driver_10") and sum(state.players[p].active):
-        state = replace(state, turn=replace(state.turn, drivers_used=state.turn.drivers_used | {"driver_10"}))
+        state = evolve(state, turn=evolve(state.turn, drivers_used=state.turn.drivers_used | {"driver_10"}))
         return _wait(state, pick(p, "mulligan", ("active",), "discard", 0, BIG, card="driver_10"), "end")
     return _turn_over(state, p, events)
 
@@ -1477,7 +1495,7 @@ def _after_mulligan(state: State, stage: Stage, events: list[Event]) -> State:
 
 def _turn_over(state: State, p: int, events: list[Event]) -> State:
     """AU-49 Sog, then AU-95: the players behind move, best placed first, each followed by Sog."""
-    state = sog(replace(state, stage=None), events)
+    state = sog(evolve(state, stage=None), events)
     n = state.turn.advance
     if n and not state.turn.pit_stop:
         behind = [q for q in ranking(state) if rank_key(state, q) > rank_key(state, p)]
@@ -1485,7 +1503,7 @@ def _turn_over(state: State, p: int, events: list[Event]) -> State:
             for q in behind:
                 state = state.with_player(q, deferred_moves=state.players[q].deferred_moves + n)
         elif behind:
-            state = replace(state, turn=replace(state.turn, queue=tuple(behind)))
+            state = evolve(state, turn=evolve(state.turn, queue=tuple(behind)))
             return _next_advance(state, events)
     return _end_turn(state, p, events)
 
@@ -1495,7 +1513,7 @@ def _next_advance(state: State, events: list[Event]) -> State:
     if not queue:
         return _end_turn(state, state.current, events)
     q = min(queue, key=lambda s: rank_key(state, s))
-    state = replace(state, turn=replace(state.turn, queue=tuple(s for s in queue if s != q)))
+    state = evolve(state, turn=evolve(state.turn, queue=tuple(s for s in queue if s != q)))
     stage = move(q, "advanced", GEARS, 0, state.turn.advance, mover="car", counts_wear=False, card="advance")
     if not step_choices(state, stage):
         return _next_advance(state, events)
@@ -1503,18 +1521,18 @@ def _next_advance(state: State, events: list[Event]) -> State:
 
 
 def _after_advance(state: State, stage: Stage, events: list[Event]) -> State:
-    return _next_advance(sog(replace(state, stage=None), events), events)
+    return _next_advance(sog(evolve(state, stage=None), events), events)
 
 
 def _end_turn(state: State, p: int, events: list[Event]) -> State:
     """AU-57: the race ends after the last turn of a round in which a marker reached Finish."""
     order = state.table.order
-    state = replace(state, stage=None)
+    state = evolve(state, stage=None)
     last = len(state.table.kit.lap_track) - 1
     if order.index(p) == len(order) - 1:
         if any(player.marker == last for player in state.players):
             return _race_over(state, events)
-        state = replace(state, round=state.round + 1)
+        state = evolve(state, round=state.round + 1)
     return begin_turn(state, order[(order.index(p) + 1) % len(order)], events)
 
 
@@ -1545,7 +1563,7 @@ def _race_over(state: State, events: list[Event]) -> State:
     winners = tuple(order[:1]) if state.players[order[0]].marker == last else ()
     events.append({"type": "race_over", "race": state.race, "placings": [seat(state, p) for p in order],
                    "winner": seat(state, order[0])})
-    state = replace(state, placings=tuple(order), results=(*state.results, tuple(order)))
+    state = evolve(state, placings=tuple(order), results=(*state.results, tuple(order)))
     for p in range(len(state.players)):  # AU-119: entitlements lapse
         state = state.with_player(p, deferred_draws=0, deferred_moves=0)
     if state.table.season:
@@ -1558,8 +1576,8 @@ def _race_over(state: State, events: list[Event]) -> State:
             return _next_race(state, order, events)
         best = season_winner([player.points for player in state.players], order)
         events.append({"type": "season_over", "winner": seat(state, best)})
-        return replace(state, phase="over", winners=(best,), stage=None, actor=best)
-    return replace(state, phase="over", winners=winners, stage=None)
+        return evolve(state, phase="over", winners=(best,), stage=None, actor=best)
+    return evolve(state, phase="over", winners=winners, stage=None)
 
 
 def _next_race(state: State, order: list[int], events: list[Event]) -> State:
@@ -1567,29 +1585,29 @@ def _next_race(state: State, order: list[int], events: list[Event]) -> State:
     race = state.race + 1
     kit = state.table.kit
     track = kit.tracks[state.table.season[race - 1]]
-    table = replace(state.table, track=track, order=tuple(order), protected_start=_protected_starts(track.id))
-    seats = {p: replace(state.players[p], bag=state.players[p].owned(), active=EMPTY, used=EMPTY, discard=EMPTY,
+    table = evolve(state.table, track=track, order=tuple(order), protected_start=_protected_starts(track.id))
+    seats = {p: evolve(state.players[p], bag=state.players[p].owned(), active=EMPTY, used=EMPTY, discard=EMPTY,
                         aside=EMPTY, crossings=0, marker=table.lap_start, segment=track.start_positions[k][1])
              for k, p in enumerate(order)}
     grid = {seats[p].segment for p in order}
-    state = replace(state, table=table, players=tuple(seats[p] for p in range(len(order))), race=race, round=1,
+    state = evolve(state, table=table, players=tuple(seats[p] for p in range(len(order))), race=race, round=1,
                     protected=tuple(s for s in table.protected_start if s in grid), placings=())
     events.append({"type": "next_race", "race": race, "track": track.id})
     return _opening_draw(state, order[0])
 
 
 def _after_deferred(state: State, stage: Stage, events: list[Event]) -> State:
-    return _deferred(replace(state, stage=None).with_player(stage.who, deferred_draws=0), stage.who, events)
+    return _deferred(evolve(state, stage=None).with_player(stage.who, deferred_draws=0), stage.who, events)
 
 
 def _after_deferred_move(state: State, stage: Stage, events: list[Event]) -> State:
-    state = replace(state, stage=None).with_player(stage.who, deferred_moves=0)
+    state = evolve(state, stage=None).with_player(stage.who, deferred_moves=0)
     return _deferred(sog(state, events), stage.who, events)
 
 
 def _after_boost(state: State, stage: Stage, events: list[Event]) -> State:
-    turn = replace(state.turn, queue=state.turn.queue[1:])
-    state = replace(state, turn=turn)
+    turn = evolve(state.turn, queue=state.turn.queue[1:])
+    state = evolve(state, turn=turn)
     nxt = _next_boost(state, turn)
     if nxt is None:
         return _back_to_action(state)
@@ -1718,8 +1736,9 @@ class Automobiles:
         if p == state.current and state.turn.placed:
             ahead = max(c.crossings * lap + state.table.track.segments[c.segment].front
                         for c in state.turn.placed) - distance(state, p)
-        wear = count(player.owned(), WEAR)
-        gears = sum(n * (i + 1) for i, n in enumerate(player.owned()[:4]))
+        owned = player.owned()
+        wear = owned[-1]
+        gears = owned[0] + 2 * owned[1] + 3 * owned[2] + 4 * owned[3]
         return 10 * distance(state, p) + 9 * ahead - 3 * wear + 0.5 * gears
 
 

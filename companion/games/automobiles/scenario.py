@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from companion.games.automobiles import rules
 from companion.games.automobiles.kit import load_kit
 from companion.games.automobiles.rules import GAME
-from companion.games.automobiles.state import COLOURS, Player, State, Turn, as_dict, cubes, minus, plus
+from companion.games.automobiles.state import COLOURS, Player, State, Turn, as_dict, cubes, evolve, minus, plus
 from companion.games.base import IllegalAction, ScenarioError, check_keys, typed_value
 
 ZONES = ("bag", "active", "used", "discard")
@@ -80,7 +79,7 @@ def state_from_position(position: Any) -> State:
         if key in position:
             options[key] = position[key]
     state = GAME.setup(options, random.Random(0))
-    table = replace(state.table, order=tuple(colours.index(c) for c in order), drivers=any(
+    table = evolve(state.table, order=tuple(colours.index(c) for c in order), drivers=any(
         e.get("driver") for e in entries) or state.table.drivers)
     track = table.track
     box = cubes({c.id: c.count for c in kit.cubes.values()})
@@ -121,7 +120,7 @@ def state_from_position(position: Any) -> State:
     if current not in colours:
         raise ScenarioError("position.current", f"expected a player's colour, got {current!r}")
     p = colours.index(current)
-    state = replace(state, table=table, players=tuple(players), stock=box, phase="action", current=p, actor=p,
+    state = evolve(state, table=table, players=tuple(players), stock=box, phase="action", current=p, actor=p,
                     turn=Turn(), stage=None, revealed=(), protected=tuple(protected),
                     round=typed_value(position, "round", int, "position", 1),
                     race=typed_value(position, "race", int, "position", 1))

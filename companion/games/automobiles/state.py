@@ -7,8 +7,9 @@ and on the wear table are counted in the used area (AU-25); ``Turn.placed`` only
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+import operator
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from companion.games.automobiles.kit import Card, Kit, Track
 
@@ -21,6 +22,16 @@ WEAR = "brown"
 EMPTY = (0,) * len(COLOURS)
 
 Cubes = tuple[int, ...]
+T = TypeVar("T")
+
+
+def evolve(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` without running ``__init__``: the rules copy a state for every action and every
+    option a greedy bot tries, and ``replace`` was half of a bot race. The classes here have no ``__post_init__``."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 def cubes(counts: dict[str, int] | None = None) -> Cubes:
@@ -35,11 +46,11 @@ def add(zone: Cubes, colour: str, n: int = 1) -> Cubes:
 
 
 def plus(a: Cubes, b: Cubes) -> Cubes:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    return tuple(map(operator.add, a, b))
 
 
 def minus(a: Cubes, b: Cubes) -> Cubes:
-    return tuple(x - y for x, y in zip(a, b, strict=True))
+    return tuple(map(operator.sub, a, b))
 
 
 def within(part: Cubes, whole: Cubes) -> bool:
@@ -100,7 +111,7 @@ class Player:
     """Season points so far (AU-115)."""
 
     def owned(self) -> Cubes:
-        return plus(plus(plus(self.bag, self.active), plus(self.used, self.discard)), self.aside)
+        return tuple(map(sum, zip(self.bag, self.active, self.used, self.discard, self.aside, strict=True)))
 
 
 @dataclass(frozen=True)
@@ -234,8 +245,8 @@ class State:
 
     def with_player(self, p: int, **changes: Any) -> State:
         players = list(self.players)
-        players[p] = replace(players[p], **changes)
-        return replace(self, players=tuple(players))
+        players[p] = evolve(players[p], **changes)
+        return evolve(self, players=tuple(players))
 
 
 def seat(state: State, p: int) -> str:
