@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games.automobiles.rules import GAME, placings, season_points, season_winner
-from companion.games.automobiles.state import count
+from companion.games.automobiles.rules import GAME, placings, season_points, season_winner, sponsor_place
+from companion.games.automobiles.state import count, evolve
 from companion.games.base import IllegalAction
 from tests.games.automobiles_positions import act, car, end_turn, events_of, landings, options, player, table, zones
 
@@ -366,19 +366,42 @@ def test_sx_28_driver_10_puts_drawn_cubes_back_and_draws_as_many_again_once():
     assert zones(state, "A")["active"] == {"white": 3, "black": 4}
 
 
-def test_sx_29_sponsors_are_not_played_a_season_scores_points_only():
-    """AU-112, AU-113, AU-114: sponsors (E1's removals) are not played by the engine; a season race ends with its
-    points (``SPONSORS_PLAYED``), and the table carries out the sponsors' removals by hand."""
-    from companion.games.automobiles import rules
+def test_sx_29_sponsor_e_removes_four_wear_per_other_cube_removed():
+    """AU-112, AU-113, AU-114 (E1 at first place): 2 W and 1 BR removed, then up to 2 × 4 = 8 BR."""
+    state = table({"A": "L1-30", "B": "L0-20"}, markers={"A": "Final"}, active={"A": {"LG": 1}},
+                  bag={"A": {"W": 7}, "B": {"W": 7}}, discard={"A": {"W": 2, "BR": 9}},
+                  season=["reference_oval"] * 3)
+    state = evolve(state, offered=("sponsor_E1", "sponsor_A1"))
+    state, _ = act(state, activate("light_grey"), step("L0-00", **{"from": "L1-30"}))
+    state, _ = end_turn(state)
+    state, events = end_turn(state)
+    assert state.phase == "sponsor" and GAME.prompt(state).actor == car("A")
+    assert {o["sponsor"] for o in options(state)} == {"sponsor_E1", "sponsor_A1"}
+    pick = {"type": "pick", "from": "discard"}
+    state, events = act(state, {"type": "sponsor", "sponsor": "sponsor_E1"}, {**pick, "colour": "white"},
+                        {**pick, "colour": "white"}, {**pick, "colour": "brown"})
+    assert events_of(events, "sponsor_taken") and state.stage.hi == 8 and state.stage.only == ("brown",)
+    state, _ = act(state, *[{**pick, "colour": "brown"}] * 8)
+    assert GAME.prompt(state).actor == car("B") and options(state) == [{"type": "sponsor", "sponsor": "sponsor_A1"}]
 
-    assert rules.SPONSORS_PLAYED is False and rules.SPONSORS_AFTER_LAST_RACE is False
 
-
-def test_sx_30_sponsor_money_is_not_in_the_engine_state():
-    """AU-114 (F2): a sponsor's buys are not offered; the next race starts with the bags as they are (AU-116)."""
-    state = GAME.setup({"players": [{"name": "A"}, {"name": "B"}], "season": ["reference_oval"] * 3, "start": 0},
-                       __import__("random").Random(1))
-    assert state.phase == "driver" and GAME.view(state)["season"] == ["reference_oval"] * 3
+def test_sx_30_sponsor_f_at_a_middle_place_removes_three_for_six_dollars():
+    """AU-114 (F2, 4 players, third place is a middle place): up to 3 more cubes removed, $2 each to spend."""
+    cars = {"A": "L0-16", "B": "L0-20", "C": "L0-10", "D": "L1-30"}
+    bag = {x: {"W": 7} for x in "ABCD"}
+    state = table(cars, markers={"D": "Final"}, active={"D": {"LG": 1}}, bag=bag, discard={"A": {"BR": 6}},
+                  current="D", season=["reference_oval"] * 3)
+    state = evolve(state, offered=("sponsor_A1", "sponsor_B1", "sponsor_F2", "sponsor_C1"))
+    state, _ = act(state, activate("light_grey"), step("L0-00", **{"from": "L1-30"}))
+    state, _ = end_turn(state)
+    assert [state.table.colours[p] for p in state.placings] == [car(x) for x in "DBAC"]
+    state, _ = act(state, {"type": "sponsor", "sponsor": "sponsor_A1"}, STOP, STOP,
+                   {"type": "sponsor", "sponsor": "sponsor_B1"}, STOP, STOP,
+                   {"type": "sponsor", "sponsor": "sponsor_F2"})
+    assert sponsor_place(state, 0) == "middle" and state.stage.hi == 6
+    pick = {"type": "pick", "colour": "brown", "from": "discard"}
+    state, _ = act(state, STOP, pick, pick, pick)
+    assert state.stage.kind == "buy" and state.stage.budget == 6
 
 
 def test_sx_31_season_points_and_the_tie_goes_to_the_better_last_placing():

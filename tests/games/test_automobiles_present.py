@@ -71,6 +71,7 @@ def test_every_action_and_option_of_a_bot_race_reads_in_every_language(seed):
     assert GAME.is_over(state)
     assert {"activated", "stepped", "car_moved", "drew", "wear_phase", "race_over"} <= seen
     assert {"activate", "step", "draw", "to_buy", "done", "stop"} <= kinds
+    assert seed == 0 or "sponsor_taken" in seen
 
 
 def test_the_layout_is_plain_json_and_says_what_is_reference_data():

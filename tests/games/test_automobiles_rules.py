@@ -293,7 +293,12 @@ def test_a_season_goes_on_with_the_placing_order_and_the_same_bags():
     state, events = end_turn(state)
     assert events_of(events, "finished") and not GAME.is_over(state)
     state, events = end_turn(state)
-    assert events_of(events, "race_over") and state.race == 2 and state.phase == "opening_draw"
+    assert events_of(events, "race_over") and state.phase == "sponsor"  # AU-113: the sponsors come first
     assert [e["points"] for e in events_of(events, "points")] == [4, 3]
+    while state.phase == "sponsor":  # each takes the first sponsor offered and declines its effects
+        choice = STOP if STOP in options(state) else options(state)[0]
+        state, _ = act(state, choice)
+    assert state.race == 2 and state.phase == "opening_draw" and len(state.offered) == 2
     assert player(state, "A").segment == "L0-30" and player(state, "B").segment == "L1-30"
     assert zones(state, "B")["bag"] == {"white": 7, "yellow": 2} and player(state, "B").marker == 4
+    assert player(state, "A").sponsor and player(state, "B").sponsor

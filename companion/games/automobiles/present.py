@@ -75,6 +75,11 @@ def card_name(card_id: Any) -> str:
     return (card.name_de or card.id) if card else str(card_id)
 
 
+def sponsor_name(sponsor_id: Any) -> str:
+    """A sponsor as its card is marked ("E1")."""
+    return str(sponsor_id or "").replace("sponsor_", "")
+
+
 def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
     """One line for one rules event ("Julia activates a white cube"), or None for an event the log leaves out."""
     kind = event.get("type")
@@ -98,6 +103,8 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
         return text(lang, "au_slipstream" if event.get("slipstream") else "au_wear_phase", fields)
     if kind == "driver_chosen" or kind == "driver_used":
         return text(lang, f"au_{kind}", fields, driver=str(event.get("driver", "")).replace("driver_", ""))
+    if kind in ("sponsor_taken", "sponsor_kept"):
+        return text(lang, f"au_{kind}", fields, sponsor=sponsor_name(event.get("sponsor")))
     if kind == "no_effect":
         return text(lang, "au_no_effect", fields, card=card_name(event.get("card")))
     key = f"au_{kind}"
@@ -183,6 +190,12 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         return ui_text(lang, f"au_opt_{kind}", cube=cube, target=_zone(lang, option.get("to")))
     if kind == "drive":
         return ui_text(lang, "au_opt_drive", to=option.get("to"))
+    if kind == "sponsor":
+        return ui_text(lang, "au_opt_sponsor", sponsor=sponsor_name(option.get("sponsor")))
+    if kind == "keep_sponsor":
+        if "remove" in option:
+            return ui_text(lang, "au_opt_keep_sponsor_remove", sponsor=sponsor_name(option["remove"]))
+        return ui_text(lang, "au_opt_keep_sponsor")
     if kind in ("use_driver", "driver"):
         return ui_text(lang, f"au_opt_{kind}", driver=str(option.get("driver", "")).replace("driver_", ""))
     key = f"au_opt_{kind}"

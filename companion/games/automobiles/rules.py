@@ -141,8 +141,10 @@ CLOSED_BAG_DISPLAY = "count_only"
 """AU-120 **Decision**: with closed bags the view shows only how many cubes each bag holds."""
 CARD_POOLS = ("base", "racing_season", "both")
 """AU-121: ``CARD_POOL``, default ``"base"``."""
-SPONSORS_PLAYED = False
-"""AU-112..AU-114: sponsors are not played by the engine yet; a season scores points only (see the README)."""
+SPONSOR_POOLING = "discard"
+"""AU-114: before the sponsors every cube of a player is put within reach (the bag emptied onto the sheet); the
+engine pools them in the discard, and bought or gained cubes land there too. They all go into the bag for the next
+race (AU-116)."""
 ACTION_COLOURS = ("yellow", "red", "purple", "blue", "green")
 BIG = 99
 
@@ -252,6 +254,10 @@ def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
                                              for p in range(len(seats))),
                   stock=stock, phase="opening_buy", current=order[0], actor=order[0],
                   protected=tuple(s for s in table.protected_start if s in grid.values()))
+    if season:  # AU-112: the sponsors face down, as many revealed as there are players
+        deck = sorted(s["id"] for s in kit.sponsors)
+        rng.shuffle(deck)
+        state = evolve(state, offered=tuple(deck[:len(seats)]), deck=tuple(deck[len(seats):]))
     if drivers:
         pool = sorted(d["id"] for d in kit.drivers)
         revealed = pool if options.get("driver_pool", DRIVER_POOL) == "all" else rng.sample(pool, len(seats) + 1)
@@ -560,7 +566,7 @@ def _stage_options(state: State) -> list[Action]:
         if stage.done >= stage.lo:
             options.append({"type": "stop"})
         for src in stage.src:
-            zone = getattr(player, src)
+            zone = state.stock if src == "stock" else getattr(player, src)
             for colour, n in zip(COLOURS, zone, strict=True):
                 if n and (stage.only is None or colour in stage.only) and _pick_ok(state, stage, colour):
                     options.append({"type": "pick", "colour": colour, "from": src})
@@ -591,6 +597,8 @@ def _stage_options(state: State) -> list[Action]:
         options += [{"type": "sort", "colour": c, "to": to} for c in COLOURS if count(player.aside, c)
                     for to in ("stock", "active", "bag")]
     elif stage.kind == "buy":
+        if stage.hi > 1:  # a sponsor's money: any number of cubes (AU-114)
+            options.append({"type": "stop"})
         options += [{"type": "buy", "colour": c} for c in COLOURS
                     if buyable(state, c) and state.table.cost(c) <= stage.budget]
     elif stage.kind == "choose":
@@ -671,11 +679,14 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
             return _complete(state, stage, events)
         return evolve(state, stage=stage)
     elif stage.kind == "buy":
-        state = evolve(state, stock=add(state.stock, action["colour"], -1))
-        state = state.with_player(p, used=add(state.players[p].used, action["colour"]))
-        events.append({"type": "bought", "player": seat(state, p), "colour": action["colour"],
-                       "cost": state.table.cost(action["colour"])})
-        return _complete(state, stage, events)
+        colour, cost = action["colour"], state.table.cost(action["colour"])
+        zone = stage.dst or "used"
+        state = evolve(state, stock=add(state.stock, colour, -1))
+        state = state.with_player(p, **{zone: add(getattr(state.players[p], zone), colour)})
+        events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": cost})
+        if stage.hi <= 1:
+            return _complete(state, stage, events)
+        stage = evolve(stage, budget=stage.budget - cost, done=stage.done + 1)
     elif stage.kind == "choose":
         chosen = next(c for c in state.turn.placed if c.segment == action["to"])
         return _drive(state, p, chosen, events)
@@ -1573,7 +1584,7 @@ def _race_over(state: State, events: list[Event]) -> State:
             events.append({"type": "points", "player": seat(state, p), "points": points,
                            "total": state.players[p].points})
         if state.race < len(state.table.season):
-            return _next_race(state, order, events)
+            return _start_sponsors(state, order, events)
         best = season_winner([player.points for player in state.players], order)
         events.append({"type": "season_over", "winner": seat(state, best)})
         return evolve(state, phase="over", winners=(best,), stage=None, actor=best)
@@ -1590,10 +1601,93 @@ def _next_race(state: State, order: list[int], events: list[Event]) -> State:
                         aside=EMPTY, crossings=0, marker=table.lap_start, segment=track.start_positions[k][1])
              for k, p in enumerate(order)}
     grid = {seats[p].segment for p in order}
-    state = evolve(state, table=table, players=tuple(seats[p] for p in range(len(order))), race=race, round=1,
-                    protected=tuple(s for s in table.protected_start if s in grid), placings=())
+    n = len(order)
+    state = evolve(state, table=table, players=tuple(seats[p] for p in range(n)), race=race, round=1,
+                   protected=tuple(s for s in table.protected_start if s in grid), placings=(),
+                   offered=state.deck[:n], deck=state.deck[n:], turn=Turn())
     events.append({"type": "next_race", "race": race, "track": track.id})
     return _opening_draw(state, order[0])
+
+
+def _start_sponsors(state: State, order: list[int], events: list[Event]) -> State:
+    """AU-113, AU-114: by placings, each player takes a sponsor (or keeps theirs) and carries out its effect for
+    their place; every cube of theirs is within reach first (``SPONSOR_POOLING``)."""
+    for p in order:
+        state = state.with_player(p, discard=state.players[p].owned(), bag=EMPTY, active=EMPTY, used=EMPTY,
+                                  aside=EMPTY)
+    return _next_sponsor(evolve(state, turn=Turn(queue=tuple(order)), stage=None), events)
+
+
+def _next_sponsor(state: State, events: list[Event]) -> State:
+    queue = state.turn.queue
+    if not queue:
+        return _next_race(state, list(state.placings), events)
+    p = queue[0]
+    if not state.offered and state.players[p].sponsor is None:
+        return _next_sponsor(evolve(state, turn=Turn(queue=queue[1:])), events)
+    return evolve(state, phase="sponsor", actor=p, current=p, stage=None)
+
+
+def _sponsor_options(state: State) -> list[Action]:
+    p = state.actor
+    options: list[Action] = [{"type": "sponsor", "sponsor": s} for s in state.offered]
+    if state.players[p].sponsor is not None:
+        options += [{"type": "keep_sponsor", "remove": s} for s in state.offered] or [{"type": "keep_sponsor"}]
+    return options
+
+
+def sponsor_place(state: State, p: int) -> str:
+    """AU-113: ``first``, ``last`` or ``middle`` (in a 2-player race the second place is a middle place, AU-15)."""
+    k, n = state.placings.index(p) + 1, len(state.placings)
+    return "first" if k == 1 else "last" if k == n and n > 2 else "middle"
+
+
+def _on_sponsor(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    p = state.actor
+    if action["type"] == "sponsor":
+        state = state.with_player(p, sponsor=action["sponsor"])
+        state = evolve(state, offered=tuple(s for s in state.offered if s != action["sponsor"]))
+        events.append({"type": "sponsor_taken", "player": seat(state, p), "sponsor": action["sponsor"]})
+    else:
+        state = evolve(state, offered=tuple(s for s in state.offered if s != action.get("remove")))
+        events.append({"type": "sponsor_kept", "player": seat(state, p), "sponsor": state.players[p].sponsor})
+    effect = _sponsor_effect(state, p)
+    stage = pick(p, "sponsor", ("discard",), "stock", 0, effect["standard_remove"], card=state.players[p].sponsor)
+    return _wait(state, stage, "sponsor")
+
+
+def _sponsor_effect(state: State, p: int) -> dict[str, Any]:
+    sponsor = next(s for s in state.table.kit.sponsors if s["id"] == state.players[p].sponsor)
+    return sponsor["effects"][sponsor_place(state, p)]
+
+
+def _after_sponsor(state: State, stage: Stage, events: list[Event]) -> State:
+    """AU-114: the standard removal, then the family's special part (F: removals, then $2 each to spend)."""
+    p = stage.who
+    effect = _sponsor_effect(state, p)
+    special, nxt = effect["special"], None
+    if stage.step == 0:
+        if special == "buy":
+            nxt = Stage(kind="buy", then="sponsor", who=p, dst="discard", hi=BIG, budget=effect["money"])
+        elif special in ("remove_any", "remove_then_buy"):
+            nxt = pick(p, "sponsor", ("discard",), "stock", 0, effect["count"])
+        elif special == "remove_wear":
+            nxt = pick(p, "sponsor", ("discard",), "stock", 0, effect["count"], only=(WEAR,))
+        elif special == "gain_free":
+            nxt = pick(p, "sponsor", ("stock",), "discard", 0, effect["count"],
+                       only=tuple(c for c in COLOURS if c != WEAR))
+        elif special == "wear_per_nonwear_removed" and effect.get("wear_per_nonwear"):
+            removed = sum(stage.picked) - count(stage.picked, WEAR)
+            nxt = pick(p, "sponsor", ("discard",), "stock", 0, effect["wear_per_nonwear"] * removed, only=(WEAR,))
+    elif stage.step == 1 and special == "remove_then_buy" and stage.done:
+        nxt = Stage(kind="buy", then="sponsor", who=p, dst="discard", hi=BIG,
+                    budget=effect["money_per_removed"] * stage.done)
+    if nxt is not None:
+        state = _wait(state, evolve(nxt, card=stage.card, step=stage.step + 1), "sponsor")
+        if _stage_options(state) != [{"type": "stop"}]:
+            return state
+        return _after_sponsor(evolve(state, stage=None), state.stage, events)
+    return _next_sponsor(evolve(state, stage=None, turn=Turn(queue=state.turn.queue[1:])), events)
 
 
 def _after_deferred(state: State, stage: Stage, events: list[Event]) -> State:
@@ -1635,6 +1729,7 @@ CONTINUE: dict[str, Callable[[State, Stage, list[Event]], State]] = {
     "redrawn": lambda s, st, e: _turn_over(s, st.who, e),
     "advanced": _after_advance,
     "driver_04": _after_driver_04,
+    "sponsor": _after_sponsor,
 }
 """What follows a completed ``Stage``, by its ``then``."""
 
@@ -1656,6 +1751,9 @@ PHASES: dict[str, Phase] = {
     "wear": Phase("AU-43", STAGE_ACTIONS, _stage_options, _on_stage),
     "end": Phase("AU-48", STAGE_ACTIONS, _stage_options, _on_stage),
     "advance": Phase("AU-95", STAGE_ACTIONS, _stage_options, _on_stage),
+    "sponsor": Phase("AU-113", ("sponsor", "keep_sponsor", *STAGE_ACTIONS),
+                     lambda s: _stage_options(s) if s.stage else _sponsor_options(s),
+                     lambda s, a, e: _on_stage(s, a, e) if s.stage else _on_sponsor(s, a, e)),
     "over": Phase("AU-57", (), no_options),
 }
 
@@ -1766,7 +1864,8 @@ def view(state: State) -> dict[str, Any]:
                  "discard": as_dict(player.discard), "aside": as_dict(player.aside), "segment": player.segment,
                  "crossings": player.crossings, "marker": lap_track[player.marker],
                  "finished": player.marker == len(lap_track) - 1, "distance": distance(state, p),
-                 "position": position(state, p), "driver": player.driver, "points": player.points,
+                 "position": position(state, p), "driver": player.driver, "sponsor": player.sponsor,
+                 "points": player.points,
                  "deferred": {"draws": player.deferred_draws, "moves": player.deferred_moves}}
         if table.open_bags:
             entry["bag"] = as_dict(player.bag)
@@ -1790,7 +1889,7 @@ def view(state: State) -> dict[str, Any]:
                  else None},
         "stage": None if state.stage is None else {"kind": state.stage.kind, "card": state.stage.card,
                                                    "done": state.stage.done, "at_most": state.stage.hi},
-        "revealed_drivers": list(state.revealed),
+        "revealed_drivers": list(state.revealed), "sponsors_offered": list(state.offered),
         "placings": [table.colours[p] for p in state.placings],
         "winners": [table.colours[p] for p in state.winners], "over": state.phase == "over",
         "cubes_total": sum(total_cubes(state)),

@@ -20,10 +20,10 @@ from companion.games.automobiles.state import COLOURS, Player, State, Turn, as_d
 from companion.games.base import IllegalAction, ScenarioError, check_keys, typed_value
 
 ZONES = ("bag", "active", "used", "discard")
-PLAYER_KEYS = ("name", "colour", "segment", "crossings", "marker", *ZONES, "driver", "deferred_draws",
+PLAYER_KEYS = ("name", "colour", "segment", "crossings", "marker", *ZONES, "driver", "sponsor", "deferred_draws",
                "deferred_moves", "points")
 POSITION_KEYS = ("track", "laps", "cards", "variants", "season", "race", "round", "order", "current", "phase",
-                 "protected", "players")
+                 "protected", "sponsors_offered", "players")
 VARIANT_KEYS = ("weaving", "accelerated", "open_bags", "wear_activation")
 
 
@@ -97,7 +97,10 @@ def state_from_position(position: Any) -> State:
         driver = typed_value(entry, "driver", (str, type(None)), at, None)
         if driver is not None and driver not in {d["id"] for d in kit.drivers}:
             raise ScenarioError(f"{at}.driver", f"no driver {driver!r} in cards.json")
-        player = Player(segment=segment, **zones, marker=marker_index, driver=driver,
+        sponsor = typed_value(entry, "sponsor", (str, type(None)), at, None)
+        if sponsor is not None and sponsor not in {s["id"] for s in kit.sponsors}:
+            raise ScenarioError(f"{at}.sponsor", f"no sponsor {sponsor!r} in cards.json")
+        player = Player(segment=segment, **zones, marker=marker_index, driver=driver, sponsor=sponsor,
                         crossings=typed_value(entry, "crossings", int, at, marker_index - table.lap_start),
                         deferred_draws=typed_value(entry, "deferred_draws", int, at, 0),
                         deferred_moves=typed_value(entry, "deferred_moves", int, at, 0),
@@ -120,10 +123,16 @@ def state_from_position(position: Any) -> State:
     if current not in colours:
         raise ScenarioError("position.current", f"expected a player's colour, got {current!r}")
     p = colours.index(current)
-    state = evolve(state, table=table, players=tuple(players), stock=box, phase="action", current=p, actor=p,
-                    turn=Turn(), stage=None, revealed=(), protected=tuple(protected),
-                    round=typed_value(position, "round", int, "position", 1),
-                    race=typed_value(position, "race", int, "position", 1))
+    offered = typed_value(position, "sponsors_offered", list, "position", list(state.offered))
+    for k, sponsor in enumerate(offered):
+        if sponsor not in {s["id"] for s in kit.sponsors}:
+            raise ScenarioError(f"position.sponsors_offered[{k}]", f"no sponsor {sponsor!r} in cards.json")
+    held = set(offered) | {player.sponsor for player in players}
+    deck = tuple(s["id"] for s in kit.sponsors if s["id"] not in held) if table.season else ()
+    state = evolve(state, table=table, offered=tuple(offered), deck=deck, players=tuple(players), stock=box,
+                   phase="action", current=p, actor=p, turn=Turn(), stage=None, revealed=(),
+                   protected=tuple(protected), round=typed_value(position, "round", int, "position", 1),
+                   race=typed_value(position, "race", int, "position", 1))
     return rules.begin_turn(state, p, [])
 
 
@@ -138,7 +147,7 @@ def position_from_state(state: State) -> dict[str, Any]:
         entry.update({zone: as_dict(getattr(player, zone)) for zone in ZONES})
         if sum(player.aside):  # cubes between zones only mid-turn (driver_04): shown as active
             entry["active"] = as_dict(plus(player.active, player.aside))
-        entry.update(driver=player.driver, deferred_draws=player.deferred_draws,
+        entry.update(driver=player.driver, sponsor=player.sponsor, deferred_draws=player.deferred_draws,
                      deferred_moves=player.deferred_moves, points=player.points)
         players.append(entry)
     return {"track": table.track.id, "laps": lap_track[table.lap_start],
@@ -149,4 +158,4 @@ def position_from_state(state: State) -> dict[str, Any]:
             "order": [table.colours[p] for p in table.order],
             "current": None if state.phase == "over" else table.colours[state.current],
             "phase": "action" if state.phase == "deferred" else state.phase,
-            "protected": list(state.protected), "players": players}
+            "protected": list(state.protected), "sponsors_offered": list(state.offered), "players": players}

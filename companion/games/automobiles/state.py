@@ -103,6 +103,8 @@ class Player:
     marker: int = 0
     """Index of the lap marker on ``LAP_TRACK``."""
     driver: str | None = None
+    sponsor: str | None = None
+    """The sponsor kept from an earlier race of the season (AU-113)."""
     deferred_draws: int = 0
     """AU-119: Boost draws owed at the start of this player's next turn."""
     deferred_moves: int = 0
@@ -234,6 +236,10 @@ class State:
     stage: Stage | None = None
     protected: tuple[str, ...] = ()
     revealed: tuple[str, ...] = ()
+    offered: tuple[str, ...] = ()
+    """Sponsors revealed for the end of this race (AU-112, AU-116)."""
+    deck: tuple[str, ...] = ()
+    """The face-down sponsor pile."""
     """Drivers revealed and not chosen yet (AU-99)."""
     winners: tuple[int, ...] = ()
     placings: tuple[int, ...] = ()
