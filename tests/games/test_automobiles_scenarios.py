@@ -427,6 +427,18 @@ def test_ox_31_an_activated_wear_cube_goes_straight_to_the_discard(setting):
     assert zones(state, "A")["discard"] == {"white": 1} and zones(state, "A")["used"] == {"purple": 1}
 
 
+def test_ox_31_a_printed_wear_card_may_move_more_active_wear_along():
+    """AU-62 ``extra_active_wear_moved``: with 1, one activation moves two active wear cubes to the discard."""
+    from dataclasses import replace as copy
+
+    state = table({"A": "L0-05", **FAR}, active={"A": {"BR": 3}})
+    wear = state.table.cards["brown"]
+    cards = {**state.table.cards, "brown": copy(wear, effect={**wear.effect, "extra_active_wear_moved": 1})}
+    state = copy(state, table=copy(state.table, cards=cards))
+    state, _ = act(state, activate("brown"))
+    assert zones(state, "A")["active"] == {"brown": 1} and zones(state, "A")["discard"] == {"brown": 2}
+
+
 def test_ox_32_a_marker_cube_on_the_wear_table_is_not_money():
     """AU-35, AU-25."""
     state = table({"A": "L0-05", **FAR}, active={"A": {"W": 1, "YE": 2, "GR": 1}}, cards={"green": "rs_green_1"},

@@ -781,7 +781,10 @@ def _activate(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     card = _card(state, colour)
     events.append({"type": "activated", "player": seat(state, p), "colour": colour, "card": card.id,
                    **{k: action[k] for k in ("as", "gear", "option") if k in action}})
-    if colour == WEAR:
+    if colour == WEAR:  # AU-62: the printed card may move further active wear cubes along with it
+        extra = min(card.effect.get("extra_active_wear_moved", 0), count(state.players[p].active, WEAR))
+        for _ in range(extra):
+            state = _move_cube(state, p, WEAR, "active", "discard", events)
         return state
     if colour in GEARS:
         named = action.get("as", colour)
