@@ -1,10 +1,11 @@
 """Properties over bot games of Automobiles: whatever the bots choose, no cube is lost or created (every cube is in
 the stock or one player's bag, active area, used area, discard or between zones after every action, AU-1), no zone
-goes below zero, every prompt offers a legal option, replaying the actions gives the same table, and random bots
-finish their races (AU-57)."""
+goes below zero, the view is strict JSON, every prompt offers a legal option, replaying the actions gives the same
+table, and random bots finish their races (AU-57)."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import given, settings
@@ -29,6 +30,8 @@ def options_for(players: int, variant: dict) -> dict:
 
 def check(state: State) -> None:
     assert total_cubes(state) == BOX, "a cube lost or created"
+    view = GAME.view(state)
+    assert json.loads(json.dumps(view, allow_nan=False)) == view  # strict JSON
     zones = [state.stock] + [z for p in state.players for z in (p.bag, p.active, p.used, p.discard, p.aside)]
     assert all(n >= 0 for zone in zones for n in zone)
 

@@ -373,7 +373,23 @@ def step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tuple
 
 def can_step(state: State, p: int, colours: tuple[str, ...]) -> bool:
     """AU-21, AU-32: whether a cube of ``p`` can take one step whose field has one of ``colours``."""
-    return bool(step_choices(state, Stage(kind="move", then="", who=p, colours=colours)))
+    return not steppable(state, p).isdisjoint(colours)
+
+
+def steppable(state: State, p: int) -> frozenset[str]:
+    """The gear colours a cube of ``p`` can take one step in now (one look at the track for every card)."""
+    key = (id(state), p)
+    if _STEPPABLE[0] == key and _STEPPABLE[2] is state:
+        return _STEPPABLE[1]
+    found = frozenset(c for (_, to, _), (_, target) in
+                      step_choices(state, Stage(kind="move", then="", who=p, colours=GEARS, same_colour=True)).items()
+                      for c in field_colours(state, target))
+    _STEPPABLE[:] = [key, found, state]
+    return found
+
+
+_STEPPABLE: list[Any] = [None, frozenset(), None]
+"""The last ``steppable`` answer: listing a turn's activations asks it once per card."""
 
 
 def _cross(state: State, p: int, crossings: int, events: list[Event]) -> State:
@@ -1233,13 +1249,9 @@ def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> 
             raise IllegalAction("AU-54", f"a pit stop returns every active wear cube: {wear}, not {action['wear']!r}")
         return _pit_stop(state, p, events)
     if kind == "activate":
-        if dict(action) not in _activations(state, p):
-            raise _why_not(state, p, action)
         return _activate(_commit(state), action, events)
     if kind == "use_driver":
         driver = action.get("driver")
-        if {"type": "use_driver", "driver": driver} not in _action_options(state):
-            raise IllegalAction("AU-100", f"{seat(state, p)} cannot use {driver!r} now")
         state = evolve(_commit(state), turn=evolve(state.turn, committed=True,
                                                      drivers_used=state.turn.drivers_used | {driver}))
         events.append({"type": "driver_used", "player": seat(state, p), "driver": driver})
@@ -1249,6 +1261,23 @@ def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     state = _commit(state)
     events.append({"type": "buy_phase", "player": seat(state, p), "money": money(state, p)})
     return evolve(state, phase="buy")
+
+
+def _action_refusal(state: State, action: Mapping[str, Any]) -> IllegalAction | None:
+    """The rule an action-phase choice that is not listed breaks (None: it is listed, or a pit stop's own check)."""
+    p = state.current
+    kind = action.get("type")
+    if kind == "pit_stop":
+        if state.turn.committed:
+            return IllegalAction("AU-17", f"{seat(state, p)} has started a standard turn: no pit stop now")
+        return None
+    if dict(action) in _action_options(state):
+        return None
+    if kind == "activate":
+        return _why_not(state, p, action)
+    if kind == "use_driver":
+        return IllegalAction("AU-100", f"{seat(state, p)} cannot use {action.get('driver')!r} now")
+    return IllegalAction("AU-20", f"{dict(action)} is not possible now", legal=_action_options(state))
 
 
 def _why_not(state: State, p: int, action: Mapping[str, Any]) -> IllegalAction:
@@ -1796,6 +1825,12 @@ class Automobiles:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52)."""
         actor = seat(state, state.actor)
         step = PHASES[state.phase]
+        if state.phase == "action" and isinstance(action, Mapping) and action.get("type") in step.actions:
+            if action.get("type") != "pit_stop" and dict(action) in self.options(state):
+                return apply_in_phase(state, action, state.phase, actor, PHASES)
+            refusal = _action_refusal(state, action)
+            if refusal is not None:
+                raise refusal
         if isinstance(action, Mapping) and action.get("type") in step.actions and state.phase != "action":
             bare = {k: v for k, v in action.items() if k != "dice"}
             if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
