@@ -11,7 +11,7 @@ import pytest
 from companion.games.automobiles.rules import GAME, placings
 from companion.games.automobiles.state import count
 from companion.games.base import IllegalAction
-from tests.games.automobiles_positions import act, car, end_turn, events_of, options, player, table, zones
+from tests.games.automobiles_positions import act, car, end_turn, events_of, landings, options, player, table, zones
 
 FAR = {"B": "L2-28"}
 STOP = {"type": "stop"}
@@ -302,3 +302,38 @@ def test_a_season_goes_on_with_the_placing_order_and_the_same_bags():
     assert player(state, "A").segment == "L0-30" and player(state, "B").segment == "L1-30"
     assert zones(state, "B")["bag"] == {"white": 7, "yellow": 2} and player(state, "B").marker == 4
     assert player(state, "A").sponsor and player(state, "B").sponsor
+
+
+def test_accelerated_rs_blue_1_moves_are_owed_to_the_players_behind_at_their_next_turn():
+    """AU-119, AU-95: no move during A's turn; B's turn starts with up to 1 field of any colour, no wear, then Sog."""
+    state = table({"A": "L0-18", "B": "L1-14", "C": "L0-05"}, active={"A": {"BL": 1}},
+                  bag={x: {"W": 7} for x in "ABC"}, cards={"blue": "rs_blue_1"}, accelerated=True)
+    state, _ = act(state, activate("blue"), STOP)
+    state, _ = end_turn(state)
+    assert (player(state, "B").deferred_moves, player(state, "C").deferred_moves) == (1, 1)
+    assert state.phase == "deferred" and GAME.prompt(state).actor == car("B")
+    assert {"type": "pit_stop"} not in options(state)
+    state, events = act(state, {"type": "step", "to": "L1-18"})
+    assert player(state, "B").segment == "L1-18" and player(state, "B").deferred_moves == 0
+    assert state.phase == "action" and not events_of(events, "gained")
+
+
+def test_equally_far_cubes_leave_the_car_s_destination_to_the_player():
+    """AU-38 ``FARTHEST_TIE``: L0-14 and L1-14 are both at front 16."""
+    state = table({"A": "L1-10", **FAR}, active={"A": {"LG": 2, "DG": 1}}, bag={"A": {"W": 7}})
+    state, _ = act(state, activate("light_grey"), {"type": "step", "to": "L0-12", "from": "L1-10"},
+                   activate("light_grey"), {"type": "step", "to": "L0-14", "from": "L0-12"},
+                   activate("dark_grey"), {"type": "step", "to": "L1-14", "from": "L1-10"}, *BUY)
+    assert state.phase == "movement" and options(state) == [{"type": "drive", "to": "L0-14"},
+                                                             {"type": "drive", "to": "L1-14"}]
+    state, events = act(state, {"type": "drive", "to": "L1-14"})
+    assert player(state, "A").segment == "L1-14" and events_of(events, "wear_phase")[0]["owed"] == 3
+
+
+@pytest.mark.parametrize(("weaving", "stops"), [(False, {"L0-12", "L1-14", "L2-14"}),
+                                                (True, {"L0-12", "L1-12", "L1-14", "L2-12", "L2-14"})])
+def test_weaving_lets_a_car_stop_early_too(weaving, stops):
+    """AU-118 for a car's own steps (AU-40, AU-106): driver_06's field with no cube placed this turn."""
+    state = table({"A": "L1-10", **FAR}, bag={"A": {"W": 7}}, drivers={"A": "driver_06"}, weaving=weaving)
+    state, _ = act(state, *BUY)
+    assert state.phase == "movement" and landings(state) == stops

@@ -1156,8 +1156,8 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
 
 
 def _opening_draw(state: State, p: int) -> State:
-    """AU-14, AU-116: each player draws 7 into the active area."""
-    n = min(state.table.kit.draw_per_turn, _available(state.players[p]))
+    """AU-14, AU-116: each player draws 7 into the active area (``NEXT_RACE_DRAW`` in a season's later races)."""
+    n = min(NEXT_RACE_DRAW if state.race > 1 else state.table.kit.draw_per_turn, _available(state.players[p]))
     return _wait(evolve(state, current=p, turn=Turn()), draw(p, "opening_draw", sizes=(n,)), "opening_draw")
 
 
