@@ -337,3 +337,11 @@ def test_weaving_lets_a_car_stop_early_too(weaving, stops):
     state = table({"A": "L1-10", **FAR}, bag={"A": {"W": 7}}, drivers={"A": "driver_06"}, weaving=weaving)
     state, _ = act(state, *BUY)
     assert state.phase == "movement" and landings(state) == stops
+
+
+def test_the_camera_labels_are_the_cube_colours_of_the_data():
+    """AU-1, AU-52: a draw is read as cube colours; the rules count them in the data's order."""
+    from companion.games.automobiles.kit import load_kit
+    from companion.games.automobiles.state import COLOURS
+
+    assert GAME.dice_set == "automobiles" and tuple(load_kit().cubes) == COLOURS == GAME.die_faces

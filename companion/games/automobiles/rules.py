@@ -875,13 +875,19 @@ def _s_yellow_4(state, p, card, step, last, arg, events):  # AU-66
     return None
 
 
-def _s_flag(name: str, value: Any = True) -> Script:
-    def script(state, p, card, step, last, arg, events):  # AU-67, AU-88, AU-96
+def _once(script: Script) -> Script:
+    """An effect carried out at once: nothing follows its first step."""
+    def run(state, p, card, step, last, arg, events):
+        return script(state, p, card, step, last, arg, events) if step == 0 else None
+    return run
+
+
+def _turn_flag(name: str) -> Script:
+    """AU-67, AU-88, AU-96: an effect that lasts the turn (the cube lies on the wear table), after its wear."""
+    def script(state, p, card, step, last, arg, events):
         state = _wear(state, p, card, events)
-        now = getattr(state.turn, name)
-        new = now + 1 if isinstance(value, int) and not isinstance(value, bool) else value
-        return evolve(state, turn=evolve(state.turn, **{name: new})), None
-    return script
+        return evolve(state, turn=evolve(state.turn, **{name: True})), None
+    return _once(script)
 
 
 def _s_red_2(state, p, card, step, last, arg, events):  # AU-68, AU-87 (rs_red_2 moves any colour, exactly 1)
@@ -1075,12 +1081,11 @@ def _s_rs_blue_3(state, p, card, step, last, arg, events):  # AU-97
 
 
 SCRIPTS: dict[str, Script] = {
-    "upgrade_gear_from_discard": lambda s, p, c, k, last, a, e: _s_upgrade(s, p, c, k, last, a, e) if k == 0
-    else None,
+    "upgrade_gear_from_discard": _once(_s_upgrade),
     "active_to_discard_then_remove_same": _s_yellow_2,
     "remove_active_then_return_to_bag": _s_yellow_3,
     "active_to_used_then_remove_discard": _s_yellow_4,
-    "no_decline_wear": lambda s, p, c, k, last, a, e: _s_flag("no_wear")(s, p, c, k, last, a, e) if k == 0 else None,
+    "no_decline_wear": _turn_flag("no_wear"),
     "discard_active_gear_move_next_lower": _s_red_2,
     "discard_gear_same_colour_move": _s_red_3,
     "active_gear_lower_colour_move": _s_red_4,
@@ -1101,7 +1106,7 @@ SCRIPTS: dict[str, Script] = {
     "remove_self_then_draw": _s_rs_yellow_3,
     "discard_gear_next_lower_move": _s_red_3,
     "discard_active_gear_move_any": _s_red_2,
-    "red_line": lambda s, p, c, k, last, a, e: _s_flag("red_line")(s, p, c, k, last, a, e) if k == 0 else None,
+    "red_line": _turn_flag("red_line"),
     "remove_discard_then_fewest_bonus": _s_remove,
     "remove_discard_then_used_wear": _s_remove,
     "remove_per_distinct_discard_colours": _s_remove,
@@ -1109,8 +1114,7 @@ SCRIPTS: dict[str, Script] = {
     "catch_up_move": _s_position_move,
     "overdrive": _s_position_move,
     "move_then_others_advance": _s_rs_blue_1,
-    "double_gears": lambda s, p, c, k, last, a, e: _s_flag("double_gears")(s, p, c, k, last, a, e) if k == 0
-    else None,
+    "double_gears": _turn_flag("double_gears"),
     "swap_active_discard": _s_rs_blue_3,
 }
 
