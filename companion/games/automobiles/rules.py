@@ -378,18 +378,19 @@ def can_step(state: State, p: int, colours: tuple[str, ...]) -> bool:
 
 def steppable(state: State, p: int) -> frozenset[str]:
     """The gear colours a cube of ``p`` can take one step in now (one look at the track for every card)."""
-    key = (id(state), p)
-    if _STEPPABLE[0] == key and _STEPPABLE[2] is state:
-        return _STEPPABLE[1]
+    last = _STEPPABLE[0]
+    if last[0] is state and last[1] == p:
+        return last[2]
     found = frozenset(c for (_, to, _), (_, target) in
                       step_choices(state, Stage(kind="move", then="", who=p, colours=GEARS, same_colour=True)).items()
                       for c in field_colours(state, target))
-    _STEPPABLE[:] = [key, found, state]
+    _STEPPABLE[0] = (state, p, found)
     return found
 
 
-_STEPPABLE: list[Any] = [None, frozenset(), None]
-"""The last ``steppable`` answer: listing a turn's activations asks it once per card."""
+_STEPPABLE: list[tuple[Any, int, frozenset[str]]] = [(None, -1, frozenset())]
+"""The last ``steppable`` answer (one tuple, read and replaced whole): listing a turn's activations asks it once per
+card."""
 
 
 def _cross(state: State, p: int, crossings: int, events: list[Event]) -> State:
