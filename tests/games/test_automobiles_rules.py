@@ -345,3 +345,14 @@ def test_the_camera_labels_are_the_cube_colours_of_the_data():
     from companion.games.automobiles.state import COLOURS
 
     assert GAME.dice_set == "automobiles" and tuple(load_kit().cubes) == COLOURS == GAME.die_faces
+
+
+def test_a_suggested_set_puts_its_named_cards_in_play():
+    """AU-9, AU-98: the beginner set by name; Federung has no known card, so red comes from the pool."""
+    cards = GAME.view(three(card_set="beginner"))["cards"]
+    assert {c: cards[c] for c in ("yellow", "purple", "blue", "green")} == {
+        "yellow": "base_yellow_2", "purple": "base_purple_1", "blue": "base_blue_2", "green": "base_green_2"}
+    assert cards["red"].startswith("base_red_")
+    with pytest.raises(IllegalAction) as error:
+        three(card_set="rs_only")
+    assert error.value.rule == "AU-98"

@@ -178,6 +178,7 @@ def _cards(kit: Kit, options: Mapping[str, Any], rng: random.Random) -> dict[str
     if not isinstance(chosen, Mapping):
         raise IllegalAction("AU-9", f"cards must be {{colour: card id}}, got {chosen!r}")
     cards = {card.colour: card for card in kit.fixed_cards.values()}
+    chosen = {**_suggested_set(kit, options.get("card_set")), **chosen}
     for colour in ACTION_COLOURS:
         if colour in chosen:
             card = kit.action_cards.get(chosen[colour])
@@ -193,6 +194,23 @@ def _cards(kit: Kit, options: Mapping[str, Any], rng: random.Random) -> dict[str
     if unknown:
         raise IllegalAction("AU-9", f"cards: no action colour {sorted(unknown)}", legal=list(ACTION_COLOURS))
     return cards
+
+
+def _suggested_set(kit: Kit, set_id: Any) -> dict[str, str]:
+    """AU-9, AU-98: a suggested set's cards, found by name through ``CARD_NAME_MAP`` (cards.json ``name_de``).
+
+    A name no card carries yet (Federung, Lenkung: their effects are unknown) leaves its colour to ``cards`` or the
+    draw from the pool; a set whose list is not in the seed cannot be chosen.
+    """
+    if set_id is None:
+        return {}
+    sets = {s["id"]: s for s in read_data("cards.json")["suggested_sets"]}
+    if set_id not in sets or not sets[set_id].get("names_de"):
+        usable = sorted(k for k, s in sets.items() if s.get("names_de"))
+        raise IllegalAction("AU-98", f"card_set must be a suggested set with its card list, got {set_id!r}",
+                            legal=usable)
+    by_name = {card.name_de: card for card in kit.action_cards.values() if card.name_de}
+    return {by_name[n].colour: by_name[n].id for n in sets[set_id]["names_de"] if n in by_name}
 
 
 def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None) -> State:
