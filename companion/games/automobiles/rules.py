@@ -655,7 +655,7 @@ def _complete(state: State, stage: Stage, events: list[Event]) -> State:
         events.append({"type": "placed", "player": seat(state, stage.who), "colour": stage.colour,
                        "segment": stage.at, "fields": list(stage.fields)})
         if stage.card == "red_line" and any("white" not in field_colours(state, f) for f in stage.fields):
-            state, n = gain(state, stage.who, WEAR, 1, events)  # AU-88
+            state, _ = gain(state, stage.who, WEAR, 1, events)  # AU-88
     return CONTINUE[stage.then](state, stage, events)
 
 
@@ -1394,7 +1394,8 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
         driver = action.get("driver")
         if dict(action) not in _buy_options(state):
             raise IllegalAction("AU-100", f"{seat(state, p)} cannot use {driver!r} now")
-        state = evolve(state, turn=evolve(state.turn, drivers_used=state.turn.drivers_used | {driver}))
+        used = state.turn.drivers_used | {driver, "driver_04"}  # driver_04 only at the start of the buy phase
+        state = evolve(state, turn=evolve(state.turn, drivers_used=used))
         events.append({"type": "driver_used", "player": seat(state, p), "driver": driver})
         if driver == "driver_04":  # AU-104
             top = min(3, _available(state.players[p]))
