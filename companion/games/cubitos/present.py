@@ -9,7 +9,7 @@ from typing import Any
 
 from companion.games.base import log_lines_of, ranked
 from companion.games.cubitos.kit import load_kit
-from companion.texts import catalog, colour, text
+from companion.texts import catalog, colour, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {
     "players": [{"name": "Julia", "colour": "blue"}, {"name": "Klaus", "colour": "yellow"},
@@ -231,4 +231,5 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
 
 
 def ui_text(lang: str, key: str, **fields: Any) -> str:
-    return catalog(lang)["ui"][key].format_map({k: v for k, v in fields.items()})
+    """A screen's text with its fields, in the plural form each count needs ("1 step", "3 steps")."""
+    return ui(lang, key, **fields)
