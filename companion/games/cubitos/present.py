@@ -204,6 +204,8 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     words = catalog(lang)["ui"]
     if kind == "roll":
         return ui_text(lang, "cu_opt_roll", n=option.get("roll"))
+    if kind == "rest" and not option.get("rest"):
+        return ui_text(lang, "cu_opt_rest_none")
     if kind == "rest":
         return ui_text(lang, "cu_opt_rest", dice=dice_list(lang, Counter(option.get("rest") or {}).elements()))
     if kind == "move":
@@ -225,7 +227,8 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     if kind == "adjust":
         if "what" in option:
             return f"{option['by']:+d} {catalog(lang)['log'].get('cu_' + option['what'], option['what'])}"
-        return f"{die_name(lang, option.get('die', ''))}: {option.get('from')} → {option.get('to')}"
+        zone = {z: words.get(f"cu_zone_{option.get(z)}", option.get(z)) for z in ("from", "to")}
+        return f"{die_name(lang, option.get('die', ''))}: {zone['from']} → {zone['to']}"
     key = f"cu_opt_{kind}"
     return ui_text(lang, key) if key in words else None
 

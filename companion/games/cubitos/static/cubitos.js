@@ -467,7 +467,8 @@ const Cubitos = (() => {
 
   // The options no panel of the phase shows, as buttons (done, go, convert, abilities ...).
   function otherButtons(shown) {
-    const rest = options().map((o, i) => [o, i]).filter(([o]) => !shown.has(o.type) && !("roll" in o));
+    const kind = (o) => (o.type === "adjust" && "die" in o ? "adjust-die" : o.type);
+    const rest = options().map((o, i) => [o, i]).filter(([o]) => !shown.has(kind(o)) && !("roll" in o));
     if (!rest.length) return null;
     return el("div", { class: "choices cu-options" }, rest.map(([o, i]) => actionButton(optionLabel(o), i,
       `cu-opt-${o.type}`)));
@@ -504,6 +505,14 @@ const Cubitos = (() => {
         n: 2 - me.bought.length })));
       nodes.push(market({ buying: true }));
       nodes.push(otherButtons(new Set(["buy"])));
+      return nodes;
+    }
+    if (phase === "adjust") {
+      // CU-89: a resource by one, or a die between the stock and the zones (folded away: there are many)
+      const dice = options().map((o, i) => [o, i]).filter(([o]) => o.type === "adjust" && "die" in o);
+      nodes.push(otherButtons(new Set(dice.length ? ["adjust-die"] : [])), el("details", { class: "cu-adjust-dice" },
+        el("summary", {}, T("cu_adjust_dice")), el("div", { class: "choices" }, dice.map(([o, i]) =>
+          actionButton(optionLabel(o), i, "cu-opt-adjust-die")))));
       return nodes;
     }
     if (phase === "support" && me) {
