@@ -246,3 +246,24 @@ def test_a_whole_race_section_phase_by_phase(table, open_page):
     expect(page.locator(".cu-board[data-player=red] [data-value=coins] b")).to_have_text("0")
     expect(page.locator(".cu-board[data-player=red] [data-value=credits] b")).to_have_text("1")  # credits stay
     expect(page.locator("#prompt")).to_have_text("Ada: Roll")
+
+
+def test_a_race_is_set_up_on_the_new_game_page(empty_table, open_page):
+    base = f"http://127.0.0.1:{empty_table.port}"
+    page = open_page(f"{base}/new?kiosk=0", control=True)
+    page.check("input[name=game][value=cubitos]")
+    expect(page.locator("[data-player='0'] .colour-pick button")).to_have_count(4)  # blue, yellow, red, white
+    expect(page.locator("[data-game-fields=cubitos] input[name=race]")).to_have_count(7)
+    page.fill("input[name=player-0]", "Ada")
+    page.fill("input[name=player-1]", "Bo")
+    page.click("[data-player='0'] [data-colour=white]")
+    page.check("input[name=race][value=race_2]")
+    expect(page.locator("#start-game")).to_have_text("Start the race")
+    page.click("#start-game")
+    page.wait_for_url(f"{base}/")
+    assert empty_table.session.record.options == {
+        "players": [{"name": "Ada", "colour": "white"}, {"name": "Bo", "colour": "red"}], "race": "race_2"}
+    expect(page.locator("#prompt")).to_have_text("Ada: Roll")
+    expect(page.locator("#track .cu-segment")).to_have_attribute("data-track", "eine_wuerfellaenge_voraus")
+    expect(page.locator("#overlay .cu-runner")).to_have_count(2)
+    expect(page.locator(".cu-board")).to_have_count(2)
