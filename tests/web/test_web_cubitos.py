@@ -226,7 +226,7 @@ def test_a_whole_race_section_phase_by_phase(table, open_page):
     expect(page.locator("#overlay .cu-runner[data-player=red]")).to_have_attribute("data-space", "A03")
     expect(page.locator("#events")).to_contain_text("Bo moves 2 to A03")
     page.click(".cu-opt-done")
-    expect(page.locator("#events")).to_contain_text("Bo takes 1 credits from the space")  # A03's bonus
+    expect(page.locator("#events")).to_contain_text("Bo takes 1 credit from the space")  # A03's bonus
     expect(page.locator("#prompt")).to_have_text("Ada: Move (phase 6)")
     page.click(".cu-opt-done")
 
@@ -267,3 +267,16 @@ def test_a_race_is_set_up_on_the_new_game_page(empty_table, open_page):
     expect(page.locator("#track .cu-segment")).to_have_attribute("data-track", "eine_wuerfellaenge_voraus")
     expect(page.locator("#overlay .cu-runner")).to_have_count(2)
     expect(page.locator(".cu-board")).to_have_count(2)
+
+
+def test_the_kiosk_shows_push_or_pass_with_its_odds_above_the_fold_in_german(table, open_page):
+    session = table.session
+    play(session, roll(*ADA_FIRST))
+    bust = push_odds(session.state, 0)["bust"]
+    page = open_page(f"http://127.0.0.1:{table.port}/?kiosk=1", control=True, locale="de-DE", viewport=(1280, 800))
+    expect(page.locator("#prompt")).to_have_text("Ada: Riskieren oder passen?")
+    expect(page.locator("#cu-bust-chance")).to_have_text(f"{100 * bust:.1f} %".replace(".", ","))
+    for selector in ("#cu-odds", ".cu-push-pass", ".cu-board[data-player=red] .cu-values"):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] + box["height"] <= 800, selector
+    shoot(page, "cubitos-kiosk-de")
