@@ -21,7 +21,8 @@ const view = () => (S.state && S.state.view) || {};
 const actorName = (id) => (gameUI() ? gameUI().name(id) : id);
 
 // A die face as the game draws its own dice (its module's dieIcon, same arguments), else common.js's drawing.
-const faceIcon = (face, opts) => (gameUI() && gameUI().dieIcon ? gameUI().dieIcon(face, opts) : dieIcon(face, opts));
+const faceIcon = (face, opts) => (gameUI() && gameUI().dieIcon ? gameUI().dieIcon(face, opts)
+  : dieIcon(face, opts));
 
 function options() { return (S.state && S.state.prompt && S.state.prompt.options) || []; }
 function findOption(test) { return options().findIndex(test); }

@@ -23,6 +23,10 @@ const Cubitos = (() => {
   const player = (colour) => players().find((p) => p.colour === colour);
   const layout = () => S.layout || {};
   const dieTypes = () => layout().dice || {};
+  // Die types in the order the box has them: the start dice, the lead die, then the colours.
+  const RANK = { grey: 0, black: 1 };
+  const typeOrder = (types) => [...types].sort((a, b) => (RANK[dieTypes()[a].colour] ?? 2)
+    - (RANK[dieTypes()[b].colour] ?? 2) || a.localeCompare(b));
   const name = (colour) => (player(colour) ? player(colour).name : colour || "");
 
   // ---- numbers as the players' language writes them -------------------------------------------------------------
@@ -165,7 +169,7 @@ const Cubitos = (() => {
         if (space.bonuses.length) classes.push("bonus");
         const node = svg("g", { class: classes.join(" "), "data-space": space.id, "data-segment": segment,
           onclick: () => onSpaceTap(segment, space.id) },
-        svg("circle", { cx: space.x, cy: space.y, r: space.kind === "start" || space.kind === "finish" ? R * 1.3 : R }));
+        svg("circle", { cx: space.x, cy: space.y, r: ["start", "finish"].includes(space.kind) ? R * 1.3 : R }));
         if (space.kind === "start" || space.kind === "finish") {
           node.append(svg("text", { class: "cu-label", x: space.x, y: space.y + 0.18, "text-anchor": "middle" },
             T(space.kind === "start" ? "cu_start" : "cu_finish")));
@@ -368,28 +372,40 @@ const Cubitos = (() => {
   // The dice the roller may show, grouped by type: what they own outside the active zone.
   function rollerTypes(p) {
     const owned = new Set([...p.draw, ...p.ready, ...p.rest]);
-    return Object.keys(dieTypes()).filter((type) => owned.has(type));
+    return typeOrder(Object.keys(dieTypes()).filter((type) => owned.has(type)));
   }
 
-  // The shared roll box, with this game's dice: the pending and typed dice drawn in their colours, and the faces to
-  // type in grouped by die type (only the types the roller owns).
+  // The shared roll box with the faces to type in grouped by die type: the types the roller owns (``p``), or every
+  // type for an ability's roll, which may take dice from the stock.
   function cubitosRollBox(needed, index, p) {
     const box = rollBox(needed, index);
     const palette = box.querySelector(".palette");
-    if (palette && p) {
-      palette.replaceChildren(...rollerTypes(p).map((type) => el("div", { class: "cu-palette-row",
-        "data-die": type }, el("span", { class: "cu-palette-type" }, dieName(type)),
-      [...new Set(dieTypes()[type].faces.map((f) => f.label))].map((label) => el("button", { type: "button",
-        class: "face-btn", "data-face": `${type}/${label}`, onclick: () => addDraft(`${type}/${label}`, needed) },
-      die(type, label, 34), el("span", {}, faceWord(label)))))));
+    if (palette) {
+      const types = p ? rollerTypes(p) : typeOrder(Object.keys(dieTypes()));
+      const faceButton = (type, label) => el("button", { type: "button", class: "face-btn",
+        "data-face": `${type}/${label}`, onclick: () => addDraft(`${type}/${label}`, needed) },
+      die(type, label, 34), el("span", {}, faceWord(label)));
+      palette.replaceChildren(...types.map((type) => el("div", { class: "cu-palette-row", "data-die": type },
+        el("span", { class: "cu-palette-type" }, dieName(type)),
+        [...new Set(dieTypes()[type].faces.map((f) => f.label))].map((label) => faceButton(type, label)))));
     }
     return box;
   }
 
-  function rollPanel(info, me) {
+  // The roll the table waits for (the ready zone, with its refill), or an ability's roll once its button is tapped
+  // (Obatzda, Granatananas ...: using it is a choice, so no roll box asks for it before).
+  function rollPanel(me) {
     const nodes = [];
     const rolls = options().map((o, i) => [o, i]).filter(([o]) => "roll" in o);
-    if (ui.roll === null || !rolls.some(([, i]) => i === ui.roll)) ui.roll = rolls[0][1];
+    const direct = rolls.filter(([o]) => o.type === "roll");
+    if (ui.roll !== null && !rolls.some(([, i]) => i === ui.roll)) ui.roll = null;
+    if (ui.roll === null && direct.length) ui.roll = direct[0][1];
+    if (rolls.length > 1 || !direct.length) {
+      nodes.push(el("div", { class: "choices cu-rolls" }, rolls.map(([o, i]) => el("button", { type: "button",
+        class: `option${i === ui.roll ? " selected" : ""}`, "data-option": i,
+        onclick: () => { ui.roll = i; S.draft = []; render(); } }, optionLabel(o)))));
+    }
+    if (ui.roll === null) return nodes;
     const [chosen, index] = rolls.find(([, i]) => i === ui.roll);
     if (S.state.prompt.phase === "roll" && me) {
       const refill = chosen.roll - me.ready.length;
@@ -397,12 +413,7 @@ const Cubitos = (() => {
         ? T("cu_roll_refill", { ready: me.ready.length, refill, limit: me.draw_limit, n: chosen.roll })
         : T("cu_roll_ready", { n: chosen.roll })));
     }
-    if (rolls.length > 1) {
-      nodes.push(el("div", { class: "choices cu-roll-sizes" }, rolls.map(([o, i]) => el("button", { type: "button",
-        class: `option${i === ui.roll ? " selected" : ""}`, "data-option": i,
-        onclick: () => { ui.roll = i; S.draft = []; render(); } }, optionLabel(o)))));
-    }
-    nodes.push(cubitosRollBox(chosen.roll, index, me));
+    nodes.push(cubitosRollBox(chosen.roll, index, chosen.type === "roll" ? me : null));
     return nodes;
   }
 
@@ -433,10 +444,10 @@ const Cubitos = (() => {
       const change = (by) => { ui.rest[type] = Math.max(0, Math.min(n, k + by)); render(); };
       return el("div", { class: "cu-rest-row", "data-die": type }, die(type, null, 28),
         el("span", { class: "cu-rest-name" }, `${dieName(type)}: ${k} / ${n}`),
-        el("button", { type: "button", class: "quiet", "data-less": type, disabled: k === 0, onclick: () => change(-1) },
-          "−"),
-        el("button", { type: "button", class: "quiet", "data-more": type, disabled: k === n, onclick: () => change(1) },
-          "+"));
+        el("button", { type: "button", class: "quiet", "data-less": type, disabled: k === 0,
+          onclick: () => change(-1) }, "−"),
+        el("button", { type: "button", class: "quiet", "data-more": type, disabled: k === n,
+          onclick: () => change(1) }, "+"));
     });
     return [el("p", { class: "big warn" }, T("cu_bust_rest")), el("div", { class: "cu-rest" }, rows),
       el("button", { type: "button", id: "cu-rest-confirm", class: "primary big", "data-option": index,
@@ -480,7 +491,7 @@ const Cubitos = (() => {
     const me = player(prompt.actor);
     const nodes = [];
     if (phase === "over") return [el("p", { class: "winner big" }, winnerText())];
-    if (options().some((o) => "roll" in o)) nodes.push(...rollPanel(prompt.info || {}, me));
+    if (options().some((o) => "roll" in o)) nodes.push(...rollPanel(me));
     if (phase === "choice" && me) {
       nodes.push(oddsPanel(me));
       const pass = findOption((o) => o.type === "pass");
@@ -516,7 +527,8 @@ const Cubitos = (() => {
       return nodes;
     }
     if (phase === "support" && me) {
-      nodes.push(el("div", { class: "cu-dice-line" }, el("span", {}, T("cu_zone_active")), diceRow("active", me.active)));
+      nodes.push(el("div", { class: "cu-dice-line" }, el("span", {}, T("cu_zone_active")),
+        diceRow("active", me.active)));
     }
     nodes.push(otherButtons(new Set()));
     return nodes;
