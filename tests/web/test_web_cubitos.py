@@ -173,6 +173,8 @@ def test_buying_offers_what_is_affordable_and_counts_the_stock(table, open_page)
     expect(page.locator("#cu-buy .cu-card.buyable")).to_have_count(8)  # every card costs 6 coins or less
     expect(page.locator("#cu-buy .cu-card[data-colour=red] .cu-cost")).to_have_text("4●*")  # a reference cost
     expect(page.locator("#cu-buy .cu-card[data-colour=red] .cu-left")).to_have_text("10 left")
+    expect(page.locator("#cu-ref-note")).to_have_text(
+        "* Reference value: not from the printed game; a table enters the real values in the data files.")
     page.click("#cu-buy .cu-card[data-colour=red]")
 
     expect(page.locator("#events")).to_contain_text("Bo buys a crab die for 4 coins")
@@ -276,7 +278,8 @@ def test_the_kiosk_shows_push_or_pass_with_its_odds_above_the_fold_in_german(tab
     page = open_page(f"http://127.0.0.1:{table.port}/?kiosk=1", control=True, locale="de-DE", viewport=(1280, 800))
     expect(page.locator("#prompt")).to_have_text("Ada: Riskieren oder passen?")
     expect(page.locator("#cu-bust-chance")).to_have_text(f"{100 * bust:.1f} %".replace(".", ","))
-    for selector in ("#cu-odds", ".cu-push-pass", ".cu-board[data-player=red] .cu-values"):
+    expect(page.locator("#cu-ref-note")).to_contain_text("Referenzwert: nicht vom gedruckten Spiel")
+    for selector in ("#cu-odds", ".cu-push-pass", ".cu-board[data-player=red] .cu-values", "#cu-ref-note"):
         box = page.locator(selector).bounding_box()
         assert box["y"] + box["height"] <= 800, selector
     shoot(page, "cubitos-kiosk-de")

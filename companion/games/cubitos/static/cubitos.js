@@ -282,7 +282,10 @@ const Cubitos = (() => {
         el("small", {}, n === 0 ? "" : reward.credits ? `${reward.credits}▣` : reward.limit_tokens ? "+1⚀" : ""),
         el("span", { class: "markers" }, players().filter((p) => p.fans === n).map((p) => el("i", {
           class: `swatch colour-${p.colour}`, title: p.name, "data-player": p.colour }))))));
-    return [el("span", { class: "order-label" }, T("turn_order")), ...chips, fanTrack];
+    // What the marker means, once for the track, the fan track, the dice faces and the costs
+    const note = el("p", { class: "cu-ref-note", id: "cu-ref-note" }, el("sup", { class: "cu-ref" }, "*"), " ",
+      T("cu_ref_note"));
+    return [el("span", { class: "order-label" }, T("turn_order")), ...chips, fanTrack, note];
   }
 
   // A player's state in this round: still rolling, passed, busted (CU-34), in danger (CU-32), at the finish.
@@ -363,8 +366,7 @@ const Cubitos = (() => {
       return el("div", { class: `cu-card${why ? " unaffordable" : ""}`, "data-colour": colour }, body);
     });
     return el("article", { class: `cu-market${buying ? " buying" : ""}`, id: buying ? "cu-buy" : "cu-market" },
-      el("h3", {}, T(buying ? "cu_buy_title" : "cu_cards")), el("div", { class: "cu-cards" }, cards),
-      el("p", { class: "cu-ref-note" }, el("sup", { class: "cu-ref" }, "*"), " ", T("cu_ref_note")));
+      el("h3", {}, T(buying ? "cu_buy_title" : "cu_cards")), el("div", { class: "cu-cards" }, cards));
   }
 
   // ---- the turn panel ---------------------------------------------------------------------------------------------
