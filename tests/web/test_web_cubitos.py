@@ -283,3 +283,16 @@ def test_the_kiosk_shows_push_or_pass_with_its_odds_above_the_fold_in_german(tab
         box = page.locator(selector).bounding_box()
         assert box["y"] + box["height"] <= 800, selector
     shoot(page, "cubitos-kiosk-de")
+
+
+def test_a_destination_on_the_track_is_a_44_px_target_on_a_tablet(table, open_page):
+    session = table.session
+    play(session, roll(*ADA_FIRST), {"type": "push"}, roll(*BO_FIRST), roll(*ADA_PUSH_BLANK),
+         {"type": "rest", "rest": {}}, {"type": "done"}, {"type": "buy_step"}, {"type": "buy_step"})
+    page = open_page(f"http://127.0.0.1:{table.port}/?kiosk=0", control=True, locale="nl-NL", viewport=(1024, 768))
+    expect(page.locator("#prompt")).to_have_text("Bo: Bewegen (fase 6)")
+    expect(page.locator(".cu-move-info")).to_have_text("2 stappen, 0 keer water, op veld S.")
+    targets = page.locator("#overlay .cu-dest .tap")
+    expect(targets).to_have_count(len([o for o in session.prompt().options if o["type"] == "move"]))
+    assert min(min(b["width"], b["height"]) for b in (targets.nth(k).bounding_box()
+                                                       for k in range(targets.count()))) >= 44

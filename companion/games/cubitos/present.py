@@ -210,7 +210,9 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         return ui_text(lang, "cu_opt_rest", dice=dice_list(lang, Counter(option.get("rest") or {}).elements()))
     if kind == "move":
         path = option.get("path") or []
-        return ui_text(lang, "cu_opt_move", to=path[-1] if path else "?", steps=len(path))
+        to = path[-1] if path else "?"
+        return ui_text(lang, "cu_opt_move", steps=len(path),
+                       to=ui_text(lang, "cu_next_track") if to == "next_track" else to)  # CU-142
     if kind == "buy":
         cost = (view.get("costs") or {}).get(option.get("die"), "?")
         return ui_text(lang, "cu_opt_buy", die=die_name(lang, option.get("die", "")), coins=cost)

@@ -199,7 +199,8 @@ const Cubitos = (() => {
         const at = spaceAt(me.track, to) || spaceAt(me.track + 1, to);
         if (!at) continue;
         overlay.append(svg("g", { class: `cu-dest${ui.dest === i ? " selected" : ""}`, "data-dest": to,
-          onclick: () => pick(i) }, svg("circle", { cx: at[0], cy: at[1], r: R * 1.25 })));
+          onclick: () => pick(i) }, svg("circle", { class: "tap", cx: at[0], cy: at[1], r: 1 }),
+        svg("circle", { cx: at[0], cy: at[1], r: R * 1.25 })));
       }
       if (ui.dest !== null && options()[ui.dest]) {
         const path = [me.space, ...options()[ui.dest].path].map((id) => spaceAt(me.track, id)).filter(Boolean);
@@ -478,6 +479,28 @@ const Cubitos = (() => {
     return nodes;
   }
 
+  // The special action of the runner's space (CU-61..CU-64): a jet doubles steps and water entries, a shortcut
+  // follows its line for a price.
+  function specialInfo(me) {
+    const entry = placed()[me.track];
+    const space = entry && entry.track.spaces.find((s) => s.id === me.space);
+    const special = space && space.special;
+    if (!special) return null;
+    if (special.type === "jet") return el("p", { class: "big cu-special" }, T("cu_jet_info", { steps: me.steps }));
+    const [kind, amount] = Object.entries(special.pay)[0];
+    return el("p", { class: "big cu-special" }, T("cu_shortcut_info", { from: me.space, to: special.to, amount,
+      pay: T(`cu_v_${kind}`) }));
+  }
+
+  // The space's bonus waiting for a choice (CU-66): give back a die, or take one (at most of a cost).
+  function bonusInfo() {
+    const bonus = (v().bonuses || [])[0];
+    if (!bonus) return null;
+    const key = bonus.type === "give_back" ? "cu_bonus_give_back"
+      : bonus.max_cost !== null && bonus.max_cost !== undefined ? "cu_bonus_take_max" : "cu_bonus_take";
+    return el("p", { class: "big cu-bonus" }, T(key, { n: bonus.max_cost }));
+  }
+
   // The options no panel of the phase shows, as buttons (done, go, convert, abilities ...).
   function otherButtons(shown) {
     const kind = (o) => (o.type === "adjust" && "die" in o ? "adjust-die" : o.type);
@@ -510,6 +533,7 @@ const Cubitos = (() => {
     }
     if (["move", "move_start", "shortcut"].includes(phase) && me) {
       if (phase === "move") nodes.push(...movePanel(me));
+      else nodes.push(specialInfo(me));
       nodes.push(otherButtons(new Set(["move"])));
       return nodes;
     }
@@ -520,6 +544,7 @@ const Cubitos = (() => {
       nodes.push(otherButtons(new Set(["buy"])));
       return nodes;
     }
+    if (phase === "bonus") nodes.push(bonusInfo());
     if (phase === "adjust") {
       // CU-89: a resource by one, or a die between the stock and the zones (folded away: there are many)
       const dice = options().map((o, i) => [o, i]).filter(([o]) => o.type === "adjust" && "die" in o);
