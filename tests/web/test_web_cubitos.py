@@ -117,6 +117,8 @@ def test_push_or_pass_shows_the_exact_bust_chance_of_the_next_roll_and_what_a_pu
     expect(page.locator(".cu-expect")).to_have_text(
         f"A push (7 dice) brings {odds['steps']:.2f} steps and {odds['coins']:.2f} coins on average.")
     expect(page.locator(".cu-push-pass .option")).to_have_text(["Pass", "Push"])
+    expect(page.locator("#button-next .what")).to_have_text("option 2 of 2: Push")
+    expect(page.locator("#buttons-panel")).not_to_contain_text("null")  # no stray text under the three buttons
     shoot(page, "cubitos-push")
 
     page.click("[data-lang=de]")  # the same figure as German writes it
