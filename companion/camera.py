@@ -46,6 +46,23 @@ def source_spec(config: Config, dice_set: str) -> dict[str, Any]:
             "fps": camera.fps, "realtime": True, "hold": True}
 
 
+class CameraOff(RuntimeError):
+    """The camera cannot read this game's dice (no model or no rendered dice for them): they are typed in by hand."""
+
+
+def off_reason(dice_set: str, exc: Exception) -> str:
+    """Why the camera reads no ``dice_set`` dice, as the screens and the log show it.
+
+    A ``KeyError``'s ``str()`` is the repr of its message (``"unknown dice set 'x'..."`` in double quotes, the inner
+    quotes escaped where both occur), so its message is taken as it was written.
+
+    >>> print(off_reason("cubitos", KeyError("unknown dice set 'cubitos'")))
+    the camera cannot read the dice of this game (cubitos) yet: unknown dice set 'cubitos'. Enter the dice by hand.
+    """
+    detail = exc.args[0] if isinstance(exc, KeyError) and len(exc.args) == 1 else str(exc)
+    return f"the camera cannot read the dice of this game ({dice_set}) yet: {detail}. Enter the dice by hand."
+
+
 class TableCamera:
     """Owns the pipeline thread; the dashboard's camera page and the demo talk to the camera through it.
 
@@ -72,7 +89,11 @@ class TableCamera:
         }
         if (self.tray_dir / "tray.json").exists():
             vision_config["tray"] = str(self.tray_dir)
-        self.pipeline = Pipeline.from_config(vision_config, on_reading=self._on_reading, on_status=self._on_status)
+        try:
+            self.pipeline = Pipeline.from_config(vision_config, on_reading=self._on_reading,
+                                                 on_status=self._on_status)
+        except KeyError as exc:  # no rendered dice of this set for the synthetic tray
+            raise CameraOff(off_reason(dice_set, exc)) from exc
         self.readings = threading.Condition()
         self.reading_count = 0
         self._switching = threading.Lock()
@@ -118,8 +139,8 @@ class TableCamera:
                 classifier = Classifier.load(default_model(dice_set), enrolment=str(enrolment))
                 source = open_source(spec) if spec != self._source_spec else None
             except Exception as exc:  # no model for these dice: typed in by hand, the screens say why
-                log.error("camera off for dice %s: %s", dice_set, exc)
-                self.dice_set, self.off = dice_set, str(exc)
+                self.dice_set, self.off = dice_set, off_reason(dice_set, exc)
+                log.error("camera off: %s", self.off)
                 self.pipeline.stop()
                 self.session.set_status(camera={"state": CameraState.OFF, "message": self.off,
                                                 "source": self.source.name})

@@ -13,6 +13,7 @@ __all__ = ["Game", "IllegalAction", "Prompt", "DEFAULT_GAME", "GAMES", "browser_
 
 GAMES: dict[str, str] = {
     "chariot-race": "companion.games.chariot_race",
+    "cubitos": "companion.games.cubitos",
     "dice-race": "companion.games.dice_race",
     "hexenrennen": "companion.games.hexenrennen",
 }

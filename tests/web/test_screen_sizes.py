@@ -34,14 +34,18 @@ GAMES = {
     "hexenrennen": ({"players": [*PLAYERS, {"name": "Anna", "colour": "orange"}], "tiles": "shuffled",
                      "piles": "shuffled"}, 120),
     "dice-race": ({"players": [{"name": p["name"]} for p in PLAYERS]}, 6),
+    # four players, in the middle of the first roll section: every zone holds dice
+    "cubitos": ({"players": [{"name": "Julia", "colour": "blue"}, {"name": "Klaus", "colour": "yellow"},
+                             {"name": "Ben", "colour": "red"}, {"name": "Anna", "colour": "white"}]}, 12),
 }
 VALUES = {
     "chariot-race": ".scoreboard td.value",
     "hexenrennen": ".hx-score, .hx-where",
     "dice-race": "#view td",
+    "cubitos": ".cu-value b",
 }
 """Every player's values as the kiosk shows them."""
-TRACK = {"chariot-race": "#track", "hexenrennen": "#track", "dice-race": "#view"}
+TRACK = {"chariot-race": "#track", "hexenrennen": "#track", "dice-race": "#view", "cubitos": "#track"}
 
 TEXTS = """() => [...document.querySelectorAll('body *')].filter((node) => !node.closest('svg') && node.offsetParent
   !== null && [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim()))
@@ -63,7 +67,8 @@ def table(request, session) -> Iterator[LiveServer]:
         prompt = session.prompt()
         if prompt is None or not prompt.options or session.snapshot()["game"]["over"]:
             break
-        choice = roll(session.game, bot.choose(session.game, None, prompt, rng), rng)
+        state = session.state  # Cubitos rolls the dice of the roller's zones
+        choice = roll(session.game, bot.choose(session.game, state, prompt, rng), rng, state)
         session.act(choice, actor=prompt.actor or "table")
     app = create_app(session, control_pin=PIN)
     server = Server(app, host="127.0.0.1", port=0, threads=8).start()

@@ -20,6 +20,10 @@ const view = () => (S.state && S.state.view) || {};
 
 const actorName = (id) => (gameUI() ? gameUI().name(id) : id);
 
+// A die face as the game draws its own dice (its module's dieIcon, same arguments), else common.js's drawing.
+const faceIcon = (face, opts) => (gameUI() && gameUI().dieIcon ? gameUI().dieIcon(face, opts)
+  : dieIcon(face, opts));
+
 function options() { return (S.state && S.state.prompt && S.state.prompt.options) || []; }
 function findOption(test) { return options().findIndex(test); }
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -142,7 +146,7 @@ function dieButton(face, { index, selected = false, pending = null, onclick = nu
   const tappable = control && onclick;
   return el(tappable ? "button" : "span", { type: tappable ? "button" : null, class: classes.join(" "),
     "data-index": index, "data-face": face, "aria-pressed": selected ? "true" : null, onclick: tappable ? onclick : null },
-  dieIcon(face, { unknown: pending && pending.low }), el("span", { class: "face" }, faceName(face)), caption);
+  faceIcon(face, { unknown: pending && pending.low }), el("span", { class: "face" }, faceName(face)), caption);
 }
 
 function openPicker(index) {
@@ -154,7 +158,7 @@ function openPicker(index) {
     "data-face": face, onclick: async () => {
       dialog.close();
       await send(`/api/dice/${index}`, { label: face, actor: S.state.prompt.actor, reading: null });
-    } }, dieIcon(face, { size: 64 }), el("span", {}, faceName(face)))));
+    } }, faceIcon(face, { size: 64 }), el("span", {}, faceName(face)))));
   if (!dialog.open) dialog.showModal();
 }
 $("#face-picker-cancel").addEventListener("click", () => $("#face-picker").close());
@@ -192,7 +196,7 @@ function rollBox(needed, optionIndex, { reroll = false } = {}) {
     el("summary", {}, T("manual_entry")),
     el("p", {}, T("manual_hint", { n: needed })),
     el("div", { class: "face-row palette" }, faces.map((face) => el("button", { type: "button", class: "face-btn",
-      "data-face": face, onclick: () => addDraft(face, needed) }, dieIcon(face, { size: 44 }),
+      "data-face": face, onclick: () => addDraft(face, needed) }, faceIcon(face, { size: 44 }),
     el("span", {}, faceName(face))))),
     el("div", { class: "dice-row draft" }, S.draft.map((face, i) => dieButton(face, { index: i,
       onclick: () => { S.draft.splice(i, 1); render(); } }))),
@@ -292,7 +296,7 @@ function renderButtons() {
     el("span", { class: "knob" }), el("span", { class: "name" }, T("button_back")),
     el("span", { class: "what" }, S.armed === "button-back" ? T("back_confirm")
       : S.state.seq > 0 ? T("undo") : T("does_nothing")))),
-  list.length > NEXT_PRESSES ? el("p", { class: "hint" }, T("next_many", { n: list.length })) : null);
+  ...(list.length > NEXT_PRESSES ? [el("p", { class: "hint" }, T("next_many", { n: list.length }))] : []));
 }
 
 // An undo on screen takes two taps: the first arms the button (it asks, translated), a second within 4 s undoes.
