@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from companion.games import GAMES as REGISTRY
 from companion.games import IllegalAction, get_game
 from companion.games.bots import GreedyBot, RandomBot, play_game, replay
 
@@ -39,10 +40,16 @@ def test_bots_per_actor():
     assert game.is_over(final)
 
 
-GAMES = ["dice-race", "chariot-race", "hexenrennen"]
-COLOURS = {"dice-race": ("green", "red"), "chariot-race": ("green", "red"), "hexenrennen": ("blue", "yellow")}
-BO_PLAYS = {"dice-race": {"Bo"}, "chariot-race": {"red", "red-2"}, "hexenrennen": {"yellow"}}
-"""The actor ids of the second player's seat: a name, two chariots (CR-7), a clan."""
+COLOURS = {"dice-race": ("green", "red"), "chariot-race": ("green", "red"), "hexenrennen": ("blue", "yellow"),
+           "cubitos": ("blue", "red"), "automobiles": ("red", "blue")}
+BO_PLAYS = {"dice-race": {"Bo"}, "chariot-race": {"red", "red-2"}, "hexenrennen": {"yellow"}, "cubitos": {"red"},
+            "automobiles": {"blue"}}
+"""The actor ids of the second player's seat: a name, two chariots (CR-7), a clan, a runner, a car."""
+GAMES = sorted(REGISTRY)
+
+
+def test_every_registered_game_has_its_seats_here():
+    assert set(REGISTRY) <= set(COLOURS)
 
 
 def two_seats(game_id, second_is_bot):
