@@ -136,22 +136,24 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     player = state.players[p]
     found: list[tuple[int | None, str | None, Ability]] = []
     if "phase5" in moments:
-        for colour, card in table.cards.items():
-            for ability in card.abilities:
-                if (ability.gate and "swords" in ability.gate and ability.id not in player.gated
-                        and _gate_open(state, p, ability, colour)):
-                    found.append((None, None, ability))
+        for colour, ability in table.sword_gated:
+            if ability.id not in player.gated and _gate_open(state, p, ability, colour):
+                found.append((None, None, ability))
+    if not player.active:
+        return found
+    granting, types = table.granting, table.types
     for moment in moments:
         spent = player.event_used if moment == "event" else player.used
+        windows = WINDOWS[moment]
         for die, label in player.active:
-            shown = face(table, die, label)
-            card = table.cards.get(table.colour(die))
-            if card is None or not (shown.team or shown.special):
+            grant = granting.get((types[die], label))
+            if grant is None:
                 continue
             if moment == "event" and die not in (player.pushed_active or ()):
                 continue
+            card, special = grant
             for ability in card.abilities:
-                if ability.slot == "special" and not shown.special:
+                if ability.slot == "special" and not special:
                     continue
                 if (ability.gate and "swords" in ability.gate) or (die, ability.id) in spent:
                     continue
@@ -159,7 +161,7 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
                     if moment == "phase5":  # CU-89: resolved by the players, the state adjusted by hand
                         found.append((die, label, ability))
                     continue
-                if (ability.timing, ability.window) not in WINDOWS[moment]:
+                if (ability.timing, ability.window) not in windows:
                     continue
                 if moment == "event" and ability.event != "push_without_bust":
                     continue

@@ -160,6 +160,25 @@ class Kit:
     def fan_last(self) -> int:
         return len(self.fan_track) - 1
 
+    def pool_odds(self, kinds: tuple[str, ...]) -> tuple[float, float, float]:
+        """(the chance that every die of ``kinds``, sorted die types, shows a blank face, the coins and the steps
+        they bring on average) of one roll (CU-31, CU-33), exact from the faces. Kept per pool: a greedy bot asks
+        for every option it weighs, and Fractions are slow."""
+        known = self._pool_odds.get(kinds)
+        if known is None:
+            blank, coins, steps = Fraction(1), Fraction(0), Fraction(0)
+            for kind in kinds:
+                chance, mean_coins, mean_steps = self.dice[kind].odds
+                blank *= chance
+                coins += mean_coins
+                steps += mean_steps
+            known = self._pool_odds[kinds] = (float(blank), float(coins), float(steps))
+        return known
+
+    @cached_property
+    def _pool_odds(self) -> dict[tuple[str, ...], tuple[float, float, float]]:
+        return {}
+
 
 def _distances(origin: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str, int]:
     seen = {origin: 0}

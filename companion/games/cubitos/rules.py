@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from fractions import Fraction
 from itertools import product
 from typing import Any
 
@@ -132,6 +131,11 @@ def refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
         return 0, 0, False
     if player.refill_no_limit:
         return 0, len(player.draw) + len(player.rest), False
+    if not player.refill_exclude:  # the usual round, counted without asking each die
+        need = max(0, draw_limit(state, p) - len(player.ready) + (state.table.lead_die in player.ready))
+        recycle = need > len(player.draw)
+        base = min(need, len(player.draw) + (len(player.rest) if recycle else 0))
+        return base, base, recycle
     k = sum(die != state.table.lead_die and not _excluded(state, p, die) for die in player.ready)
     need = max(0, draw_limit(state, p) - k)
     in_draw = sum(not _excluded(state, p, d) for d in player.draw)
@@ -153,10 +157,13 @@ def ready_count(state: State, p: int) -> int:
 
 def next_roller(state: State) -> int | None:
     """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order."""
-    waiting = [p for p in lead_order(state) if not state.players[p].done_rolling]
-    if not waiting:
-        return None
-    return max(waiting, key=lambda p: (ready_count(state, p), -lead_order(state).index(p)))
+    roller, most = None, -1
+    for p in lead_order(state):
+        if not state.players[p].done_rolling:
+            count = ready_count(state, p)
+            if count > most:
+                roller, most = p, count
+    return roller
 
 
 # ---------------------------------------------------------------------------------------------------------- set-up
@@ -316,9 +323,10 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     dice = action.get("dice")
     count = action.get("roll") if isinstance(action.get("roll"), int) else len(dice) if isinstance(dice, list) \
         else ready_count(state, p)  # a confirmed roll names its size by its dice
-    if {"type": "roll", "roll": count} not in _roll_options(state):
+    listed = _roll_options(state)
+    if {"type": "roll", "roll": count} not in listed:
         raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
-                            legal=[o["roll"] for o in _roll_options(state)])
+                            legal=[o["roll"] for o in listed])
     rolled = parse_roll(state, action.get("dice"), count)
     types = table.types
     shown = Counter(t for t, _ in rolled)
@@ -1055,16 +1063,10 @@ def push_odds(state: State, p: int) -> dict[str, float]:
     """What a push of the ready zone risks and brings, exactly from the dice's faces (CU-31, CU-33): the chance
     that it busts (no hit while in danger; 0 out of danger) and the coins and steps its plain faces bring on
     average. (The Tabletop Simulator tray players know shows only the first.)"""
-    table = state.table
     player = state.players[p]
-    blank, coins, steps = Fraction(1), Fraction(0), Fraction(0)
-    for kind, n in Counter(table.types[d] for d in player.ready).items():
-        chance, mean_coins, mean_steps = table.kit.dice[kind].odds
-        blank *= chance ** n
-        coins += mean_coins * n
-        steps += mean_steps * n
-    bust = blank if player.danger and player.ready else Fraction(0)
-    return {"bust": float(bust), "coins": float(coins), "steps": float(steps)}
+    types = state.table.types
+    blank, coins, steps = state.table.kit.pool_odds(tuple(sorted(types[d] for d in player.ready)))
+    return {"bust": blank if player.danger and player.ready else 0.0, "coins": coins, "steps": steps}
 
 
 def view(state: State) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from companion.games.base import Event, IllegalAction
-from companion.games.cubitos.kit import Card, Face, Kit, Race, Track
+from companion.games.cubitos.kit import Ability, Card, Face, Kit, Race, Track
 
 ZONES = ("draw", "ready", "active", "rest")
 DANGER_THRESHOLD = 3
@@ -54,6 +54,25 @@ class Table:
     def colours_of(self) -> tuple[str, ...]:
         """Die id -> its colour for rules (CU-85)."""
         return tuple(self.kit.dice[kind].colour for kind in self.types)
+
+    @cached_property
+    def granting(self) -> dict[tuple[str, str], tuple[Card, bool]]:
+        """(die type, face label) -> the card in play whose abilities the face grants (a team or special symbol,
+        CU-75) and whether it is the special symbol; faces granting nothing are absent. Looked up for every active
+        die whenever the rules ask which abilities a player can use."""
+        found = {}
+        for kind in self.kit.dice.values():
+            card = self.cards.get(kind.colour)
+            for shown in kind.faces if card is not None else ():
+                if shown.team or shown.special:
+                    found[(kind.id, shown.label)] = (card, shown.special)
+        return found
+
+    @cached_property
+    def sword_gated(self) -> tuple[tuple[str, Ability], ...]:
+        """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
+        return tuple((colour, ability) for colour, card in self.cards.items() for ability in card.abilities
+                     if ability.gate and "swords" in ability.gate)
 
 
 class Player(NamedTuple):
@@ -142,9 +161,9 @@ class State(NamedTuple):
 
 def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
     """CU-56: the lead player, then the others clockwise."""
-    n = len(state.players)
-    chosen = set(state.racing if players is None else players)
-    return [k % n for k in range(state.lead, state.lead + n) if k % n in chosen]
+    chosen = state.racing if players is None else set(players)
+    lead = state.lead
+    return [k for k in (*range(lead, len(state.players)), *range(lead)) if k in chosen]
 
 
 def track_of(state: State, p: int) -> Track:
@@ -248,10 +267,18 @@ def labels(kit: Kit) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f"{d.id}/{f.label}" for d in kit.dice.values() for f in d.faces))
 
 
+_PLAYER_FIELD = {name: n for n, name in enumerate(Player._fields)}
+
+
 def changed(state: State, p: int, **changes: Any) -> State:
+    """Player ``p`` with ``changes``. Built by field index, not ``_replace``: the rules make a new player for nearly
+    every move, and a greedy bot's lookahead makes several per option."""
+    values = list(state.players[p])
+    for name, value in changes.items():
+        values[_PLAYER_FIELD[name]] = value
     players = list(state.players)
-    players[p] = players[p]._replace(**changes)
-    return state._replace(players=tuple(players))
+    players[p] = Player._make(values)
+    return State(state.table, tuple(players), *state[2:])
 
 
 def seat(state: State, p: int) -> str:
@@ -301,7 +328,7 @@ def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
     parsed = []
     for i, name in enumerate(dice):
         die_type, _, label = name.partition("/") if isinstance(name, str) else ("", "", "")
-        if die_type not in known or label not in {f.label for f in known[die_type].faces}:
+        if die_type not in known or label not in known[die_type].by_label:
             raise IllegalAction("CU-30", f"dice[{i}]: not a face of a Cubitos die: {name!r}",
                                 legal="'<die type>/<face label>' of dice.json")
         parsed.append((die_type, label))
