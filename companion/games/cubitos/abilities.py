@@ -551,10 +551,10 @@ def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event
     puts the player in danger (CU-32)."""
     table = state.table
     for die, label in dice:
-        shown = face(table, die, label)
-        card = table.cards.get(table.colour(die))
-        if card is None or not (shown.team or shown.special):
+        grant = table.granting.get((table.types[die], label))
+        if grant is None:
             continue
+        card = grant[0]
         if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects) for a in card.abilities):
             if state.players[p].done_rolling:
                 continue  # S-35: the roll section is over, the duty lapses at once (MUST_PASS_OVERRIDES_MUST_PUSH)

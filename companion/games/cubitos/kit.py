@@ -33,7 +33,7 @@ class Face:
     team: bool = False
     special: bool = False
 
-    @property
+    @cached_property
     def blank(self) -> bool:
         return not (self.coins or self.steps or self.credits or self.swords or self.team or self.special)
 
@@ -159,6 +159,12 @@ class Kit:
     @property
     def fan_last(self) -> int:
         return len(self.fan_track) - 1
+
+    @cached_property
+    def faces_named(self) -> dict[str, tuple[str, str]]:
+        """``"<die type>/<face label>"`` -> (die type, face label) for every face the camera can read (RULES.md
+        §19): each roll names its dice so."""
+        return {f"{d.id}/{f.label}": (d.id, f.label) for d in self.dice.values() for f in d.faces}
 
     def pool_odds(self, kinds: tuple[str, ...]) -> tuple[float, float, float]:
         """(the chance that every die of ``kinds``, sorted die types, shows a blank face, the coins and the steps

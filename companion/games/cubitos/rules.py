@@ -312,8 +312,10 @@ def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> t
     if extra - available:
         wrong = ", ".join(f"{n} {t}" for t, n in (extra - available).items())
         raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
-    taken = [take(draw, types, die_type) for die_type, n in sorted(extra.items()) for _ in range(n)]
-    return taken, draw, rest
+    taken = []  # the lowest dice of each type (dice of a type are alike)
+    for die_type, n in sorted(extra.items()):
+        taken += sorted(d for d in draw if types[d] == die_type)[:n]
+    return taken, [d for d in draw if d not in taken], rest
 
 
 def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -329,35 +331,40 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
                             legal=[o["roll"] for o in listed])
     rolled = parse_roll(state, action.get("dice"), count)
     types = table.types
-    shown = Counter(t for t, _ in rolled)
-    ready = Counter(types[d] for d in player.ready)
-    extra = shown - ready
-    if ready - shown:
-        missing = ", ".join(f"{n} {t}" for t, n in (ready - shown).items())
-        raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
     taken = list(player.ready)
     draw, rest = list(player.draw), list(player.rest)
-    if not player.refilled:
-        refilled, draw, rest = _refill(state, p, extra, events)
-        taken += refilled
-        events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
-                       "dice": sorted(types[d] for d in refilled)})
-    elif extra:
-        raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
-    pool = taken
+    pushed = player.refilled and sorted(t for t, _ in rolled) == sorted(types[d] for d in taken)
+    if not pushed:  # a refill, or a roll that does not show the ready zone
+        shown = Counter(t for t, _ in rolled)
+        ready = Counter(types[d] for d in player.ready)
+        extra = shown - ready
+        if ready - shown:
+            missing = ", ".join(f"{n} {t}" for t, n in (ready - shown).items())
+            raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
+        if not player.refilled:
+            refilled, draw, rest = _refill(state, p, extra, events)
+            taken += refilled
+            events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
+                           "dice": sorted(types[d] for d in refilled)})
+        elif extra:
+            raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
+    of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
+    for die in sorted(taken):
+        of_type.setdefault(types[die], []).append(die)
+    dice_of = table.kit.dice
     active = list(player.active)
     still: list[int] = []
     hits = []
     for die_type, label in rolled:
-        die = take(pool, types, die_type)
-        if face(table, die, label).blank:
+        die = of_type[die_type].pop(0)
+        if dice_of[die_type].by_label[label].blank:
             still.append(die)
         else:
             active.append((die, label))
             hits.append(f"{die_type}/{label}")
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(action["dice"]), "hits": hits})
     was_in_danger = player.danger
-    new = [a for a in active if a not in player.active]
+    new = active[len(player.active):]
     state = changed(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
                     refilled=True, safe_roll=False)
     state = placed(state, p, new, events)

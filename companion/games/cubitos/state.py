@@ -324,6 +324,9 @@ def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
     """(die type, face label) of each rolled die, as the camera names them."""
     if not isinstance(dice, list) or len(dice) != count:
         raise IllegalAction("CU-30", f"expected {count} dice, got {dice!r}", legal=f"{count} dice")
+    named = state.table.kit.faces_named
+    if all(isinstance(name, str) and name in named for name in dice):
+        return [named[name] for name in dice]
     known = state.table.kit.dice
     parsed = []
     for i, name in enumerate(dice):
