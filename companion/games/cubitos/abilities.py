@@ -141,34 +141,40 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
                 found.append((None, None, ability))
     if not player.active:
         return found
-    granting, types = table.granting, table.types
+    types = table.types
     for moment in moments:
         spent = player.event_used if moment == "event" else player.used
-        windows = WINDOWS[moment]
+        offered = table.offered.get(moment)
+        if offered is None:
+            offered = table.offered[moment] = _offered(table, moment)
         for die, label in player.active:
-            grant = granting.get((types[die], label))
-            if grant is None:
+            abilities = offered.get((types[die], label))
+            if not abilities or moment == "event" and die not in (player.pushed_active or ()):
                 continue
-            if moment == "event" and die not in (player.pushed_active or ()):
-                continue
-            card, special = grant
-            for ability in card.abilities:
-                if ability.slot == "special" and not special:
+            for ability in abilities:
+                if (die, ability.id) in spent:
                     continue
-                if (ability.gate and "swords" in ability.gate) or (die, ability.id) in spent:
-                    continue
-                if not played(ability):
-                    if moment == "phase5":  # CU-89: resolved by the players, the state adjusted by hand
-                        found.append((die, label, ability))
-                    continue
-                if (ability.timing, ability.window) not in windows:
-                    continue
-                if moment == "event" and ability.event != "push_without_bust":
+                if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
+                    found.append((die, label, ability))
                     continue
                 if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
                     continue
-                if _gate_open(state, p, ability, card.colour) and _has_effect(state, p, die, ability):
+                if _gate_open(state, p, ability, table.colour(die)) and _has_effect(state, p, die, ability):
                     found.append((die, label, ability))
+    return found
+
+
+def _offered(table: Any, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
+    """(die type, face label) -> the abilities of its card that the face may grant at ``moment``: the special ones
+    only through the special symbol, none gated by swords (those belong to the player), the abilities the engine
+    does not play only in phase 5 (CU-89), the others in their window (and event)."""
+    found = {}
+    for (kind, label), (card, special) in table.granting.items():
+        found[(kind, label)] = tuple(
+            ability for ability in card.abilities
+            if (ability.slot != "special" or special) and not (ability.gate and "swords" in ability.gate)
+            and (moment == "phase5" if not played(ability) else (ability.timing, ability.window) in WINDOWS[moment]
+                 and (moment != "event" or ability.event == "push_without_bust")))
     return found
 
 

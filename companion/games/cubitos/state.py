@@ -69,6 +69,12 @@ class Table:
         return found
 
     @cached_property
+    def offered(self) -> dict[str, dict[tuple[str, str], tuple[Ability, ...]]]:
+        """Moment -> (die type, face label) -> the abilities the face may grant then, as far as the cards in play
+        decide it; filled by ``abilities.usable`` on first use, as it alone knows the moments."""
+        return {}
+
+    @cached_property
     def sword_gated(self) -> tuple[tuple[str, Ability], ...]:
         """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
         return tuple((colour, ability) for colour, card in self.cards.items() for ability in card.abilities
