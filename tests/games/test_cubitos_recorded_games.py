@@ -45,7 +45,7 @@ def state_data(state: State) -> dict[str, Any]:
 def digest(seed: int, players: int, race: str, bot_name: str) -> str:
     """The hash of one game played as ``bots.play_game`` plays it (one rng for set-up, dice and choices)."""
     options = {"players": [{"name": c.title(), "colour": c} for c in PLAYER_COLOURS[:players]], "race": race}
-    bot = GreedyBot() if bot_name == "greedy" else RandomBot()
+    bot = GreedyBot(play_out=True) if bot_name == "greedy" else RandomBot()
     rng = random.Random(seed)
     state = GAME.setup(options, rng)
     sha = hashlib.sha256(json.dumps(state_data(state), sort_keys=True).encode())

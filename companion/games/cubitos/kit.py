@@ -161,6 +161,11 @@ class Kit:
         return len(self.fan_track) - 1
 
     @cached_property
+    def face_names(self) -> dict[str, tuple[str, ...]]:
+        """Die type -> the name of each of its faces, in the order of its faces (a roll picks one of them)."""
+        return {d.id: tuple(f"{d.id}/{f.label}" for f in d.faces) for d in self.dice.values()}
+
+    @cached_property
     def faces_named(self) -> dict[str, tuple[str, str]]:
         """``"<die type>/<face label>"`` -> (die type, face label) for every face the camera can read (RULES.md
         §19): each roll names its dice so."""

@@ -19,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.games.base import (
     Action,
@@ -274,8 +274,8 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
         else:
             chosen = rng.sample(counted, low)
         chosen += rng.sample([d for d in pool if _excluded(state, p, d)], extra - low)
-    return [f"{table.types[d]}/{rng.choice(table.kit.dice[table.types[d]].faces).label}"
-            for d in [*player.ready, *chosen]]
+    names = table.kit.face_names
+    return [rng.choice(names[table.types[d]]) for d in [*player.ready, *chosen]]
 
 
 def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> tuple[list[int], list[int],
@@ -387,7 +387,8 @@ def _after_roll(state: State, p: int, events: list[Event]) -> State:
 
 
 def _to_choice(state: State, p: int, events: list[Event]) -> State:
-    state = changed(state, p, pushed_active=None, event_used=frozenset())
+    if state.players[p].pushed_active is not None or state.players[p].event_used:
+        state = changed(state, p, pushed_active=None, event_used=frozenset())
     if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(state, p, events)
@@ -610,14 +611,20 @@ def _convert_options(state: State) -> list[Action]:
     return options
 
 
+def _conversion(player: Player, kind: str) -> dict[str, int]:
+    """What a ``convert`` (a credit for a coin, CU-42) or a ``buy_step`` (coins for a step, CU-47) changes."""
+    if kind == "convert":
+        return {"credits": player.credits - 1, "coins": player.coins + CREDIT_TO_COIN}
+    return {"coins": player.coins - COINS_PER_STEP, "steps": player.steps + 1}
+
+
 def _on_convert(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     p = state.current
-    player = state.players[p]
     if action["type"] == "convert":
         events.append({"type": "converted", "player": seat(state, p), "credits": 1, "coins": CREDIT_TO_COIN})
-        return changed(state, p, credits=player.credits - 1, coins=player.coins + CREDIT_TO_COIN)
-    events.append({"type": "bought_step", "player": seat(state, p), "coins": COINS_PER_STEP})
-    return changed(state, p, coins=player.coins - COINS_PER_STEP, steps=player.steps + 1)
+    else:
+        events.append({"type": "bought_step", "player": seat(state, p), "coins": COINS_PER_STEP})
+    return changed(state, p, **_conversion(state.players[p], action["type"]))
 
 
 def _move_start_options(state: State) -> list[Action]:
@@ -675,29 +682,57 @@ def move_paths(state: State) -> list[list[str]]:
     """CU-58..CU-64: one path to every space the runner can reach with what it has, the path leaving the most
     steps (then water entries) and the shortest of those. Each path is walked with the rules' own step, so jets
     double what is left on the way; a path ends where the runner must decide something (a shortcut, CU-63)."""
+    return [walk.path for walk in walks(state)]
+
+
+class Walk(NamedTuple):
+    path: list[str]
+    after: State
+    """The state once the runner has walked ``path``."""
+    events: list[Event]
+    """The events of its steps."""
+
+
+_last_walks: tuple[State, list[Walk]] | None = None
+
+
+def walks(state: State) -> list[Walk]:
+    """``move_paths`` with the state each path leads to and the events on the way. The last state's walks are
+    kept: its options list them, a greedy bot rates each move by where its walk ended, and the chosen move is not
+    walked again."""
+    global _last_walks
+    if _last_walks is not None and _last_walks[0] is state:
+        return _last_walks[1]
+    found = _walks(state)
+    _last_walks = (state, found)
+    return found
+
+
+def _walks(state: State) -> list[Walk]:
     p = state.current
     here = state.players[p]
     origin = (here.segment, here.space, here.laps)
-    best: dict[tuple[int, str, int], tuple[tuple[int, int], list[str]]] = {}
+    best: dict[tuple[int, str, int], tuple[tuple[int, int], Walk]] = {}
     seen: set[tuple[Any, ...]] = set()
-    frontier: list[tuple[State, list[str]]] = [(state, [])]
+    frontier: list[Walk] = [Walk([], state, [])]
     while frontier:
         later = []
-        for walked, path in frontier:
+        for path, walked, on_the_way in frontier:
             for there in _step_targets(walked, p):
-                after = _step(walked, p, there, [])
+                events = list(on_the_way)
+                after = _step(walked, p, there, events)
                 runner = after.players[p]
-                way = [*path, there]
+                walk = Walk([*path, there], after, events)
                 key = (runner.segment, runner.space, runner.laps)
                 left = (runner.steps, runner.water)
                 if key != origin and (key not in best or left > best[key][0]):
-                    best[key] = (left, way)
+                    best[key] = (left, walk)
                 mark = (key, left, runner.specials, runner.reached)
                 if after.phase == "move" and mark not in seen:
                     seen.add(mark)
-                    later.append((after, way))
+                    later.append(walk)
         frontier = later
-    return sorted((way for _, way in best.values()), key=lambda way: (len(way), way))
+    return sorted((walk for _, walk in best.values()), key=lambda walk: (len(walk.path), walk.path))
 
 
 def _move_options(state: State) -> list[Action]:
@@ -718,6 +753,13 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if not isinstance(path, list) or not path:
         raise IllegalAction("CU-58", f"a move is a path of spaces, got {path!r}")
     start = state.players[p].space
+    listed = _last_walks[1] if _last_walks is not None and _last_walks[0] is state else []
+    walked = next((walk for walk in listed if walk.path == path), None)
+    if walked is not None:  # the options walked it already
+        events.append({"type": "moved", "player": seat(state, p), "from": start, "to": walked.after.players[p].space,
+                       "steps": len(path), "path": list(path)})
+        events += [dict(e) for e in walked.events if e["type"] != "stepped"]
+        return walked.after
     on_the_way: list[Event] = []
     for n, there in enumerate(path):
         if state.phase != "move":
@@ -1047,20 +1089,69 @@ class Cubitos:
         """Greedy-bot heuristic: how little of the race is left, what the active dice and resources will bring, and,
         while the player still rolls, what pushing the ready zone is worth against losing the active dice."""
         p = state.table.colours.index(actor)
-        player = state.players[p]
         if state.phase == "over":
             return 1000.0 if p in state.winners else -1000.0
-        table = state.table
-        shown = [face(table, d, label) for d, label in player.active]
-        active = sum(1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special) for f in shown)
-        owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-        score = (-2 * spaces_left(table, player) + 40 * player.reached + 1.5 * player.steps + 0.3 * player.coins
-                 + 0.4 * player.credits + 0.3 * player.fans + 0.8 * owned + active)
-        if not player.done_rolling and player.ready:
-            odds = push_odds(state, p)
-            gain = 1.5 * odds["steps"] + odds["coins"] / 3 + 0.3 * len(player.ready)
-            score += (1 - odds["bust"]) * gain - odds["bust"] * active
-        return score
+        return _rating(state.table, state.players[p])
+
+    HANDING_ON = frozenset({"push", "done", "go", "decline", "skip", "begin"})
+    """Options that leave the actor's own table as it is and hand the decision on (to the next step or player)."""
+    PASSING = frozenset({"pass", "rest"})
+    """Options that end the actor's roll section (after a bust, ``rest`` does too, whichever dice it rests)."""
+    _rated: tuple[State, str, dict[str, float]] | None = None
+    """The ratings of the last state and actor asked about that options share (a bust lists a dozen ``rest``)."""
+
+    def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
+        """What ``score`` makes of ``option`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None for an
+        option to be played out (abilities, bonuses, shortcuts, a roll's size).
+
+        Options that end or hand on the actor's decisions (pass, push, rest, done, go ...) are rated by what they do
+        to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
+        everyone's phase 5, the round's end) for every option a bot weighs, which made the bots' races five times
+        slower. A move is rated by the state its path's walk reached when the options were listed."""
+        kind = option["type"]
+        if kind == "move":
+            walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
+            return None if walked is None else self.score(walked, actor)
+        if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
+            return None  # the round ends with it: what that does to the coins and the active dice is played out
+        group = "hand_on" if kind in self.HANDING_ON else "pass" if kind in self.PASSING else kind
+        if group not in ("hand_on", "pass", "convert", "buy_step"):
+            return None
+        if self._rated is None or self._rated[0] is not state or self._rated[1] != actor:
+            self._rated = (state, actor, {})
+        rated = self._rated[2]
+        if group not in rated:
+            player = state.players[state.table.colours.index(actor)]
+            if group == "pass":
+                player = player._replace(done_rolling=True)
+            elif group != "hand_on":
+                player = player._replace(**_conversion(player, kind))
+            rated[group] = _rating(state.table, player)
+        return rated[group]
+
+
+def _rating(table: Table, player: Player) -> float:
+    """``Cubitos.score`` of a player still racing: how little of the race is left, what the active dice and
+    resources will bring, and, while the player still rolls, what pushing the ready zone is worth against losing
+    the active dice."""
+    memo = table.memo
+    active = memo.get(("worth", player.active))
+    if active is None:
+        dice, types = table.kit.dice, table.types
+        active = memo["worth", player.active] = sum(
+            1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
+            for f in (dice[types[d]].by_label[label] for d, label in player.active))
+    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
+    score = (-2 * spaces_left(table, player) + 40 * player.reached + 1.5 * player.steps + 0.3 * player.coins
+             + 0.4 * player.credits + 0.3 * player.fans + 0.8 * owned + active)
+    if not player.done_rolling and player.ready:
+        push = memo.get(("push", player.ready))
+        if push is None:
+            blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in player.ready)))
+            push = memo["push", player.ready] = (blank, 1.5 * steps + coins / 3 + 0.3 * len(player.ready))
+        bust, gain = push if player.danger else (0.0, push[1])
+        score += (1 - bust) * gain - bust * active
+    return score
 
 
 GAME = Cubitos()
@@ -1070,9 +1161,11 @@ def push_odds(state: State, p: int) -> dict[str, float]:
     """What a push of the ready zone risks and brings, exactly from the dice's faces (CU-31, CU-33): the chance
     that it busts (no hit while in danger; 0 out of danger) and the coins and steps its plain faces bring on
     average. (The Tabletop Simulator tray players know shows only the first.)"""
-    player = state.players[p]
-    types = state.table.types
-    blank, coins, steps = state.table.kit.pool_odds(tuple(sorted(types[d] for d in player.ready)))
+    return _odds(state.table, state.players[p])
+
+
+def _odds(table: Table, player: Player) -> dict[str, float]:
+    blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in player.ready)))
     return {"bust": blank if player.danger and player.ready else 0.0, "coins": coins, "steps": steps}
 
 

@@ -69,6 +69,19 @@ class Table:
         return found
 
     @cached_property
+    def spaces_after(self) -> tuple[int, ...]:
+        """Segment -> the spaces of the tracks after it, each from its start to its finish on every lap, and the step
+        onto each (CU-142)."""
+        return tuple(sum(t.to_finish[t.start] * self.laps + 1 for t in self.segments[n + 1:])
+                     for n in range(len(self.segments)))
+
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Values derived from this table and a part of a state, kept by what they derive from (each user keys them
+        with its own tag first): the greedy bots rate thousands of states of one table."""
+        return {}
+
+    @cached_property
     def offered(self) -> dict[str, dict[tuple[str, str], tuple[Ability, ...]]]:
         """Moment -> (die type, face label) -> the abilities the face may grant then, as far as the cards in play
         decide it; filled by ``abilities.usable`` on first use, as it alone knows the moments."""
@@ -182,7 +195,7 @@ def spaces_left(table: Table, player: Player) -> int:
     On a finish the runner has done this track (its last lap), or it begins another lap from the start (CU-141).
     """
     track = table.segments[player.segment]
-    later = sum(t.to_finish[t.start] * table.laps + 1 for t in table.segments[player.segment + 1:])
+    later = table.spaces_after[player.segment]
     if player.space == track.finish and player.laps + 1 < table.laps + (player.segment == len(table.segments) - 1
                                                                           and not player.reached):
         return (table.laps - player.laps) * track.to_finish[track.start] + later
@@ -283,8 +296,8 @@ def changed(state: State, p: int, **changes: Any) -> State:
     for name, value in changes.items():
         values[_PLAYER_FIELD[name]] = value
     players = list(state.players)
-    players[p] = Player._make(values)
-    return State(state.table, tuple(players), *state[2:])
+    players[p] = tuple.__new__(Player, values)
+    return tuple.__new__(State, (state.table, tuple(players), *state[2:]))
 
 
 def seat(state: State, p: int) -> str:
