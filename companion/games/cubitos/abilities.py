@@ -147,6 +147,8 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
         offered = table.offered.get(moment)
         if offered is None:
             offered = table.offered[moment] = _offered(table, moment)
+        if not offered:  # no card in play has an ability for this moment
+            continue
         for die, label in player.active:
             abilities = offered.get((types[die], label))
             if not abilities or moment == "event" and die not in (player.pushed_active or ()):
@@ -165,16 +167,19 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
 
 
 def _offered(table: Any, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
-    """(die type, face label) -> the abilities of its card that the face may grant at ``moment``: the special ones
-    only through the special symbol, none gated by swords (those belong to the player), the abilities the engine
-    does not play only in phase 5 (CU-89), the others in their window (and event)."""
+    """(die type, face label) -> the abilities of its card that the face may grant at ``moment`` (faces granting none
+    are left out): the special ones only through the special symbol, none gated by swords (those belong to the
+    player), the abilities the engine does not play only in phase 5 (CU-89), the others in their window (and
+    event)."""
     found = {}
     for (kind, label), (card, special) in table.granting.items():
-        found[(kind, label)] = tuple(
+        abilities = tuple(
             ability for ability in card.abilities
             if (ability.slot != "special" or special) and not (ability.gate and "swords" in ability.gate)
             and (moment == "phase5" if not played(ability) else (ability.timing, ability.window) in WINDOWS[moment]
                  and (moment != "event" or ability.event == "push_without_bust")))
+        if abilities:
+            found[(kind, label)] = abilities
     return found
 
 

@@ -176,14 +176,16 @@ class Kit:
         they bring on average) of one roll (CU-31, CU-33), exact from the faces. Kept per pool: a greedy bot asks
         for every option it weighs, and Fractions are slow."""
         known = self._pool_odds.get(kinds)
-        if known is None:
-            blank, coins, steps = Fraction(1), Fraction(0), Fraction(0)
+        if known is None:  # exact sums and products as (numerator, denominator); int / int rounds correctly
+            (blank, of), (coins, coins_of), (steps, steps_of) = (1, 1), (0, 1), (0, 1)
             for kind in kinds:
                 chance, mean_coins, mean_steps = self.dice[kind].odds
-                blank *= chance
-                coins += mean_coins
-                steps += mean_steps
-            known = self._pool_odds[kinds] = (float(blank), float(coins), float(steps))
+                blank, of = blank * chance.numerator, of * chance.denominator
+                coins, coins_of = (coins * mean_coins.denominator + mean_coins.numerator * coins_of,
+                                   coins_of * mean_coins.denominator)
+                steps, steps_of = (steps * mean_steps.denominator + mean_steps.numerator * steps_of,
+                                   steps_of * mean_steps.denominator)
+            known = self._pool_odds[kinds] = (blank / of, coins / coins_of, steps / steps_of)
         return known
 
     @cached_property

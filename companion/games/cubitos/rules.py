@@ -947,18 +947,21 @@ def rest_all(state: State, events: list[Event]) -> State:
         events.append({"type": "returned", "dice": sorted(state.table.types[d] for d in borrowed)})
         state = state._replace(stock=state.stock | borrowed)
     for p in state.racing:
-        player = state.players[p]
-        state = changed(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0,
-                      water=0, danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False,
-                      gave_back=False, specials=frozenset(), bought=(), swords=None, used=frozenset(),
-                      gated=frozenset(), owes_special=frozenset(), pushed_active=None, event_used=frozenset(),
-                      safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False,
-                      refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit,
-                      next_exclude=frozenset(), next_no_limit=False)
+        state = changed(state, p, **_rested(state.players[p]))
     events.append({"type": "round_end", "round": state.round})
     if state.ending:
         return _end(state, events)
     return _next_round(state, state.racing, events)
+
+
+def _rested(player: Player) -> dict[str, Any]:
+    """CU-50, CU-51: what the round's end changes on a player's table (borrowed dice aside)."""
+    return dict(rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0, water=0,
+                danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False, gave_back=False,
+                specials=frozenset(), bought=(), swords=None, used=frozenset(), gated=frozenset(),
+                owes_special=frozenset(), pushed_active=None, event_used=frozenset(), safe_roll=False,
+                bust_ignored=False, keep_on_bust=frozenset(), must_push=False, refill_exclude=player.next_exclude,
+                refill_no_limit=player.next_no_limit, next_exclude=frozenset(), next_no_limit=False)
 
 
 def _end(state: State, events: list[Event]) -> State:
@@ -1112,10 +1115,10 @@ class Cubitos:
         if kind == "move":
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
             return None if walked is None else self.score(walked, actor)
-        if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
-            return None  # the round ends with it: what that does to the coins and the active dice is played out
         group = "hand_on" if kind in self.HANDING_ON else "pass" if kind in self.PASSING else kind
-        if group not in ("hand_on", "pass", "convert", "buy_step"):
+        if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
+            group = "round_end"  # the last buyer's done ends the round: coins are lost, active dice rest
+        if group not in ("hand_on", "pass", "round_end", "convert", "buy_step"):
             return None
         if self._rated is None or self._rated[0] is not state or self._rated[1] != actor:
             self._rated = (state, actor, {})
@@ -1124,6 +1127,8 @@ class Cubitos:
             player = state.players[state.table.colours.index(actor)]
             if group == "pass":
                 player = player._replace(done_rolling=True)
+            elif group == "round_end":
+                player = player._replace(**_rested(player))
             elif group != "hand_on":
                 player = player._replace(**_conversion(player, kind))
             rated[group] = _rating(state.table, player)
