@@ -30,6 +30,7 @@ from companion.games.cubitos.state import (
     face,
     from_stock,
     give_back,
+    in_stock,
     lead_order,
     leave_active,
     parse_roll,
@@ -380,7 +381,7 @@ def take_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[str]:
     if isinstance(limit, Mapping):
         limit = _metric(state, p, limit["metric"], {})
     found = []
-    for kind in sorted({table.types[d] for d in state.stock}):
+    for kind in in_stock(state):
         colour, cost = table.kit.dice[kind].colour, table.cost(kind)
         if effect.get("colours") and colour not in effect["colours"]:
             continue

@@ -60,6 +60,7 @@ from companion.games.cubitos.state import (
     face,
     from_stock,
     give_back,
+    in_stock,
     labels,
     lead_order,
     lines_passed,
@@ -325,14 +326,14 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     dice = action.get("dice")
     count = action.get("roll") if isinstance(action.get("roll"), int) else len(dice) if isinstance(dice, list) \
         else ready_count(state, p)  # a confirmed roll names its size by its dice
-    listed = _roll_options(state)
-    if {"type": "roll", "roll": count} not in listed:
+    low, high, _ = refill_bounds(state, p)
+    if not low <= count - len(player.ready) <= high:
         raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
-                            legal=[o["roll"] for o in listed])
-    rolled = parse_roll(state, action.get("dice"), count)
+                            legal=[o["roll"] for o in _roll_options(state)])
+    rolled = parse_roll(state, dice, count)
     types = table.types
     taken = list(player.ready)
-    draw, rest = list(player.draw), list(player.rest)
+    draw, rest = player.draw, player.rest
     pushed = player.refilled and sorted(t for t, _ in rolled) == sorted(types[d] for d in taken)
     if not pushed:  # a refill, or a roll that does not show the ready zone
         shown = Counter(t for t, _ in rolled)
@@ -362,7 +363,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         else:
             active.append((die, label))
             hits.append(f"{die_type}/{label}")
-    events.append({"type": "rolled", "player": seat(state, p), "dice": list(action["dice"]), "hits": hits})
+    events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
     was_in_danger = player.danger
     new = active[len(player.active):]
     state = changed(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
@@ -904,7 +905,7 @@ def _buy_options(state: State) -> list[Action]:
     player = state.players[p]
     options: list[Action] = [{"type": "done"}]
     if len(player.bought) < MAX_BUYS:
-        for die_type in sorted({table.types[d] for d in state.stock}):
+        for die_type in in_stock(state):
             kind = table.kit.dice[die_type]
             if (kind.kind != "ability" and not GREY_BUYABLE) or (BUYS_DIFFERENT and kind.colour in player.bought):
                 continue
@@ -925,14 +926,18 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
         if k < len(order):
             return _start_buy(state, order[k])
         return rest_all(state, events)
-    table = state.table
+    state, changes = _purchase(state, p, action["die"])
+    events.append({"type": "bought", "player": seat(state, p), "die": action["die"],
+                   "coins": state.table.cost(action["die"])})
+    return changed(state, p, **changes)
+
+
+def _purchase(state: State, p: int, die_type: str) -> tuple[State, dict[str, Any]]:
+    """CU-48: the stock without the die bought, and what buying it changes on player ``p``'s table."""
     player = state.players[p]
-    die_type = action["die"]
     state, die = from_stock(state, die_type)
-    cost = table.cost(die_type)
-    events.append({"type": "bought", "player": seat(state, p), "die": die_type, "coins": cost})
-    return changed(state, p, coins=player.coins - cost, rest=player.rest + (die,),
-                   bought=player.bought + (table.kit.dice[die_type].colour,))
+    return state, {"coins": player.coins - state.table.cost(die_type), "rest": player.rest + (die,),
+                   "bought": player.bought + (state.table.kit.dice[die_type].colour,)}
 
 
 def rest_all(state: State, events: list[Event]) -> State:
@@ -1109,8 +1114,9 @@ class Cubitos:
 
         Options that end or hand on the actor's decisions (pass, push, rest, done, go ...) are rated by what they do
         to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
-        everyone's phase 5, the round's end) for every option a bot weighs, which made the bots' races five times
-        slower. A move is rated by the state its path's walk reached when the options were listed."""
+        everyone's phase 5, the round's end) for every option a bot weighs. A move is rated by the state its path's
+        walk reached when the options were listed; a conversion and a purchase by what they change, as ``apply``
+        would."""
         kind = option["type"]
         if kind == "move":
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
@@ -1118,6 +1124,9 @@ class Cubitos:
         group = "hand_on" if kind in self.HANDING_ON else "pass" if kind in self.PASSING else kind
         if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
             group = "round_end"  # the last buyer's done ends the round: coins are lost, active dice rest
+        if kind == "buy":
+            p = state.table.colours.index(actor)
+            return _rating(state.table, state.players[p]._replace(**_purchase(state, p, option["die"])[1]))
         if group not in ("hand_on", "pass", "round_end", "convert", "buy_step"):
             return None
         if self._rated is None or self._rated[0] is not state or self._rated[1] != actor:

@@ -222,8 +222,22 @@ def die_in(state: State, p: int, zone: str, die_type: str) -> int:
 
 def from_stock(state: State, die_type: str) -> tuple[State, int]:
     """The lowest die of ``die_type`` leaves the stock (to be bought or gained); the caller says where it goes."""
-    die = min(d for d in state.stock if state.table.types[d] == die_type)
+    die = in_stock(state)[die_type]
     return state._replace(stock=state.stock - {die}), die
+
+
+def in_stock(state: State) -> dict[str, int]:
+    """Die type -> the lowest die of it in the stock, by type. Kept per stock (it changes only when a die is bought,
+    taken or given back, and every phase 7 prompt asks)."""
+    memo = state.table.memo
+    key = ("stock", state.stock)
+    found = memo.get(key)
+    if found is None:
+        types, lowest = state.table.types, {}
+        for die in sorted(state.stock, reverse=True):
+            lowest[types[die]] = die
+        found = memo[key] = dict(sorted(lowest.items()))
+    return found
 
 
 def leave_active(state: State, p: int, die: int, zone: str) -> State:
