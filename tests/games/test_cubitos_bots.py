@@ -1,5 +1,6 @@
-"""Greedy bots in Cubitos rate most options without playing them out (``Cubitos.rate``): moves and conversions as
-playing them out scores them, and the options that hand the decision on by the actor's own table alone."""
+"""Greedy bots in Cubitos rate most options without playing them out (``Cubitos.rate``): moves, conversions,
+purchases and bonuses as playing them out scores them, and the options that hand the decision on by the actor's own
+table alone."""
 
 from __future__ import annotations
 
@@ -33,15 +34,15 @@ def states(seed: int, actions: int = 400):
         state, _ = GAME.apply(state, roll(GAME, GreedyBot().choose(GAME, state, prompt, rng), rng, state))
 
 
-def test_moves_and_conversions_are_rated_as_playing_them_out_scores_them():
-    rated = 0
-    for state, prompt in states(seed=5):
+def test_moves_conversions_purchases_and_bonuses_are_rated_as_playing_them_out_scores_them():
+    rated = set()
+    for state, prompt in states(seed=5, actions=1500):
         for option in prompt.options:
-            if option["type"] in ("move", "convert", "buy_step"):
+            if option["type"] in ("move", "convert", "buy_step", "buy", "give_back", "take_die"):
                 after, _ = GAME.apply(state, option)
                 assert GAME.rate(state, option, prompt.actor) == GAME.score(after, prompt.actor), option
-                rated += 1
-    assert rated > 50
+                rated.add(option["type"])
+    assert rated == {"move", "convert", "buy_step", "buy", "give_back", "take_die"}
 
 
 def test_pushing_or_passing_is_decided_without_playing_either_out():

@@ -558,7 +558,7 @@ def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) ->
         return state._replace(phase="adjust")
     if state.again is not None:
         return state._replace(phase="again")
-    if len(support_options(state)) <= 1 and support_options(state) == [{"type": "done"}]:
+    if support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)  # nothing left to use: no tap needed
     return state
 
@@ -872,15 +872,20 @@ def _bonus_options(state: State) -> list[Action]:
 
 
 def _on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    state = _bonus_chosen(state, action, events)
+    return _after_bonuses(state._replace(bonuses=state.bonuses[1:], phase="move"), state.current, events)
+
+
+def _bonus_chosen(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-66: the die given back or taken (or neither, declined); the player's table is final with it."""
     p = state.current
-    player = state.players[p]
     if action["type"] == "give_back":
-        state = give_back(state, p, action["zone"], action["die"], events)
-    elif action["type"] == "take_die":
+        return give_back(state, p, action["zone"], action["die"], events)
+    if action["type"] == "take_die":
         state, die = from_stock(state, action["die"])
         events.append({"type": "took_die", "player": seat(state, p), "die": action["die"]})
-        state = changed(state, p, rest=player.rest + (die,))
-    return _after_bonuses(state._replace(bonuses=state.bonuses[1:], phase="move"), p, events)
+        return changed(state, p, rest=state.players[p].rest + (die,))
+    return state
 
 
 def _next_mover(state: State, events: list[Event]) -> State:
@@ -1124,6 +1129,8 @@ class Cubitos:
         group = "hand_on" if kind in self.HANDING_ON else "pass" if kind in self.PASSING else kind
         if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
             group = "round_end"  # the last buyer's done ends the round: coins are lost, active dice rest
+        if state.phase == "bonus" and kind != "decline":
+            return self.score(_bonus_chosen(state, option, []), actor)
         if kind == "buy":
             p = state.table.colours.index(actor)
             return _rating(state.table, state.players[p]._replace(**_purchase(state, p, option["die"])[1]))
