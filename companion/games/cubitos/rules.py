@@ -702,8 +702,9 @@ def walks(state: State) -> list[Walk]:
     kept: its options list them, a greedy bot rates each move by where its walk ended, and the chosen move is not
     walked again."""
     global _last_walks
-    if _last_walks is not None and _last_walks[0] is state:
-        return _last_walks[1]
+    last = _last_walks  # read once: another thread may walk another state meanwhile
+    if last is not None and last[0] is state:
+        return last[1]
     found = _walks(state)
     _last_walks = (state, found)
     return found
@@ -754,7 +755,8 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if not isinstance(path, list) or not path:
         raise IllegalAction("CU-58", f"a move is a path of spaces, got {path!r}")
     start = state.players[p].space
-    listed = _last_walks[1] if _last_walks is not None and _last_walks[0] is state else []
+    last = _last_walks
+    listed = last[1] if last is not None and last[0] is state else []
     walked = next((walk for walk in listed if walk.path == path), None)
     if walked is not None:  # the options walked it already
         events.append({"type": "moved", "player": seat(state, p), "from": start, "to": walked.after.players[p].space,
@@ -1136,9 +1138,10 @@ class Cubitos:
             return _rating(state.table, state.players[p]._replace(**_purchase(state, p, option["die"])[1]))
         if group not in ("hand_on", "pass", "round_end", "convert", "buy_step"):
             return None
-        if self._rated is None or self._rated[0] is not state or self._rated[1] != actor:
-            self._rated = (state, actor, {})
-        rated = self._rated[2]
+        last = self._rated
+        if last is None or last[0] is not state or last[1] != actor:
+            last = self._rated = (state, actor, {})
+        rated = last[2]
         if group not in rated:
             player = state.players[state.table.colours.index(actor)]
             if group == "pass":
