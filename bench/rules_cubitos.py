@@ -51,7 +51,7 @@ def line(name: str, f: dict[str, float]) -> str:
 def run() -> dict[str, object]:
     rules.GAME.setup(FOUR, __import__("random").Random(0))  # load the box before timing
     figures = {"machine": describe(), "goal_games_per_s": GOAL_GAMES_PER_SECOND, "greedy": measure(GreedyBot(), 28),
-               "greedy_full_lookahead": measure(GreedyBot(play_out=True), 14), "random": measure(RandomBot(), 7)}
+               "greedy_full_lookahead": measure(GreedyBot(play_out=True), 28), "random": measure(RandomBot(), 7)}
     print(machine_line(figures["machine"]))
     print(line("greedy bots", figures["greedy"]))
     print(line("greedy bots playing out every option", figures["greedy_full_lookahead"]))
