@@ -8,6 +8,7 @@ import random
 
 from companion.games.bots import GreedyBot, roll
 from companion.games.cubitos.rules import GAME, PLAYER_COLOURS, Cubitos
+from companion.games.cubitos.state import MEMO_SIZE
 
 FOUR = {"players": [{"name": c.title(), "colour": c} for c in PLAYER_COLOURS], "race": "race_3"}
 
@@ -63,3 +64,10 @@ def test_a_bot_told_to_play_out_plays_out_every_option():
             assert game.applied == len(prompt.options)
             return
     raise AssertionError("no push-or-pass decision in the race")
+
+
+def test_a_tables_memo_of_rated_zones_never_holds_more_than_its_size():
+    table = GAME.setup(FOUR, random.Random(0)).table
+    for n in range(MEMO_SIZE + 10):
+        assert table.remember(("worth", ((n, "x"),)), float(n)) == float(n)
+    assert len(table.memo) <= MEMO_SIZE and table.memo[("worth", ((MEMO_SIZE + 9, "x"),))] == MEMO_SIZE + 9

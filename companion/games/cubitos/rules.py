@@ -1117,13 +1117,14 @@ class Cubitos:
 
     def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
         """What ``score`` makes of ``option`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None for an
-        option to be played out (abilities, bonuses, shortcuts, a roll's size).
+        option to be played out (abilities, shortcuts, a bust, a roll's size).
 
         Options that end or hand on the actor's decisions (pass, push, rest, done, go ...) are rated by what they do
         to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
-        everyone's phase 5, the round's end) for every option a bot weighs. A move is rated by the state its path's
-        walk reached when the options were listed; a conversion and a purchase by what they change, as ``apply``
-        would."""
+        everyone's phase 5, the round's end) for every option a bot weighs; the last buyer's ``done`` by the round's
+        end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
+        A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase
+        and a bonus by what they change, exactly as ``apply`` would."""
         kind = option["type"]
         if kind == "move":
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
@@ -1162,9 +1163,9 @@ def _rating(table: Table, player: Player) -> float:
     active = memo.get(("worth", player.active))
     if active is None:
         dice, types = table.kit.dice, table.types
-        active = memo["worth", player.active] = sum(
+        active = table.remember(("worth", player.active), sum(
             1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
-            for f in (dice[types[d]].by_label[label] for d, label in player.active))
+            for f in (dice[types[d]].by_label[label] for d, label in player.active)))
     owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
     score = (-2 * spaces_left(table, player) + 40 * player.reached + 1.5 * player.steps + 0.3 * player.coins
              + 0.4 * player.credits + 0.3 * player.fans + 0.8 * owned + active)
@@ -1172,7 +1173,7 @@ def _rating(table: Table, player: Player) -> float:
         push = memo.get(("push", player.ready))
         if push is None:
             blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in player.ready)))
-            push = memo["push", player.ready] = (blank, 1.5 * steps + coins / 3 + 0.3 * len(player.ready))
+            push = table.remember(("push", player.ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(player.ready)))
         bust, gain = push if player.danger else (0.0, push[1])
         score += (1 - bust) * gain - bust * active
     return score

@@ -17,6 +17,8 @@ from companion.games.cubitos.kit import Ability, Card, Face, Kit, Race, Track
 ZONES = ("draw", "ready", "active", "rest")
 DANGER_THRESHOLD = 3
 """CU-32: active dice (any face, the lead die too) from which a player is in danger for the rest of the round."""
+MEMO_SIZE = 4096
+"""Values a table's memo keeps at most (``Table.remember``)."""
 
 
 # ---------------------------------------------------------------------------------------------------------- state
@@ -78,8 +80,16 @@ class Table:
     @cached_property
     def memo(self) -> dict[Any, Any]:
         """Values derived from this table and a part of a state, kept by what they derive from (each user keys them
-        with its own tag first): the greedy bots rate thousands of states of one table."""
+        with its own tag first): the greedy bots rate thousands of states of one table. Fill it with ``remember``."""
         return {}
+
+    def remember(self, key: Any, value: Any) -> Any:
+        """``value`` kept in ``memo`` under ``key``. A full memo is emptied first, so a race of tens of thousands of
+        actions (random bots, fuzzing) does not grow with every zone it has seen."""
+        if len(self.memo) >= MEMO_SIZE:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
 
     @cached_property
     def offered(self) -> dict[str, dict[tuple[str, str], tuple[Ability, ...]]]:
@@ -236,7 +246,7 @@ def in_stock(state: State) -> dict[str, int]:
         types, lowest = state.table.types, {}
         for die in sorted(state.stock, reverse=True):
             lowest[types[die]] = die
-        found = memo[key] = dict(sorted(lowest.items()))
+        found = state.table.remember(key, dict(sorted(lowest.items())))
     return found
 
 
