@@ -23,10 +23,10 @@ class CountingApplies(Cubitos):
         return super().apply(state, action)
 
 
-def states(seed: int, actions: int = 400):
+def states(seed: int, actions: int = 400, race: str = "race_3"):
     """The states of a greedy bots' race, each with its prompt."""
     rng = random.Random(seed)
-    state = GAME.setup(FOUR, rng)
+    state = GAME.setup({**FOUR, "race": race}, rng)
     for _ in range(actions):
         if GAME.is_over(state):
             return
@@ -35,15 +35,16 @@ def states(seed: int, actions: int = 400):
         state, _ = GAME.apply(state, roll(GAME, GreedyBot().choose(GAME, state, prompt, rng), rng, state))
 
 
-def test_moves_conversions_purchases_and_bonuses_are_rated_as_playing_them_out_scores_them():
+def test_moves_conversions_purchases_bonuses_and_abilities_are_rated_as_playing_them_out_scores_them():
     rated = set()
-    for state, prompt in states(seed=5, actions=1500):
+    for state, prompt in [*states(seed=5, actions=1500), *states(seed=5, actions=1500, race="race_7")]:
         for option in prompt.options:
-            if option["type"] in ("move", "convert", "buy_step", "buy", "give_back", "take_die"):
+            if (option["type"] in ("move", "convert", "buy_step", "buy", "give_back", "take_die")
+                    or option["type"] == "ability" and prompt.phase in Cubitos.USING_ONLY and "roll" not in option):
                 after, _ = GAME.apply(state, option)
                 assert GAME.rate(state, option, prompt.actor) == GAME.score(after, prompt.actor), option
-                rated.add(option["type"])
-    assert rated == {"move", "convert", "buy_step", "buy", "give_back", "take_die"}
+                rated.add(option["type"] if option["type"] != "ability" else prompt.phase)
+    assert rated == {"move", "convert", "buy_step", "buy", "give_back", "take_die", "support", "choice"}
 
 
 def test_pushing_or_passing_is_decided_without_playing_either_out():

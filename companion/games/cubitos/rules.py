@@ -1112,6 +1112,9 @@ class Cubitos:
     """Options that leave the actor's own table as it is and hand the decision on (to the next step or player)."""
     PASSING = frozenset({"pass", "rest"})
     """Options that end the actor's roll section (after a bust, ``rest`` does too, whichever dice it rests)."""
+    USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
+                                              "move": ANY_TIME, "buy": ANY_TIME}
+    """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
     _rated: tuple[State, str, dict[str, float]] | None = None
     """The ratings of the last state and actor asked about that options share (a bust lists a dozen ``rest``)."""
 
@@ -1123,8 +1126,9 @@ class Cubitos:
         to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
         everyone's phase 5, the round's end) for every option a bot weighs; the last buyer's ``done`` by the round's
         end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
-        A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase
-        and a bonus by what they change, exactly as ``apply`` would."""
+        A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase,
+        a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
+        as ``apply`` would."""
         kind = option["type"]
         if kind == "move":
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
@@ -1134,6 +1138,8 @@ class Cubitos:
             group = "round_end"  # the last buyer's done ends the round: coins are lost, active dice rest
         if state.phase == "bonus" and kind != "decline":
             return self.score(_bonus_chosen(state, option, []), actor)
+        if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
+            return self.score(use_ability(state, option, [], *self.USING_ONLY[state.phase]), actor)
         if kind == "buy":
             p = state.table.colours.index(actor)
             return _rating(state.table, state.players[p]._replace(**_purchase(state, p, option["die"])[1]))
