@@ -266,7 +266,9 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     low, _, recycle = refill_bounds(state, p)
     extra = option["roll"] - len(player.ready)
     pool = list(player.draw) + (list(player.rest) if recycle or player.refill_no_limit else [])
-    if player.refill_no_limit:
+    if extra == 0:  # a push, or a refill of nothing: the ready zone alone
+        chosen = []
+    elif player.refill_no_limit:
         chosen = rng.sample(pool, extra)
     else:
         counted = [d for d in player.draw if not _excluded(state, p, d)]
