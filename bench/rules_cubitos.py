@@ -2,10 +2,12 @@
 Goal (issue 16): >= 50.
 
 The headline is greedy bots as the dashboard's bot seats play: ``GreedyBot`` with the game's own rating of the
-options it can rate without playing them out (``Cubitos.rate``: a move by the walk its listing made, a purchase,
-conversion or bonus by what it changes on the actor's table, and pass, push, rest, done and go by the actor's own
-table, without the rest of the round they start); abilities and a roll's size are still played out with ``apply``
-and rated by ``Cubitos.score``. So the figure is the rules plus a cheap one-step lookahead. Two more rows: the same
+options it can rate without playing them out (``Cubitos.rate``). A move (by the walk its listing made), a purchase,
+a conversion, a bonus and most abilities are rated exactly as ``apply`` then ``Cubitos.score`` would; pass, push,
+rest, done and go by the actor's own table, without the rest of the round they start (the next rollers, everyone's
+phase 5, the round's end), which a full lookahead plays out for every option it weighs. Abilities used when pushing,
+after a push, on a bust or that roll, and a roll's size, are still played out. So the figure is the rules plus a
+cheap one-step lookahead; these bots race differently from the full lookahead (22 rounds instead of 25). Two more rows: the same
 bots playing out every option (the full lookahead, the figure this script gave before issue 16), and random bots,
 whose races last hundreds of rounds (they give dice back and walk both ways), so their games per second say little
 and their actions per second say how fast the rules are. The rounds per game show the greedy races are of a
