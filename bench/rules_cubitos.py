@@ -7,11 +7,12 @@ a conversion, a bonus and most abilities are rated exactly as ``apply`` then ``C
 rest, done and go by the actor's own table, without the rest of the round they start (the next rollers, everyone's
 phase 5, the round's end), which a full lookahead plays out for every option it weighs. Abilities used when pushing,
 after a push, on a bust or that roll, and a roll's size, are still played out. So the figure is the rules plus a
-cheap one-step lookahead; these bots race differently from the full lookahead (22 rounds instead of 25). Two more rows: the same
-bots playing out every option (the full lookahead, the figure this script gave before issue 16), and random bots,
-whose races last hundreds of rounds (they give dice back and walk both ways), so their games per second say little
-and their actions per second say how fast the rules are. The rounds per game show the greedy races are of a
-table's length. CPU time (``process_time``) is reported beside wall time because the machine may be shared.
+cheap one-step lookahead; these bots race differently from the full lookahead (22 rounds instead of 25).
+
+Two more rows: the same bots playing out every option (the full lookahead, the figure this script gave before
+issue 16, on the very same games), and random bots, whose races last hundreds of rounds (they give dice back and
+walk both ways), so their games per second say little and their time per action says how fast the rules are. CPU
+time (``process_time``) is reported beside wall time because the machine may be shared.
 
     python bench/rules_cubitos.py
 """
