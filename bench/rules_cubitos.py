@@ -6,8 +6,9 @@ options it can rate without playing them out (``Cubitos.rate``). A move (by the 
 a conversion, a bonus and most abilities are rated exactly as ``apply`` then ``Cubitos.score`` would; pass, push,
 rest, done and go by the actor's own table, without the rest of the round they start (the next rollers, everyone's
 phase 5, the round's end), which a full lookahead plays out for every option it weighs. Abilities used when pushing,
-after a push, on a bust or that roll, and a roll's size, are still played out. So the figure is the rules plus a
-cheap one-step lookahead; these bots race differently from the full lookahead (22 rounds instead of 25).
+after a push, on a bust or at the end of phase 6, those that roll, and a roll's size are still played out. So the
+figure is the rules plus a cheap one-step lookahead; these bots race differently from the full lookahead (22 rounds
+instead of 25).
 
 Two more rows: the same bots playing out every option (the full lookahead, the figure this script gave before
 issue 16, on the very same games), and random bots, whose races last hundreds of rounds (they give dice back and

@@ -24,6 +24,7 @@ from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
     ZONES,
     State,
+    Table,
     advance_fans,
     changed,
     die_in,
@@ -167,7 +168,7 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     return found
 
 
-def _offered(table: Any, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
+def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
     """(die type, face label) -> the abilities of its card that the face may grant at ``moment`` (faces granting none
     are left out): the special ones only through the special symbol, none gated by swords (those belong to the
     player), the abilities the engine does not play only in phase 5 (CU-89), the others in their window (and
