@@ -71,17 +71,25 @@ class GreedyBot:
     """One-step lookahead: the option whose result ``game.score`` rates best for the actor.
 
     Options that need dice are tried with one sample roll each; ties go to the earliest option (games list the
-    cautious choice, such as "done", first).
+    cautious choice, such as "done", first). A game whose options are costly to play out may rate some of them
+    itself, ``game.rate(state, option, actor)`` (None for an option to be played out after all, as Cubitos does
+    for what it does not model); ``play_out=True`` plays out every option all the same.
     """
+
+    def __init__(self, play_out: bool = False) -> None:
+        self.play_out = play_out
 
     def choose(self, game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Action:
         options = choices(prompt)
         if len(options) == 1:
             return options[0]
+        rate = None if self.play_out else getattr(game, "rate", None)
         best, best_score = options[0], float("-inf")
         for option in options:
-            after, _ = game.apply(state, roll(game, option, rng, state))
-            score = game.score(after, prompt.actor)
+            score = rate(state, option, prompt.actor) if rate is not None else None
+            if score is None:
+                after, _ = game.apply(state, roll(game, option, rng, state))
+                score = game.score(after, prompt.actor)
             if score > best_score:
                 best, best_score = option, score
         return best

@@ -24,12 +24,14 @@ from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
     ZONES,
     State,
+    Table,
     advance_fans,
     changed,
     die_in,
     face,
     from_stock,
     give_back,
+    in_stock,
     lead_order,
     leave_active,
     parse_roll,
@@ -136,37 +138,50 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     player = state.players[p]
     found: list[tuple[int | None, str | None, Ability]] = []
     if "phase5" in moments:
-        for colour, card in table.cards.items():
-            for ability in card.abilities:
-                if (ability.gate and "swords" in ability.gate and ability.id not in player.gated
-                        and _gate_open(state, p, ability, colour)):
-                    found.append((None, None, ability))
+        for colour, ability in table.sword_gated:
+            if ability.id not in player.gated and _gate_open(state, p, ability, colour):
+                found.append((None, None, ability))
+    if not player.active:
+        return found
+    types = table.types
     for moment in moments:
         spent = player.event_used if moment == "event" else player.used
+        offered = table.offered.get(moment)
+        if offered is None:
+            offered = table.offered[moment] = _offered(table, moment)
+        if not offered:  # no card in play has an ability for this moment
+            continue
         for die, label in player.active:
-            shown = face(table, die, label)
-            card = table.cards.get(table.colour(die))
-            if card is None or not (shown.team or shown.special):
+            abilities = offered.get((types[die], label))
+            if not abilities or moment == "event" and die not in (player.pushed_active or ()):
                 continue
-            if moment == "event" and die not in (player.pushed_active or ()):
-                continue
-            for ability in card.abilities:
-                if ability.slot == "special" and not shown.special:
+            for ability in abilities:
+                if (die, ability.id) in spent:
                     continue
-                if (ability.gate and "swords" in ability.gate) or (die, ability.id) in spent:
-                    continue
-                if not played(ability):
-                    if moment == "phase5":  # CU-89: resolved by the players, the state adjusted by hand
-                        found.append((die, label, ability))
-                    continue
-                if (ability.timing, ability.window) not in WINDOWS[moment]:
-                    continue
-                if moment == "event" and ability.event != "push_without_bust":
+                if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
+                    found.append((die, label, ability))
                     continue
                 if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
                     continue
-                if _gate_open(state, p, ability, card.colour) and _has_effect(state, p, die, ability):
+                if _gate_open(state, p, ability, table.colour(die)) and _has_effect(state, p, die, ability):
                     found.append((die, label, ability))
+    return found
+
+
+def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
+    """(die type, face label) -> the abilities of its card that the face may grant at ``moment`` (faces granting none
+    are left out): the special ones only through the special symbol, none gated by swords (those belong to the
+    player), the abilities the engine does not play only in phase 5 (CU-89), the others in their window (and
+    event)."""
+    found = {}
+    for (kind, label), (card, special) in table.granting.items():
+        abilities = tuple(
+            ability for ability in card.abilities
+            if (ability.slot != "special" or special) and not (ability.gate and "swords" in ability.gate)
+            and (moment == "phase5" if not played(ability) else (ability.timing, ability.window) in WINDOWS[moment]
+                 and (moment != "event" or ability.event == "push_without_bust")))
+        if abilities:
+            found[(kind, label)] = abilities
     return found
 
 
@@ -367,7 +382,7 @@ def take_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[str]:
     if isinstance(limit, Mapping):
         limit = _metric(state, p, limit["metric"], {})
     found = []
-    for kind in sorted({table.types[d] for d in state.stock}):
+    for kind in in_stock(state):
         colour, cost = table.kit.dice[kind].colour, table.cost(kind)
         if effect.get("colours") and colour not in effect["colours"]:
             continue
@@ -549,10 +564,10 @@ def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event
     puts the player in danger (CU-32)."""
     table = state.table
     for die, label in dice:
-        shown = face(table, die, label)
-        card = table.cards.get(table.colour(die))
-        if card is None or not (shown.team or shown.special):
+        grant = table.granting.get((table.types[die], label))
+        if grant is None:
             continue
+        card = grant[0]
         if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects) for a in card.abilities):
             if state.players[p].done_rolling:
                 continue  # S-35: the roll section is over, the duty lapses at once (MUST_PASS_OVERRIDES_MUST_PUSH)

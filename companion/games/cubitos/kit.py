@@ -33,7 +33,7 @@ class Face:
     team: bool = False
     special: bool = False
 
-    @property
+    @cached_property
     def blank(self) -> bool:
         return not (self.coins or self.steps or self.credits or self.swords or self.team or self.special)
 
@@ -159,6 +159,38 @@ class Kit:
     @property
     def fan_last(self) -> int:
         return len(self.fan_track) - 1
+
+    @cached_property
+    def face_names(self) -> dict[str, tuple[str, ...]]:
+        """Die type -> the name of each of its faces, in the order of its faces (a roll picks one of them)."""
+        return {d.id: tuple(f"{d.id}/{f.label}" for f in d.faces) for d in self.dice.values()}
+
+    @cached_property
+    def faces_named(self) -> dict[str, tuple[str, str]]:
+        """``"<die type>/<face label>"`` -> (die type, face label) for every face the camera can read (RULES.md
+        §19): each roll names its dice so."""
+        return {f"{d.id}/{f.label}": (d.id, f.label) for d in self.dice.values() for f in d.faces}
+
+    def pool_odds(self, kinds: tuple[str, ...]) -> tuple[float, float, float]:
+        """(the chance that every die of ``kinds``, sorted die types, shows a blank face, the coins and the steps
+        they bring on average) of one roll (CU-31, CU-33), exact from the faces. Kept per pool: a greedy bot asks
+        for every option it weighs, and Fractions are slow."""
+        known = self._pool_odds.get(kinds)
+        if known is None:  # exact sums and products as (numerator, denominator); int / int rounds correctly
+            (blank, of), (coins, coins_of), (steps, steps_of) = (1, 1), (0, 1), (0, 1)
+            for kind in kinds:
+                chance, mean_coins, mean_steps = self.dice[kind].odds
+                blank, of = blank * chance.numerator, of * chance.denominator
+                coins, coins_of = (coins * mean_coins.denominator + mean_coins.numerator * coins_of,
+                                   coins_of * mean_coins.denominator)
+                steps, steps_of = (steps * mean_steps.denominator + mean_steps.numerator * steps_of,
+                                   steps_of * mean_steps.denominator)
+            known = self._pool_odds[kinds] = (blank / of, coins / coins_of, steps / steps_of)
+        return known
+
+    @cached_property
+    def _pool_odds(self) -> dict[tuple[str, ...], tuple[float, float, float]]:
+        return {}
 
 
 def _distances(origin: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str, int]:

@@ -18,9 +18,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from fractions import Fraction
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
 from companion.games.base import (
     Action,
@@ -61,6 +60,7 @@ from companion.games.cubitos.state import (
     face,
     from_stock,
     give_back,
+    in_stock,
     labels,
     lead_order,
     lines_passed,
@@ -132,6 +132,11 @@ def refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
         return 0, 0, False
     if player.refill_no_limit:
         return 0, len(player.draw) + len(player.rest), False
+    if not player.refill_exclude:  # the usual round, counted without asking each die
+        need = max(0, draw_limit(state, p) - len(player.ready) + (state.table.lead_die in player.ready))
+        recycle = need > len(player.draw)
+        base = min(need, len(player.draw) + (len(player.rest) if recycle else 0))
+        return base, base, recycle
     k = sum(die != state.table.lead_die and not _excluded(state, p, die) for die in player.ready)
     need = max(0, draw_limit(state, p) - k)
     in_draw = sum(not _excluded(state, p, d) for d in player.draw)
@@ -153,10 +158,13 @@ def ready_count(state: State, p: int) -> int:
 
 def next_roller(state: State) -> int | None:
     """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order."""
-    waiting = [p for p in lead_order(state) if not state.players[p].done_rolling]
-    if not waiting:
-        return None
-    return max(waiting, key=lambda p: (ready_count(state, p), -lead_order(state).index(p)))
+    roller, most = None, -1
+    for p in lead_order(state):
+        if not state.players[p].done_rolling:
+            count = ready_count(state, p)
+            if count > most:
+                roller, most = p, count
+    return roller
 
 
 # ---------------------------------------------------------------------------------------------------------- set-up
@@ -258,7 +266,9 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     low, _, recycle = refill_bounds(state, p)
     extra = option["roll"] - len(player.ready)
     pool = list(player.draw) + (list(player.rest) if recycle or player.refill_no_limit else [])
-    if player.refill_no_limit:
+    if extra == 0:  # a push, or a refill of nothing: the ready zone alone
+        chosen = []
+    elif player.refill_no_limit:
         chosen = rng.sample(pool, extra)
     else:
         counted = [d for d in player.draw if not _excluded(state, p, d)]
@@ -267,8 +277,8 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
         else:
             chosen = rng.sample(counted, low)
         chosen += rng.sample([d for d in pool if _excluded(state, p, d)], extra - low)
-    return [f"{table.types[d]}/{rng.choice(table.kit.dice[table.types[d]].faces).label}"
-            for d in [*player.ready, *chosen]]
+    names = table.kit.face_names
+    return [rng.choice(names[table.types[d]]) for d in [*player.ready, *chosen]]
 
 
 def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> tuple[list[int], list[int],
@@ -305,8 +315,10 @@ def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> t
     if extra - available:
         wrong = ", ".join(f"{n} {t}" for t, n in (extra - available).items())
         raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
-    taken = [take(draw, types, die_type) for die_type, n in sorted(extra.items()) for _ in range(n)]
-    return taken, draw, rest
+    taken = []  # the lowest dice of each type (dice of a type are alike)
+    for die_type, n in sorted(extra.items()):
+        taken += sorted(d for d in draw if types[d] == die_type)[:n]
+    return taken, [d for d in draw if d not in taken], rest
 
 
 def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -316,40 +328,46 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     dice = action.get("dice")
     count = action.get("roll") if isinstance(action.get("roll"), int) else len(dice) if isinstance(dice, list) \
         else ready_count(state, p)  # a confirmed roll names its size by its dice
-    if {"type": "roll", "roll": count} not in _roll_options(state):
+    low, high, _ = refill_bounds(state, p)
+    if not low <= count - len(player.ready) <= high:
         raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
                             legal=[o["roll"] for o in _roll_options(state)])
-    rolled = parse_roll(state, action.get("dice"), count)
+    rolled = parse_roll(state, dice, count)
     types = table.types
-    shown = Counter(t for t, _ in rolled)
-    ready = Counter(types[d] for d in player.ready)
-    extra = shown - ready
-    if ready - shown:
-        missing = ", ".join(f"{n} {t}" for t, n in (ready - shown).items())
-        raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
     taken = list(player.ready)
-    draw, rest = list(player.draw), list(player.rest)
-    if not player.refilled:
-        refilled, draw, rest = _refill(state, p, extra, events)
-        taken += refilled
-        events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
-                       "dice": sorted(types[d] for d in refilled)})
-    elif extra:
-        raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
-    pool = taken
+    draw, rest = player.draw, player.rest
+    pushed = player.refilled and sorted(t for t, _ in rolled) == sorted(types[d] for d in taken)
+    if not pushed:  # a refill, or a roll that does not show the ready zone
+        shown = Counter(t for t, _ in rolled)
+        ready = Counter(types[d] for d in player.ready)
+        extra = shown - ready
+        if ready - shown:
+            missing = ", ".join(f"{n} {t}" for t, n in (ready - shown).items())
+            raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
+        if not player.refilled:
+            refilled, draw, rest = _refill(state, p, extra, events)
+            taken += refilled
+            events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
+                           "dice": sorted(types[d] for d in refilled)})
+        elif extra:
+            raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
+    of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
+    for die in sorted(taken):
+        of_type.setdefault(types[die], []).append(die)
+    dice_of = table.kit.dice
     active = list(player.active)
     still: list[int] = []
     hits = []
     for die_type, label in rolled:
-        die = take(pool, types, die_type)
-        if face(table, die, label).blank:
+        die = of_type[die_type].pop(0)
+        if dice_of[die_type].by_label[label].blank:
             still.append(die)
         else:
             active.append((die, label))
             hits.append(f"{die_type}/{label}")
-    events.append({"type": "rolled", "player": seat(state, p), "dice": list(action["dice"]), "hits": hits})
+    events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
     was_in_danger = player.danger
-    new = [a for a in active if a not in player.active]
+    new = active[len(player.active):]
     state = changed(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
                     refilled=True, safe_roll=False)
     state = placed(state, p, new, events)
@@ -372,7 +390,8 @@ def _after_roll(state: State, p: int, events: list[Event]) -> State:
 
 
 def _to_choice(state: State, p: int, events: list[Event]) -> State:
-    state = changed(state, p, pushed_active=None, event_used=frozenset())
+    if state.players[p].pushed_active is not None or state.players[p].event_used:
+        state = changed(state, p, pushed_active=None, event_used=frozenset())
     if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(state, p, events)
@@ -541,7 +560,7 @@ def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) ->
         return state._replace(phase="adjust")
     if state.again is not None:
         return state._replace(phase="again")
-    if len(support_options(state)) <= 1 and support_options(state) == [{"type": "done"}]:
+    if support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)  # nothing left to use: no tap needed
     return state
 
@@ -595,14 +614,20 @@ def _convert_options(state: State) -> list[Action]:
     return options
 
 
+def _conversion(player: Player, kind: str) -> dict[str, int]:
+    """What a ``convert`` (a credit for a coin, CU-42) or a ``buy_step`` (coins for a step, CU-47) changes."""
+    if kind == "convert":
+        return {"credits": player.credits - 1, "coins": player.coins + CREDIT_TO_COIN}
+    return {"coins": player.coins - COINS_PER_STEP, "steps": player.steps + 1}
+
+
 def _on_convert(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     p = state.current
-    player = state.players[p]
     if action["type"] == "convert":
         events.append({"type": "converted", "player": seat(state, p), "credits": 1, "coins": CREDIT_TO_COIN})
-        return changed(state, p, credits=player.credits - 1, coins=player.coins + CREDIT_TO_COIN)
-    events.append({"type": "bought_step", "player": seat(state, p), "coins": COINS_PER_STEP})
-    return changed(state, p, coins=player.coins - COINS_PER_STEP, steps=player.steps + 1)
+    else:
+        events.append({"type": "bought_step", "player": seat(state, p), "coins": COINS_PER_STEP})
+    return changed(state, p, **_conversion(state.players[p], action["type"]))
 
 
 def _move_start_options(state: State) -> list[Action]:
@@ -660,29 +685,58 @@ def move_paths(state: State) -> list[list[str]]:
     """CU-58..CU-64: one path to every space the runner can reach with what it has, the path leaving the most
     steps (then water entries) and the shortest of those. Each path is walked with the rules' own step, so jets
     double what is left on the way; a path ends where the runner must decide something (a shortcut, CU-63)."""
+    return [walk.path for walk in walks(state)]
+
+
+class Walk(NamedTuple):
+    path: list[str]
+    after: State
+    """The state once the runner has walked ``path``."""
+    events: list[Event]
+    """The events of its steps."""
+
+
+_last_walks: tuple[State, list[Walk]] | None = None
+
+
+def walks(state: State) -> list[Walk]:
+    """``move_paths`` with the state each path leads to and the events on the way. The last state's walks are
+    kept: its options list them, a greedy bot rates each move by where its walk ended, and the chosen move is not
+    walked again."""
+    global _last_walks
+    last = _last_walks  # read once: another thread may walk another state meanwhile
+    if last is not None and last[0] is state:
+        return last[1]
+    found = _walks(state)
+    _last_walks = (state, found)
+    return found
+
+
+def _walks(state: State) -> list[Walk]:
     p = state.current
     here = state.players[p]
     origin = (here.segment, here.space, here.laps)
-    best: dict[tuple[int, str, int], tuple[tuple[int, int], list[str]]] = {}
+    best: dict[tuple[int, str, int], tuple[tuple[int, int], Walk]] = {}
     seen: set[tuple[Any, ...]] = set()
-    frontier: list[tuple[State, list[str]]] = [(state, [])]
+    frontier: list[Walk] = [Walk([], state, [])]
     while frontier:
         later = []
-        for walked, path in frontier:
+        for path, walked, on_the_way in frontier:
             for there in _step_targets(walked, p):
-                after = _step(walked, p, there, [])
+                events = list(on_the_way)
+                after = _step(walked, p, there, events)
                 runner = after.players[p]
-                way = [*path, there]
+                walk = Walk([*path, there], after, events)
                 key = (runner.segment, runner.space, runner.laps)
                 left = (runner.steps, runner.water)
                 if key != origin and (key not in best or left > best[key][0]):
-                    best[key] = (left, way)
+                    best[key] = (left, walk)
                 mark = (key, left, runner.specials, runner.reached)
                 if after.phase == "move" and mark not in seen:
                     seen.add(mark)
-                    later.append((after, way))
+                    later.append(walk)
         frontier = later
-    return sorted((way for _, way in best.values()), key=lambda way: (len(way), way))
+    return sorted((walk for _, walk in best.values()), key=lambda walk: (len(walk.path), walk.path))
 
 
 def _move_options(state: State) -> list[Action]:
@@ -703,6 +757,14 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if not isinstance(path, list) or not path:
         raise IllegalAction("CU-58", f"a move is a path of spaces, got {path!r}")
     start = state.players[p].space
+    last = _last_walks
+    listed = last[1] if last is not None and last[0] is state else []
+    walked = next((walk for walk in listed if walk.path == path), None)
+    if walked is not None:  # the options walked it already
+        events.append({"type": "moved", "player": seat(state, p), "from": start, "to": walked.after.players[p].space,
+                       "steps": len(path), "path": list(path)})
+        events += [dict(e) for e in walked.events if e["type"] != "stepped"]
+        return walked.after
     on_the_way: list[Event] = []
     for n, there in enumerate(path):
         if state.phase != "move":
@@ -814,15 +876,20 @@ def _bonus_options(state: State) -> list[Action]:
 
 
 def _on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    state = _bonus_chosen(state, action, events)
+    return _after_bonuses(state._replace(bonuses=state.bonuses[1:], phase="move"), state.current, events)
+
+
+def _bonus_chosen(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CU-66: the die given back or taken (or neither, declined); the player's table is final with it."""
     p = state.current
-    player = state.players[p]
     if action["type"] == "give_back":
-        state = give_back(state, p, action["zone"], action["die"], events)
-    elif action["type"] == "take_die":
+        return give_back(state, p, action["zone"], action["die"], events)
+    if action["type"] == "take_die":
         state, die = from_stock(state, action["die"])
         events.append({"type": "took_die", "player": seat(state, p), "die": action["die"]})
-        state = changed(state, p, rest=player.rest + (die,))
-    return _after_bonuses(state._replace(bonuses=state.bonuses[1:], phase="move"), p, events)
+        return changed(state, p, rest=state.players[p].rest + (die,))
+    return state
 
 
 def _next_mover(state: State, events: list[Event]) -> State:
@@ -847,7 +914,7 @@ def _buy_options(state: State) -> list[Action]:
     player = state.players[p]
     options: list[Action] = [{"type": "done"}]
     if len(player.bought) < MAX_BUYS:
-        for die_type in sorted({table.types[d] for d in state.stock}):
+        for die_type in in_stock(state):
             kind = table.kit.dice[die_type]
             if (kind.kind != "ability" and not GREY_BUYABLE) or (BUYS_DIFFERENT and kind.colour in player.bought):
                 continue
@@ -868,14 +935,18 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
         if k < len(order):
             return _start_buy(state, order[k])
         return rest_all(state, events)
-    table = state.table
+    state, changes = _purchase(state, p, action["die"])
+    events.append({"type": "bought", "player": seat(state, p), "die": action["die"],
+                   "coins": state.table.cost(action["die"])})
+    return changed(state, p, **changes)
+
+
+def _purchase(state: State, p: int, die_type: str) -> tuple[State, dict[str, Any]]:
+    """CU-48: the stock without the die bought, and what buying it changes on player ``p``'s table."""
     player = state.players[p]
-    die_type = action["die"]
     state, die = from_stock(state, die_type)
-    cost = table.cost(die_type)
-    events.append({"type": "bought", "player": seat(state, p), "die": die_type, "coins": cost})
-    return changed(state, p, coins=player.coins - cost, rest=player.rest + (die,),
-                   bought=player.bought + (table.kit.dice[die_type].colour,))
+    return state, {"coins": player.coins - state.table.cost(die_type), "rest": player.rest + (die,),
+                   "bought": player.bought + (state.table.kit.dice[die_type].colour,)}
 
 
 def rest_all(state: State, events: list[Event]) -> State:
@@ -890,18 +961,21 @@ def rest_all(state: State, events: list[Event]) -> State:
         events.append({"type": "returned", "dice": sorted(state.table.types[d] for d in borrowed)})
         state = state._replace(stock=state.stock | borrowed)
     for p in state.racing:
-        player = state.players[p]
-        state = changed(state, p, rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0,
-                      water=0, danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False,
-                      gave_back=False, specials=frozenset(), bought=(), swords=None, used=frozenset(),
-                      gated=frozenset(), owes_special=frozenset(), pushed_active=None, event_used=frozenset(),
-                      safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False,
-                      refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit,
-                      next_exclude=frozenset(), next_no_limit=False)
+        state = changed(state, p, **_rested(state.players[p]))
     events.append({"type": "round_end", "round": state.round})
     if state.ending:
         return _end(state, events)
     return _next_round(state, state.racing, events)
+
+
+def _rested(player: Player) -> dict[str, Any]:
+    """CU-50, CU-51: what the round's end changes on a player's table (borrowed dice aside)."""
+    return dict(rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0, water=0,
+                danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False, gave_back=False,
+                specials=frozenset(), bought=(), swords=None, used=frozenset(), gated=frozenset(),
+                owes_special=frozenset(), pushed_active=None, event_used=frozenset(), safe_roll=False,
+                bust_ignored=False, keep_on_bust=frozenset(), must_push=False, refill_exclude=player.next_exclude,
+                refill_no_limit=player.next_no_limit, next_exclude=frozenset(), next_no_limit=False)
 
 
 def _end(state: State, events: list[Event]) -> State:
@@ -1032,20 +1106,85 @@ class Cubitos:
         """Greedy-bot heuristic: how little of the race is left, what the active dice and resources will bring, and,
         while the player still rolls, what pushing the ready zone is worth against losing the active dice."""
         p = state.table.colours.index(actor)
-        player = state.players[p]
         if state.phase == "over":
             return 1000.0 if p in state.winners else -1000.0
-        table = state.table
-        shown = [face(table, d, label) for d, label in player.active]
-        active = sum(1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special) for f in shown)
-        owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-        score = (-2 * spaces_left(table, player) + 40 * player.reached + 1.5 * player.steps + 0.3 * player.coins
-                 + 0.4 * player.credits + 0.3 * player.fans + 0.8 * owned + active)
-        if not player.done_rolling and player.ready:
-            odds = push_odds(state, p)
-            gain = 1.5 * odds["steps"] + odds["coins"] / 3 + 0.3 * len(player.ready)
-            score += (1 - odds["bust"]) * gain - odds["bust"] * active
-        return score
+        return _rating(state.table, state.players[p])
+
+    HANDING_ON = frozenset({"push", "done", "go", "decline", "skip", "begin"})
+    """Options that leave the actor's own table as it is and hand the decision on (to the next step or player)."""
+    PASSING = frozenset({"pass", "rest"})
+    """Options that end the actor's roll section (after a bust, ``rest`` does too, whichever dice it rests)."""
+    USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
+                                              "move": ANY_TIME, "buy": ANY_TIME}
+    """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
+    _rated: tuple[State, str, dict[str, float]] | None = None
+    """The ratings of the last state and actor asked about that options share (a bust lists a dozen ``rest``)."""
+
+    def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
+        """What ``score`` makes of ``option`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None for an
+        option to be played out (abilities, shortcuts, a bust, a roll's size).
+
+        Options that end or hand on the actor's decisions (pass, push, rest, done, go ...) are rated by what they do
+        to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
+        everyone's phase 5, the round's end) for every option a bot weighs; the last buyer's ``done`` by the round's
+        end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
+        A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase,
+        a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
+        as ``apply`` would."""
+        kind = option["type"]
+        if kind == "move":
+            walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
+            return None if walked is None else self.score(walked, actor)
+        group = "hand_on" if kind in self.HANDING_ON else "pass" if kind in self.PASSING else kind
+        if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
+            group = "round_end"  # the last buyer's done ends the round: coins are lost, active dice rest
+        if state.phase == "bonus" and kind != "decline":
+            return self.score(_bonus_chosen(state, option, []), actor)
+        if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
+            return self.score(use_ability(state, option, [], *self.USING_ONLY[state.phase]), actor)
+        if kind == "buy":
+            p = state.table.colours.index(actor)
+            return _rating(state.table, state.players[p]._replace(**_purchase(state, p, option["die"])[1]))
+        if group not in ("hand_on", "pass", "round_end", "convert", "buy_step"):
+            return None
+        last = self._rated
+        if last is None or last[0] is not state or last[1] != actor:
+            last = self._rated = (state, actor, {})
+        rated = last[2]
+        if group not in rated:
+            player = state.players[state.table.colours.index(actor)]
+            if group == "pass":
+                player = player._replace(done_rolling=True)
+            elif group == "round_end":
+                player = player._replace(**_rested(player))
+            elif group != "hand_on":
+                player = player._replace(**_conversion(player, kind))
+            rated[group] = _rating(state.table, player)
+        return rated[group]
+
+
+def _rating(table: Table, player: Player) -> float:
+    """``Cubitos.score`` of a player still racing: how little of the race is left, what the active dice and
+    resources will bring, and, while the player still rolls, what pushing the ready zone is worth against losing
+    the active dice."""
+    memo = table.memo
+    active = memo.get(("worth", player.active))
+    if active is None:
+        dice, types = table.kit.dice, table.types
+        active = table.remember(("worth", player.active), sum(
+            1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
+            for f in (dice[types[d]].by_label[label] for d, label in player.active)))
+    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
+    score = (-2 * spaces_left(table, player) + 40 * player.reached + 1.5 * player.steps + 0.3 * player.coins
+             + 0.4 * player.credits + 0.3 * player.fans + 0.8 * owned + active)
+    if not player.done_rolling and player.ready:
+        push = memo.get(("push", player.ready))
+        if push is None:
+            blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in player.ready)))
+            push = table.remember(("push", player.ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(player.ready)))
+        bust, gain = push if player.danger else (0.0, push[1])
+        score += (1 - bust) * gain - bust * active
+    return score
 
 
 GAME = Cubitos()
@@ -1055,16 +1194,12 @@ def push_odds(state: State, p: int) -> dict[str, float]:
     """What a push of the ready zone risks and brings, exactly from the dice's faces (CU-31, CU-33): the chance
     that it busts (no hit while in danger; 0 out of danger) and the coins and steps its plain faces bring on
     average. (The Tabletop Simulator tray players know shows only the first.)"""
-    table = state.table
-    player = state.players[p]
-    blank, coins, steps = Fraction(1), Fraction(0), Fraction(0)
-    for kind, n in Counter(table.types[d] for d in player.ready).items():
-        chance, mean_coins, mean_steps = table.kit.dice[kind].odds
-        blank *= chance ** n
-        coins += mean_coins * n
-        steps += mean_steps * n
-    bust = blank if player.danger and player.ready else Fraction(0)
-    return {"bust": float(bust), "coins": float(coins), "steps": float(steps)}
+    return _odds(state.table, state.players[p])
+
+
+def _odds(table: Table, player: Player) -> dict[str, float]:
+    blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in player.ready)))
+    return {"bust": blank if player.danger and player.ready else 0.0, "coins": coins, "steps": steps}
 
 
 def view(state: State) -> dict[str, Any]:

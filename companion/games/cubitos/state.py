@@ -12,11 +12,13 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from companion.games.base import Event, IllegalAction
-from companion.games.cubitos.kit import Card, Face, Kit, Race, Track
+from companion.games.cubitos.kit import Ability, Card, Face, Kit, Race, Track
 
 ZONES = ("draw", "ready", "active", "rest")
 DANGER_THRESHOLD = 3
 """CU-32: active dice (any face, the lead die too) from which a player is in danger for the rest of the round."""
+MEMO_SIZE = 4096
+"""Values a table's memo keeps at most (``Table.remember``)."""
 
 
 # ---------------------------------------------------------------------------------------------------------- state
@@ -54,6 +56,52 @@ class Table:
     def colours_of(self) -> tuple[str, ...]:
         """Die id -> its colour for rules (CU-85)."""
         return tuple(self.kit.dice[kind].colour for kind in self.types)
+
+    @cached_property
+    def granting(self) -> dict[tuple[str, str], tuple[Card, bool]]:
+        """(die type, face label) -> the card in play whose abilities the face grants (a team or special symbol,
+        CU-75) and whether it is the special symbol; faces granting nothing are absent. Looked up for every active
+        die whenever the rules ask which abilities a player can use."""
+        found = {}
+        for kind in self.kit.dice.values():
+            card = self.cards.get(kind.colour)
+            for shown in kind.faces if card is not None else ():
+                if shown.team or shown.special:
+                    found[(kind.id, shown.label)] = (card, shown.special)
+        return found
+
+    @cached_property
+    def spaces_after(self) -> tuple[int, ...]:
+        """Segment -> the spaces of the tracks after it, each from its start to its finish on every lap, and the step
+        onto each (CU-142)."""
+        return tuple(sum(t.to_finish[t.start] * self.laps + 1 for t in self.segments[n + 1:])
+                     for n in range(len(self.segments)))
+
+    @cached_property
+    def memo(self) -> dict[Any, Any]:
+        """Values derived from this table and a part of a state, kept by what they derive from (each user keys them
+        with its own tag first): the greedy bots rate thousands of states of one table. Fill it with ``remember``."""
+        return {}
+
+    def remember(self, key: Any, value: Any) -> Any:
+        """``value`` kept in ``memo`` under ``key``. A full memo is emptied first, so a race of tens of thousands of
+        actions (random bots, fuzzing) does not grow with every zone it has seen."""
+        if len(self.memo) >= MEMO_SIZE:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
+
+    @cached_property
+    def offered(self) -> dict[str, dict[tuple[str, str], tuple[Ability, ...]]]:
+        """Moment -> (die type, face label) -> the abilities the face may grant then, as far as the cards in play
+        decide it; filled by ``abilities.usable`` on first use, as it alone knows the moments."""
+        return {}
+
+    @cached_property
+    def sword_gated(self) -> tuple[tuple[str, Ability], ...]:
+        """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
+        return tuple((colour, ability) for colour, card in self.cards.items() for ability in card.abilities
+                     if ability.gate and "swords" in ability.gate)
 
 
 class Player(NamedTuple):
@@ -142,9 +190,9 @@ class State(NamedTuple):
 
 def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
     """CU-56: the lead player, then the others clockwise."""
-    n = len(state.players)
-    chosen = set(state.racing if players is None else players)
-    return [k % n for k in range(state.lead, state.lead + n) if k % n in chosen]
+    chosen = state.racing if players is None else set(players)
+    lead = state.lead
+    return [k for k in (*range(lead, len(state.players)), *range(lead)) if k in chosen]
 
 
 def track_of(state: State, p: int) -> Track:
@@ -157,7 +205,7 @@ def spaces_left(table: Table, player: Player) -> int:
     On a finish the runner has done this track (its last lap), or it begins another lap from the start (CU-141).
     """
     track = table.segments[player.segment]
-    later = sum(t.to_finish[t.start] * table.laps + 1 for t in table.segments[player.segment + 1:])
+    later = table.spaces_after[player.segment]
     if player.space == track.finish and player.laps + 1 < table.laps + (player.segment == len(table.segments) - 1
                                                                           and not player.reached):
         return (table.laps - player.laps) * track.to_finish[track.start] + later
@@ -184,8 +232,22 @@ def die_in(state: State, p: int, zone: str, die_type: str) -> int:
 
 def from_stock(state: State, die_type: str) -> tuple[State, int]:
     """The lowest die of ``die_type`` leaves the stock (to be bought or gained); the caller says where it goes."""
-    die = min(d for d in state.stock if state.table.types[d] == die_type)
+    die = in_stock(state)[die_type]
     return state._replace(stock=state.stock - {die}), die
+
+
+def in_stock(state: State) -> dict[str, int]:
+    """Die type -> the lowest die of it in the stock, by type. Kept per stock (it changes only when a die is bought,
+    taken or given back, and every phase 7 prompt asks)."""
+    memo = state.table.memo
+    key = ("stock", state.stock)
+    found = memo.get(key)
+    if found is None:
+        types, lowest = state.table.types, {}
+        for die in sorted(state.stock, reverse=True):
+            lowest[types[die]] = die
+        found = state.table.remember(key, dict(sorted(lowest.items())))
+    return found
 
 
 def leave_active(state: State, p: int, die: int, zone: str) -> State:
@@ -248,10 +310,18 @@ def labels(kit: Kit) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f"{d.id}/{f.label}" for d in kit.dice.values() for f in d.faces))
 
 
+_PLAYER_FIELD = {name: n for n, name in enumerate(Player._fields)}
+
+
 def changed(state: State, p: int, **changes: Any) -> State:
+    """Player ``p`` with ``changes``. Built by field index, not ``_replace``: the rules make a new player for nearly
+    every move, and a greedy bot's lookahead makes several per option."""
+    values = list(state.players[p])
+    for name, value in changes.items():
+        values[_PLAYER_FIELD[name]] = value
     players = list(state.players)
-    players[p] = players[p]._replace(**changes)
-    return state._replace(players=tuple(players))
+    players[p] = tuple.__new__(Player, values)
+    return tuple.__new__(State, (state.table, tuple(players), *state[2:]))
 
 
 def seat(state: State, p: int) -> str:
@@ -297,11 +367,14 @@ def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
     """(die type, face label) of each rolled die, as the camera names them."""
     if not isinstance(dice, list) or len(dice) != count:
         raise IllegalAction("CU-30", f"expected {count} dice, got {dice!r}", legal=f"{count} dice")
+    named = state.table.kit.faces_named
+    if all(isinstance(name, str) and name in named for name in dice):
+        return [named[name] for name in dice]
     known = state.table.kit.dice
     parsed = []
     for i, name in enumerate(dice):
         die_type, _, label = name.partition("/") if isinstance(name, str) else ("", "", "")
-        if die_type not in known or label not in {f.label for f in known[die_type].faces}:
+        if die_type not in known or label not in known[die_type].by_label:
             raise IllegalAction("CU-30", f"dice[{i}]: not a face of a Cubitos die: {name!r}",
                                 legal="'<die type>/<face label>' of dice.json")
         parsed.append((die_type, label))

@@ -1,0 +1,74 @@
+"""Greedy bots in Cubitos rate most options without playing them out (``Cubitos.rate``): moves, conversions,
+purchases and bonuses as playing them out scores them, and the options that hand the decision on by the actor's own
+table alone."""
+
+from __future__ import annotations
+
+import random
+
+from companion.games.bots import GreedyBot, roll
+from companion.games.cubitos.rules import GAME, PLAYER_COLOURS, Cubitos
+from companion.games.cubitos.state import MEMO_SIZE
+
+FOUR = {"players": [{"name": c.title(), "colour": c} for c in PLAYER_COLOURS], "race": "race_3"}
+
+
+class CountingApplies(Cubitos):
+    """The real rules, counting how often a bot plays an option out."""
+
+    applied = 0
+
+    def apply(self, state, action):
+        self.applied += 1
+        return super().apply(state, action)
+
+
+def states(seed: int, actions: int = 400, race: str = "race_3"):
+    """The states of a greedy bots' race, each with its prompt."""
+    rng = random.Random(seed)
+    state = GAME.setup({**FOUR, "race": race}, rng)
+    for _ in range(actions):
+        if GAME.is_over(state):
+            return
+        prompt = GAME.prompt(state)
+        yield state, prompt
+        state, _ = GAME.apply(state, roll(GAME, GreedyBot().choose(GAME, state, prompt, rng), rng, state))
+
+
+def test_moves_conversions_purchases_bonuses_and_abilities_are_rated_as_playing_them_out_scores_them():
+    rated = set()
+    for state, prompt in [*states(seed=5, actions=1500), *states(seed=5, actions=1500, race="race_7")]:
+        for option in prompt.options:
+            if (option["type"] in ("move", "convert", "buy_step", "buy", "give_back", "take_die")
+                    or option["type"] == "ability" and prompt.phase in Cubitos.USING_ONLY and "roll" not in option):
+                after, _ = GAME.apply(state, option)
+                assert GAME.rate(state, option, prompt.actor) == GAME.score(after, prompt.actor), option
+                rated.add(option["type"] if option["type"] != "ability" else prompt.phase)
+    assert rated == {"move", "convert", "buy_step", "buy", "give_back", "take_die", "support", "choice"}
+
+
+def test_pushing_or_passing_is_decided_without_playing_either_out():
+    game = CountingApplies()
+    for state, prompt in states(seed=2):
+        if prompt.phase == "choice" and len(prompt.options) > 1:
+            chosen = GreedyBot().choose(game, state, prompt, random.Random(0))
+            assert chosen in prompt.options and game.applied == 0
+            return
+    raise AssertionError("no push-or-pass decision in the race")
+
+
+def test_a_bot_told_to_play_out_plays_out_every_option():
+    game = CountingApplies()
+    for state, prompt in states(seed=2):
+        if prompt.phase == "choice" and len(prompt.options) > 1:
+            GreedyBot(play_out=True).choose(game, state, prompt, random.Random(0))
+            assert game.applied == len(prompt.options)
+            return
+    raise AssertionError("no push-or-pass decision in the race")
+
+
+def test_a_tables_memo_of_rated_zones_never_holds_more_than_its_size():
+    table = GAME.setup(FOUR, random.Random(0)).table
+    for n in range(MEMO_SIZE + 10):
+        assert table.remember(("worth", ((n, "x"),)), float(n)) == float(n)
+    assert len(table.memo) <= MEMO_SIZE and table.memo[("worth", ((MEMO_SIZE + 9, "x"),))] == MEMO_SIZE + 9
