@@ -34,14 +34,18 @@ GAMES = {
     "hexenrennen": ({"players": [*PLAYERS, {"name": "Anna", "colour": "orange"}], "tiles": "shuffled",
                      "piles": "shuffled"}, 120),
     "dice-race": ({"players": [{"name": p["name"]} for p in PLAYERS]}, 6),
+    "automobiles": ({"players": [{"name": p["name"], "colour": c} for p, c in zip(PLAYERS, ("red", "blue", "yellow"),
+                                                                                 strict=True)],
+                     "open_bags": True}, 150),
 }
 VALUES = {
     "chariot-race": ".scoreboard td.value",
     "hexenrennen": ".hx-score, .hx-where",
     "dice-race": "#view td",
+    "automobiles": ".au-value",
 }
 """Every player's values as the kiosk shows them."""
-TRACK = {"chariot-race": "#track", "hexenrennen": "#track", "dice-race": "#view"}
+TRACK = {"chariot-race": "#track", "hexenrennen": "#track", "dice-race": "#view", "automobiles": "#track"}
 
 TEXTS = """() => [...document.querySelectorAll('body *')].filter((node) => !node.closest('svg') && node.offsetParent
   !== null && [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim()))
@@ -63,7 +67,7 @@ def table(request, session) -> Iterator[LiveServer]:
         prompt = session.prompt()
         if prompt is None or not prompt.options or session.snapshot()["game"]["over"]:
             break
-        choice = roll(session.game, bot.choose(session.game, None, prompt, rng), rng)
+        choice = roll(session.game, bot.choose(session.game, None, prompt, rng), rng, session.state)
         session.act(choice, actor=prompt.actor or "table")
     app = create_app(session, control_pin=PIN)
     server = Server(app, host="127.0.0.1", port=0, threads=8).start()
