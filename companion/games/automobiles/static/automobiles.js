@@ -14,8 +14,11 @@ const Automobiles = (() => {
   const STEP_OF = { deferred: 0, action: 0, effect: 0, boost: 0, buy: 1, movement: 2, wear: 3, end: 4, advance: 4 };
   const LANE = 1;        // a lane's width in track units
   const INNER = 2.4;     // the infield's radius at the curves
-  const STRAIGHT = 5.2;  // half the length of a straight
   const ui = { key: "", dest: null };
+  // A phone gets shorter straights: the oval fills more of a narrow screen, and its cars are bigger.
+  const narrow = window.matchMedia("(max-width: 700px)");
+  narrow.addEventListener("change", () => { if (gameUI() === Automobiles) { drawBoard(); drawOverlay(); } });
+  const straight = () => (narrow.matches ? 2.4 : 5.2);  // half the length of a straight
 
   const v = () => view();
   const players = () => v().players || [];
@@ -43,14 +46,14 @@ const Automobiles = (() => {
 
   function point(radius, s) {
     const q = (((s / track().lap_length) + 0.125) % 1 + 1) % 1;  // 0 at the left end of the bottom straight
-    if (q < 0.25) return [-STRAIGHT + (q / 0.25) * 2 * STRAIGHT, radius];
+    if (q < 0.25) return [-straight() + (q / 0.25) * 2 * straight(), radius];
     if (q < 0.5) {
       const a = Math.PI / 2 - ((q - 0.25) / 0.25) * Math.PI;
-      return [STRAIGHT + radius * Math.cos(a), radius * Math.sin(a)];
+      return [straight() + radius * Math.cos(a), radius * Math.sin(a)];
     }
-    if (q < 0.75) return [STRAIGHT - ((q - 0.5) / 0.25) * 2 * STRAIGHT, -radius];
+    if (q < 0.75) return [straight() - ((q - 0.5) / 0.25) * 2 * straight(), -radius];
     const a = -Math.PI / 2 - ((q - 0.75) / 0.25) * Math.PI;
-    return [-STRAIGHT + radius * Math.cos(a), radius * Math.sin(a)];
+    return [-straight() + radius * Math.cos(a), radius * Math.sin(a)];
   }
 
   const laneRadius = (lane, at = 0.5) => INNER + (lane + at) * LANE;
@@ -72,8 +75,9 @@ const Automobiles = (() => {
   function drawTrack(box) {
     const t = track();
     const r = laneRadius(lanes() - 1, 1) + 0.35;
-    box.setAttribute("viewBox", `${(-STRAIGHT - r).toFixed(2)} ${(-r).toFixed(2)} ${(2 * (STRAIGHT + r)).toFixed(2)} `
-      + `${(2 * r).toFixed(2)}`);
+    const half = straight() + r;
+    const [x, y, w, h] = [-half, -r, 2 * half, 2 * r].map((n) => n.toFixed(2));
+    box.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
     box.classList.add("au-track");
     const ground = svg("g", { class: "au-ground" });
     for (const field of t.fields) {
@@ -249,14 +253,15 @@ const Automobiles = (() => {
   // AU-36: every card in play with its cost; the ones the money reaches are the listed buys.
   function buyPanel() {
     const money = (S.state.prompt.info || {}).money ?? (v().turn || {}).money;
-    const buys = new Map(options().map((o, i) => [o, i]).filter(([o]) => o.type === "buy").map(([o, i]) => [o.colour, i]));
+    const buys = new Map(options().map((o, i) => [o, i]).filter(([o]) => o.type === "buy")
+      .map(([o, i]) => [o.colour, i]));
     const costs = v().costs || {};
     const rows = COLOURS.filter((c) => c in costs).map((colour) => {
       const card = cards()[colour] || {};
       const index = buys.get(colour);
       const label = [cube(colour), el("span", { class: "au-card-name" }, card.name || cubeName(colour)),
-        el("b", { class: "au-cost" }, `$${costs[colour]}`, card.cost_is_reference ? el("sup", { class: "au-ref" }, "★")
-          : null)];
+        el("b", { class: "au-cost" }, `$${costs[colour]}`,
+          card.cost_is_reference ? el("sup", { class: "au-ref" }, "★") : null)];
       return index === undefined
         ? el("span", { class: "au-buy too-dear", "data-colour": colour }, label, el("small", {}, T("au_too_dear")))
         : el("button", { type: "button", class: "option au-buy", "data-colour": colour, "data-option": index,
