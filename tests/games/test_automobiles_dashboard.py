@@ -98,3 +98,14 @@ def test_a_pit_stop_carries_no_fields_as_its_listed_option_has_none():
         assert refused.value.rule == "AU-54"
     assert option_label({"type": "pit_stop"}, {"view": GAME.view(state)}, "en") == \
         "Pit stop: 3 wear back to the stock"
+
+
+def test_the_opening_buy_shows_the_start_positions_money_left():
+    import random
+
+    from companion.games.automobiles.present import DEMO_OPTIONS
+
+    state = GAME.setup({**DEMO_OPTIONS, "start": 0}, random.Random(0))
+    assert GAME.view(state)["turn"]["money"] == 10  # P1 on the reference oval (AU-13)
+    state, _ = act(state, {"type": "buy", "colour": "white"})
+    assert GAME.view(state)["turn"]["money"] == 10 - GAME.view(state)["costs"]["white"]

@@ -143,3 +143,26 @@ def test_a_race_played_from_the_screen(race, open_page):
     expect(page.locator("#prompt")).to_have_text("Julia: Endphase")
     expect(page.locator("#au-odds")).to_contain_text("Nächstes Ziehen von 7")
     expect(page.locator(".au-board[data-colour=red] .au-zone-name").first).to_have_text("Beutel")
+
+
+def test_a_race_is_set_up_on_the_new_game_page(empty_table, open_page):
+    session = empty_table.session
+    base = f"http://127.0.0.1:{empty_table.port}"
+    page = open_page(f"{base}/new?kiosk=0", control=True)
+    page.check("input[name=game][value=automobiles]")
+    expect(page.locator("[data-game-fields=automobiles]")).to_be_visible()
+    expect(page.locator("[data-player='0'] .colour-pick button")).to_have_count(5)
+    page.fill("input[name=player-0]", "Julia")
+    page.fill("input[name=player-1]", "Ben")
+    page.click("[data-player='1'] [data-colour=blue]")
+    page.click("[data-player='0'] [data-colour=red]")
+    page.check("input[name=au-pool][value=both]")
+    page.click("#start-game")
+    page.wait_for_url(f"{base}/")
+    assert session.record.game == "automobiles"
+    players = [{"name": "Julia", "colour": "red"}, {"name": "Ben", "colour": "blue"}]
+    assert session.record.options == {"players": players, "track": "reference_oval", "card_pool": "both",
+                                      "open_bags": True}
+    expect(page.locator("#prompt")).to_have_text("Julia: Opening buy")
+    expect(page.locator("#au-buy .au-money")).to_have_text("$10 to spend")
+    expect(page.locator("#track .au-name")).to_have_text("Reference oval")

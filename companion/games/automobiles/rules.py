@@ -1977,7 +1977,8 @@ def view(state: State) -> dict[str, Any]:
         "turn": {"committed": turn.committed, "no_wear": turn.no_wear, "red_line": turn.red_line,
                  "double_gears": turn.double_gears, "adrenaline": turn.adrenaline, "advance": turn.advance,
                  "entered": sorted(turn.entered), "money": money(state, state.current) if state.phase == "buy"
-                 else None, "wear_table": wear_table_value(state, turn.entered), "pit_stop": turn.pit_stop},
+                 else _start_money(state, state.actor) - turn.spent if state.phase == "opening_buy" else None,
+                 "wear_table": wear_table_value(state, turn.entered), "pit_stop": turn.pit_stop},
         "landing_wear": landing_wear, "next_draw": next_draw,
         "stage": None if state.stage is None else {"kind": state.stage.kind, "card": state.stage.card,
                                                    "done": state.stage.done, "at_most": state.stage.hi},

@@ -104,7 +104,8 @@ const Automobiles = (() => {
       const [x, y] = centre(segment);
       ground.append(svg("text", { class: "au-start", x, y: y + 0.32, "text-anchor": "middle" }, start.id));
     }
-    ground.append(svg("text", { class: "au-name", x: 0, y: -0.4, "text-anchor": "middle" }, t.name.split(" - ")[0]));
+    const title = (CATALOG.ui || {})[`au_track_${t.id}`] ? T(`au_track_${t.id}`) : t.name;
+    ground.append(svg("text", { class: "au-name", x: 0, y: -0.4, "text-anchor": "middle" }, title));
     if (t.reference) {
       ground.append(svg("text", { class: "au-reference", x: 0, y: 0.35, "text-anchor": "middle" },
         `★ ${T("au_reference_track")}`));
@@ -401,7 +402,7 @@ const Automobiles = (() => {
     const list = COLOURS.filter((c) => cards()[c]).map((colour) => {
       const card = cards()[colour];
       return el("li", { class: "au-card", "data-colour": colour }, cube(colour),
-        el("span", { class: "au-card-name" }, card.name || card.id),
+        el("span", { class: "au-card-name" }, card.name || cubeName(colour)),
         card.cost !== null && card.cost !== undefined ? el("span", { class: "au-cost" }, `$${card.cost}`,
           card.cost_is_reference ? el("sup", { class: "au-ref", "data-reference": "true" }, "★") : null) : null,
         el("span", { class: "au-card-value" }, T("au_value", { n: card.value })));
