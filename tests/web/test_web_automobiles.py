@@ -165,5 +165,5 @@ def test_a_race_is_set_up_on_the_new_game_page(empty_table, open_page):
                                       "open_bags": True}
     first = {"red": "Julia", "blue": "Ben"}[session.prompt().actor]  # the start player is drawn (AU-10), on P1
     expect(page.locator("#prompt")).to_have_text(f"{first}: Opening buy")
-    expect(page.locator("#au-buy .au-money")).to_have_text("$10 to spend")
+    expect(page.locator("#au-buy .au-money")).to_have_text("$10 to spend★")  # the reference oval's start money
     expect(page.locator("#track .au-name")).to_have_text("Reference oval")

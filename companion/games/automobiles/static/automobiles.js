@@ -268,10 +268,12 @@ const Automobiles = (() => {
         : el("button", { type: "button", class: "option au-buy", "data-colour": colour, "data-option": index,
           onclick: () => confirmOption(index) }, label);
     });
+    const startMoney = S.state.prompt.phase === "opening_buy" && track().reference;  // AU-13: a placeholder
     return el("div", { class: "au-buy-panel", id: "au-buy" },
-      money !== undefined && money !== null ? el("p", { class: "big au-money" }, T("au_money", { money })) : null,
-      el("div", { class: "au-buys" }, rows), referenceNote(rows.length && Object.values(cards())
-        .some((c) => c.cost_is_reference)));
+      money !== undefined && money !== null ? el("p", { class: "big au-money" }, T("au_money", { money }),
+        startMoney ? el("sup", { class: "au-ref", "data-reference": "true" }, "★") : null) : null,
+      el("div", { class: "au-buys" }, rows), referenceNote(startMoney || (rows.length && Object.values(cards())
+        .some((c) => c.cost_is_reference))));
   }
 
   function referenceNote(shown) {
