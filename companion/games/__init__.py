@@ -12,6 +12,7 @@ __all__ = ["Game", "IllegalAction", "Prompt", "DEFAULT_GAME", "GAMES", "browser_
            "get_presentation"]
 
 GAMES: dict[str, str] = {
+    "automobiles": "companion.games.automobiles",
     "chariot-race": "companion.games.chariot_race",
     "cubitos": "companion.games.cubitos",
     "dice-race": "companion.games.dice_race",

@@ -11,8 +11,10 @@ import pytest
 from companion.cli import main
 from companion.games import GAMES, get_game
 from companion.games.base import IllegalAction, ScenarioError
+from tests.games.test_automobiles_scenario import SAMPLE as AUTOMOBILES
 
 SAMPLES = {
+    "automobiles": AUTOMOBILES,  # the sample its own scenario tests check turn by turn
     "chariot-race": {
         "position": {"board": "A", "chariots": [
             {"id": "green", "space": "L1-02", "damage": 12, "speed": 4, "fortune": 0},

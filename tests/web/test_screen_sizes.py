@@ -37,15 +37,20 @@ GAMES = {
     # four players, in the middle of the first roll section: every zone holds dice
     "cubitos": ({"players": [{"name": "Julia", "colour": "blue"}, {"name": "Klaus", "colour": "yellow"},
                              {"name": "Ben", "colour": "red"}, {"name": "Anna", "colour": "white"}]}, 12),
+    "automobiles": ({"players": [{"name": p["name"], "colour": c} for p, c in zip(PLAYERS, ("red", "blue", "yellow"),
+                                                                                 strict=True)],
+                     "open_bags": True}, 150),
 }
 VALUES = {
     "chariot-race": ".scoreboard td.value",
     "hexenrennen": ".hx-score, .hx-where",
     "dice-race": "#view td",
     "cubitos": ".cu-value b",
+    "automobiles": ".au-value",
 }
 """Every player's values as the kiosk shows them."""
-TRACK = {"chariot-race": "#track", "hexenrennen": "#track", "dice-race": "#view", "cubitos": "#track"}
+TRACK = {"chariot-race": "#track", "hexenrennen": "#track", "dice-race": "#view", "cubitos": "#track",
+         "automobiles": "#track"}
 
 TEXTS = """() => [...document.querySelectorAll('body *')].filter((node) => !node.closest('svg') && node.offsetParent
   !== null && [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim()))

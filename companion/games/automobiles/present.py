@@ -4,17 +4,21 @@ returns as it is)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from fractions import Fraction
+from math import comb
 from typing import Any
 
 from companion.games.automobiles.kit import load_kit
+from companion.games.automobiles.state import WEAR
 from companion.games.base import log_lines_of, ranked
 from companion.texts import catalog, text
 
 DEMO_OPTIONS: dict[str, Any] = {
     "players": [{"name": "Julia", "colour": "red"}, {"name": "Klaus", "colour": "blue"},
                 {"name": "Ben", "colour": "yellow"}, {"name": "Anna", "colour": "green"}],
-    "track": "reference_oval", "card_pool": "base"}
-"""The set-up ``companion demo --game automobiles`` will play: four players on the reference oval."""
+    "track": "reference_oval", "card_pool": "base", "open_bags": True}
+"""The set-up ``companion demo --game automobiles`` will play: four players on the reference oval, with open bags
+(AU-120) so the demo shows every bag and the odds of the next draw."""
 
 
 def layout(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -32,11 +36,49 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
         card = kit.fixed_cards.get(card_id) or kit.action_cards[card_id]
         cards[colour_id] = {"id": card.id, "name": card.name_de, "cost": card.cost, "value": card.value,
                             "cost_is_reference": not card.verified, "summary": card.summary_en}
+        cards[colour_id]["category"] = card.category
     return {"track": {"id": track.id, "name": track.name, "reference": track.reference,
                       "lap_length": track.lap_length, "fields": fields, "segments": segments,
                       "start_positions": [{"id": i, "segment": s, "money": m} for i, s, m in track.start_positions]},
-            "lap_track": list(kit.lap_track), "cards": cards,
+            "lap_track": list(kit.lap_track), "cards": cards, "draw_per_turn": kit.draw_per_turn,
             "cubes": [{"id": c.id, "name": c.name_de, "count": c.count, "kind": c.kind} for c in kit.cubes.values()]}
+
+
+def draw_odds(bag: Mapping[str, int], n: int, refill: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """The exact chances of a draw of ``n`` cubes from ``bag`` (hypergeometric), so a player sees what a closed hand
+    of cubes risks before committing to it. AU-50: a bag with fewer than ``n`` cubes is drawn empty, then ``refill``
+    (the discard) goes in and the rest comes from it; AU-51: if both run out, fewer are drawn.
+
+    ``wear[k - 1]`` is the chance of at least ``k`` wear cubes (up to as many as can come), ``any[colour]`` the chance
+    of at least one cube of ``colour``; both rounded to 4 places.
+
+    >>> draw_odds({"white": 3, "brown": 1}, 2)["wear"]
+    [0.5]
+    >>> draw_odds({"brown": 1}, 3, {"white": 2, "brown": 2})
+    {'n': 3, 'drawn': 3, 'from_bag': 1, 'wear': [1.0, 0.8333, 0.1667], 'any': {'brown': 1.0, 'white': 0.8333}}
+    """
+    refill = refill or {}
+    in_bag = sum(bag.values())
+    from_bag = min(n, in_bag)
+    rest = min(n - from_bag, sum(refill.values())) if from_bag < n else 0
+    pool = bag if from_bag < in_bag else refill  # where the chance lies; a bag drawn empty is certain
+    certain = {} if from_bag < in_bag else bag
+    k = from_bag if from_bag < in_bag else rest
+
+    def at_least(colour: str, t: int) -> Fraction:
+        """P(at least ``t`` of ``colour``): the certain cubes, then a hypergeometric draw of ``k`` from ``pool``."""
+        t -= certain.get(colour, 0)
+        size, good = sum(pool.values()), pool.get(colour, 0)
+        if t <= 0:
+            return Fraction(1)
+        return Fraction(sum(comb(good, y) * comb(size - good, k - y) for y in range(t, min(good, k) + 1)),
+                        comb(size, k))
+
+    most_wear = min(certain.get(WEAR, 0) + pool.get(WEAR, 0), from_bag + rest)
+    colours = sorted({c for c, m in (*bag.items(), *refill.items()) if m}, key=lambda c: -at_least(c, 1))
+    return {"n": n, "drawn": from_bag + rest, "from_bag": from_bag,
+            "wear": [round(float(at_least(WEAR, t)), 4) for t in range(1, most_wear + 1)],
+            "any": {c: round(float(at_least(c, 1)), 4) for c in colours if at_least(c, 1)}}
 
 
 def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
@@ -53,8 +95,8 @@ ZONES = ("bag", "active", "used", "discard", "stock", "aside")
 
 
 def cube_name(lang: str, colour: Any) -> str:
-    """A cube colour as the players call it ("hellgrau")."""
-    return catalog(lang)["log"].get(f"au_cube_{colour}", str(colour))
+    """A cube colour as the players call it ("hellgrau"): the camera's face name, as the roll box shows it."""
+    return catalog(lang)["faces"].get(str(colour), str(colour))
 
 
 def cube_list(lang: str, colours: Any) -> str:
@@ -66,7 +108,7 @@ def cube_list(lang: str, colours: Any) -> str:
 
 
 def _zone(lang: str, zone: Any) -> str:
-    return catalog(lang)["log"].get(f"au_zone_{zone}", str(zone))
+    return catalog(lang)["ui"].get(f"au_zone_{zone}", str(zone))
 
 
 def card_name(card_id: Any) -> str:
@@ -176,9 +218,11 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         extra = [cube_name(lang, option[k]) for k in ("as", "gear") if k in option]
         extra += [ui_text(lang, f"au_opt_option_{option['option']}")] if "option" in option else []
         return ui_text(lang, "au_opt_activate", cube=cube) + (f" ({', '.join(extra)})" if extra else "")
-    if kind == "step":
-        return ui_text(lang, "au_opt_step", to=option.get("to")) + (
+    if kind in ("step", "drive"):
+        label = ui_text(lang, f"au_opt_{kind}", to=option.get("to")) + (
             f" ({cube_name(lang, option['colour'])})" if "colour" in option else "")
+        wear = (view.get("landing_wear") or {}).get(option.get("to"))
+        return label + (" · " + ui_text(lang, "au_opt_wear", n=wear) if wear is not None else "")
     if kind == "pick":
         return ui_text(lang, "au_opt_pick", cube=cube, origin=_zone(lang, option.get("from")))
     if kind == "draw":
@@ -188,8 +232,6 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         return ui_text(lang, "au_opt_buy", cube=cube, cost=cost)
     if kind in ("keep", "sort"):
         return ui_text(lang, f"au_opt_{kind}", cube=cube, target=_zone(lang, option.get("to")))
-    if kind == "drive":
-        return ui_text(lang, "au_opt_drive", to=option.get("to"))
     if kind == "sponsor":
         return ui_text(lang, "au_opt_sponsor", sponsor=sponsor_name(option.get("sponsor")))
     if kind == "keep_sponsor":
@@ -198,6 +240,9 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         return ui_text(lang, "au_opt_keep_sponsor")
     if kind in ("use_driver", "driver"):
         return ui_text(lang, f"au_opt_{kind}", driver=str(option.get("driver", "")).replace("driver_", ""))
+    if kind == "pit_stop":
+        actor = next((p for p in view.get("players") or [] if p["colour"] == view.get("current")), {})
+        return ui_text(lang, "au_opt_pit_stop", n=actor.get("active", {}).get(WEAR, 0))
     key = f"au_opt_{kind}"
     return ui_text(lang, key) if key in words else None
 

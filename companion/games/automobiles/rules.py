@@ -1267,9 +1267,10 @@ def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     if kind == "pit_stop":
         if state.turn.committed:
             raise IllegalAction("AU-17", f"{seat(state, p)} has started a standard turn: no pit stop now")
-        wear = count(state.players[p].active, WEAR)
-        if action.get("wear", wear) != wear:
-            raise IllegalAction("AU-54", f"a pit stop returns every active wear cube: {wear}, not {action['wear']!r}")
+        if set(action) != {"type"}:  # the listed option has no fields: every active wear cube goes, none chosen
+            wear = count(state.players[p].active, WEAR)
+            raise IllegalAction("AU-54", f"a pit stop returns every active wear cube ({wear}), none is chosen: "
+                                f"{dict(action)} has fields", legal=[{"type": "pit_stop"}])
         return _pit_stop(state, p, events)
     if kind == "activate":
         return _activate(_commit(state), action, events)
@@ -1483,8 +1484,12 @@ def wear_owed(state: State, p: int) -> int:
     turn = state.turn
     if not turn.car_moved or slipstream(state, p) or turn.no_wear:
         return 0
-    ranks = [GEARS.index(c) + 1 for f in turn.entered for c in field_colours(state, f) if c in GEARS]
-    return max(ranks, default=0)
+    return wear_table_value(state, turn.entered)
+
+
+def wear_table_value(state: State, fields: frozenset[str]) -> int:
+    """AU-42: the wear table's value of the highest gear colour among ``fields`` (0 for none)."""
+    return max((GEARS.index(c) + 1 for f in fields for c in field_colours(state, f) if c in GEARS), default=0)
 
 
 def _wear_phase(state: State, p: int, events: list[Event]) -> State:
@@ -1916,9 +1921,18 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
 
 
 def view(state: State) -> dict[str, Any]:
-    """Everything a dashboard shows, as JSON (bags as counts unless the open-bags variant is on, AU-120)."""
+    """Everything a dashboard shows, as JSON (bags as counts unless the open-bags variant is on, AU-120).
+
+    With open bags it also gives the odds of each player's next draw of 7 (the end phase's, AU-48: the discard it
+    is refilled from then holds the active and used areas too) and of the draw the table waits for now: a closed
+    bag's odds would tell its contents. ``landing_wear`` is the wear table's value (AU-42) the turn reaches if the
+    cube or car the table moves now lands there, per listed destination.
+    """
+    from companion.games.automobiles.present import draw_odds
+
     table = state.table
     lap_track = table.kit.lap_track
+    listed = GAME.options(state) if state.phase != "over" else []
     players = []
     for p, player in enumerate(state.players):
         entry = {"colour": table.colours[p], "name": table.names[p], "bot": table.bots[p],
@@ -1929,10 +1943,25 @@ def view(state: State) -> dict[str, Any]:
                  "position": position(state, p), "driver": player.driver, "sponsor": player.sponsor,
                  "points": player.points,
                  "deferred": {"draws": player.deferred_draws, "moves": player.deferred_moves}}
+        entry["slipstream"] = slipstream(state, p)
         if table.open_bags:
             entry["bag"] = as_dict(player.bag)
+            entry["odds"] = draw_odds(entry["bag"], table.kit.draw_per_turn,
+                                      as_dict(plus(player.discard, plus(player.active, player.used))))
         players.append(entry)
     turn = state.turn
+    stage = state.stage
+    landing_wear = {}
+    if stage is not None and stage.kind in ("move", "choose") and stage.who == state.current and stage.counts_wear \
+            and state.phase in ("effect", "movement"):
+        landing_wear = {o["to"]: wear_table_value(state, turn.entered | {field_of(state, o["to"])})
+                        for o in listed if o["type"] in ("step", "drive")}
+    draw = next((o for o in listed if "roll" in o), None)
+    next_draw = None
+    if draw is not None and table.open_bags:
+        drawer = state.players[state.actor]
+        next_draw = {"player": table.colours[state.actor],
+                     **draw_odds(as_dict(drawer.bag), draw["roll"], as_dict(drawer.discard))}
     return {
         "game": "automobiles", "track": table.track.id, "race": state.race, "round": state.round,
         "phase": state.phase, "current": None if state.phase == "over" else table.colours[state.current],
@@ -1948,7 +1977,9 @@ def view(state: State) -> dict[str, Any]:
         "turn": {"committed": turn.committed, "no_wear": turn.no_wear, "red_line": turn.red_line,
                  "double_gears": turn.double_gears, "adrenaline": turn.adrenaline, "advance": turn.advance,
                  "entered": sorted(turn.entered), "money": money(state, state.current) if state.phase == "buy"
-                 else None},
+                 else _start_money(state, state.actor) - turn.spent if state.phase == "opening_buy" else None,
+                 "wear_table": wear_table_value(state, turn.entered), "pit_stop": turn.pit_stop},
+        "landing_wear": landing_wear, "next_draw": next_draw,
         "stage": None if state.stage is None else {"kind": state.stage.kind, "card": state.stage.card,
                                                    "done": state.stage.done, "at_most": state.stage.hi},
         "revealed_drivers": list(state.revealed), "sponsors_offered": list(state.offered),
