@@ -196,7 +196,9 @@ README_INTRO = """# Models
 Dice classifiers shipped with table-companion. Each `<set>.onnx` has a card `<set>.json` (read by
 `vision.card.load_card`) with its labels, input size and normalisation, what it was trained on and the accuracy
 measured on data it never saw. This file is written by `python -m vision.train` from the cards; `make models`
-retrains both, `python bench/models.py` re-measures accuracy and speed.
+retrains them, `python bench/models.py` re-measures accuracy and speed. The Cubitos and Automobiles sets read their
+classes from the games' data files (`vision/synth/dice_sets.json`, `labels_from`); their cards also count how often
+the pairs the games' rules call confusable were mixed up (rows "a read as b").
 
 Input: a square BGR crop of one die (see `vision/crops.py`: centred, die edges axis-aligned, side 1.2 x die),
 resized to the card's size; `x = (crop * scale - mean) / std`, NCHW, any batch size. Outputs: `logits` [N, C] and
