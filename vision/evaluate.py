@@ -146,9 +146,11 @@ def format_report(summary: dict, labels: list[str] | tuple[str, ...], title: str
 
 
 def confusion_png(cm: np.ndarray, labels: list[str] | tuple[str, ...], path: Path, title: str) -> Path:
-    """Draw the confusion matrix (row-normalised shading, counts written in) with OpenCV."""
+    """Draw the confusion matrix (row-normalised shading, counts written in) with OpenCV. Beyond 12 classes (Cubitos'
+    die type x face) the cells shrink, rows carry the whole label and columns its row number."""
     n = len(labels)
-    cell, left, top = 64, 90, 70
+    many = n > 12
+    cell, left, top = (26, 190, 60) if many else (64, 90, 70)
     img = np.full((top + cell * n + 40, left + cell * n + 20, 3), 255, np.uint8)
     font = cv2.FONT_HERSHEY_SIMPLEX
     cv2.putText(img, title, (10, 24), font, 0.55, (0, 0, 0), 1, cv2.LINE_AA)
@@ -162,11 +164,18 @@ def confusion_png(cm: np.ndarray, labels: list[str] | tuple[str, ...], path: Pat
             cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
             cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), (200, 200, 200), 1)
             text = str(int(cm[t, p]))
-            (tw, th), _ = cv2.getTextSize(text, font, 0.5, 1)
-            cv2.putText(img, text, (x + (cell - tw) // 2, y + (cell + th) // 2), font, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+            if many and text == "0":
+                continue
+            scale = 0.3 if many else 0.5
+            (tw, th), _ = cv2.getTextSize(text, font, scale, 1)
+            cv2.putText(img, text, (x + (cell - tw) // 2, y + (cell + th) // 2), font, scale, (0, 0, 0), 1,
+                        cv2.LINE_AA)
     for i, name in enumerate(labels):
-        cv2.putText(img, name[:8], (6, top + i * cell + cell // 2 + 5), font, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
-        cv2.putText(img, name[:7], (left + i * cell + 4, top - 8), font, 0.4, (0, 0, 0), 1, cv2.LINE_AA)
+        row = f"{i + 1} {name}"[:24] if many else name[:8]
+        cv2.putText(img, row, (6, top + i * cell + cell // 2 + 5), font, 0.4 if many else 0.45, (0, 0, 0), 1,
+                    cv2.LINE_AA)
+        cv2.putText(img, str(i + 1) if many else name[:7], (left + i * cell + 4, top - 8), font, 0.4, (0, 0, 0), 1,
+                    cv2.LINE_AA)
     cv2.putText(img, "rows: true   columns: predicted", (left, top + n * cell + 26), font, 0.45, (80, 80, 80), 1,
                 cv2.LINE_AA)
     path = Path(path)

@@ -47,6 +47,7 @@ def test_every_cube_is_plain_and_each_colour_differs_from_every_other():
 
 
 def test_the_shipped_model_has_the_sets_labels_and_its_figures():
+    # a cubes.json with other cubes fails here until the model is trained again
     card = load_card(default_model("automobiles"))
     assert list(card.labels) == [c["id"] for c in cubes()["cubes"]]
     assert card.dice_set == "automobiles"
