@@ -84,10 +84,11 @@ def time_preprocess(card, batch: int = 8) -> float:
     return (time.perf_counter() - t) * 1000 / 50 / batch
 
 
-def found(blobs: list, scene) -> int:
-    """How many of the scene's dice have a found die within half a side of their centre."""
+def found(blobs: list, scene, only: set[int] | None = None) -> int:
+    """How many of the scene's dice (those at the indices `only`, if given) have a found die within half a side of
+    their centre."""
     return sum(any(np.hypot(b.center[0] - d.center[0], b.center[1] - d.center[1]) < d.size / 2 for b in blobs)
-               for d in scene.dice)
+               for i, d in enumerate(scene.dice) if only is None or i in only)
 
 
 def scene_accuracy(card, dice_set: str, rolls: list[tuple[int, int, int]], seed: int = SCENE_SEED) -> dict:
@@ -96,7 +97,7 @@ def scene_accuracy(card, dice_set: str, rolls: list[tuple[int, int, int]], seed:
     Also how many of those dice the finders find (the shipped detector; the classical segmenter, automatic mode)."""
     ds = get_dice_set(dice_set)
     rng = np.random.default_rng(seed)
-    dice = right = rolls_right = scenes = by_detector = by_segmenter = 0
+    dice = right = rolls_right = scenes = by_detector = by_segmenter = blank = blank_by_detector = 0
     wrong: dict[str, int] = {}
     detector, segmenter = shipped_detector(), Segmenter(None, None)
     for count, lo, hi in rolls:
@@ -107,7 +108,10 @@ def scene_accuracy(card, dice_set: str, rolls: list[tuple[int, int, int]], seed:
             crops = [rotated_crop(scene.image, d.center, d.size, d.angle, card.input.size[0]) for d in scene.dice]
             read = [card.labels[i] for i in predict(card, crops)]
             hits = sum(a == b for a, b in zip(read, labels, strict=True))
-            by_detector += found(detector.find(scene.image), scene) if detector is not None else 0
+            plain = {i for i, x in enumerate(labels) if ds.symbols[x] == ("blank",)}  # faces with no picture
+            blobs = detector.find(scene.image) if detector is not None else []
+            by_detector += found(blobs, scene)
+            blank, blank_by_detector = blank + len(plain), blank_by_detector + found(blobs, scene, plain)
             by_segmenter += found(segmenter.find(scene.image), scene)
             for a, b in zip(labels, read, strict=True):
                 if a != b:
@@ -116,7 +120,7 @@ def scene_accuracy(card, dice_set: str, rolls: list[tuple[int, int, int]], seed:
                 hits == len(labels))
     return {"scenes": scenes, "dice": dice, "dice_right": right, "accuracy": round(right / dice, 4),
             "rolls_right": rolls_right, "wrong": wrong, "found_by_detector": by_detector,
-            "found_by_segmenter": by_segmenter}
+            "found_by_segmenter": by_segmenter, "blank": blank, "blank_found_by_detector": blank_by_detector}
 
 
 def locked_light_accuracy(card, dice_set: str, per_class: int = 100, seed: int = SCENE_SEED) -> dict:
@@ -169,7 +173,8 @@ def run() -> dict:
             print(f"{name}: rendered rolls on held-out surfaces: {scenes['dice_right']}/{scenes['dice']} dice = "
                   f"{scenes['accuracy']:.2%}, {scenes['rolls_right']}/{scenes['scenes']} rolls all right; "
                   f"misread: {scenes['wrong'] or 'none'}; found: detector {scenes['found_by_detector']}, classical "
-                  f"segmenter {scenes['found_by_segmenter']} of {scenes['dice']}")
+                  f"segmenter {scenes['found_by_segmenter']} of {scenes['dice']}; blank faces found by the detector: "
+                  f"{scenes['blank_found_by_detector']} of {scenes['blank']}")
             locked = locked_light_accuracy(card, name)
             entry["synthetic_locked_light"] = locked
             confused = [f"{p['pair'][0]} / {p['pair'][1]}: {p['a_as_b']} + {p['b_as_a']}" for p in locked["pairs"]
