@@ -65,6 +65,8 @@ lint: $(DEV)
 # Full training of the shipped classifiers (CPU torch from the `train` extra); not part of `make test`.
 models: $(DEV)
 	$(PY) -m vision.train --dice chariot_race
+	$(PY) -m vision.train --dice cubitos
+	$(PY) -m vision.train --dice automobiles
 	$(PY) -m vision.train --dice d6
 	$(PY) -m vision.train --dice d6 --no-real --epochs 20 --threads 1   # reference for bench/enrolment.py
 

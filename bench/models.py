@@ -3,7 +3,14 @@
 Run: `python bench/models.py`. Prints and returns
 - d6 accuracy on the real-d6-tray TEST split (308 dice; goal >= 99%), overall and per face, against the
   dataset's labels (the figure of record) and against the faces the photos show (`label_errors.py`),
-- chariot_race accuracy per class on a synthetic test set (seeded apart from training),
+- chariot_race, cubitos and automobiles accuracy per class on a synthetic test set (seeded apart from training, on
+  surfaces no model was trained or validated on; goal >= 99.5 % for cubitos and automobiles), with how often the
+  confusable pairs of the games' rules were mixed up (cubitos: RULES.md section 19, in `vision/synth/dice_sets.json`;
+  automobiles: `camera.confusable_pairs` of its cubes.json),
+- for cubitos and automobiles also whole rendered rolls on those surfaces (5-14 dice, and 20-30 for the rare big
+  rolls), each die cut where it lies: dice and rolls read right by the classifier, and how many of those dice the
+  shipped detector and the classical segmenter find; and the test crops again with the light held at one exposure
+  (one table's locked camera), which shows how much of the error is the spread of light a crop cannot undo,
 - classification time per die (onnxruntime, 1 thread, batches of dice, with the card's test-time views),
   model sizes, and the machine.
 The real photos are read from ../shared/datasets/real-d6-tray (or $REAL_D6_TRAY); when they are missing the
@@ -26,6 +33,8 @@ from label_errors import LIST, corrected  # noqa: E402
 from machine import open_benchmark  # noqa: E402
 
 from vision.card import load_card  # noqa: E402
+from vision.crops import rotated_crop  # noqa: E402
+from vision.detector import shipped_detector  # noqa: E402
 from vision.evaluate import (  # noqa: E402
     MODELS_DIR,
     REAL_D6_TRAY,
@@ -33,13 +42,22 @@ from vision.evaluate import (  # noqa: E402
     confusion_matrix,
     format_report,
     load_yolo_crops,
+    pair_confusion,
     predict,
 )
+from vision.segment import Segmenter  # noqa: E402
+from vision.synth import get_dice_set, render_die, render_scene  # noqa: E402
+from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS  # noqa: E402
 from vision.synth.dataset import synth_dataset  # noqa: E402
+from vision.train import CONFIGS  # noqa: E402
 
+SETS = ("d6", "chariot_race", "cubitos", "automobiles")
 SYNTH_TEST_PER_CLASS = 400
 SYNTH_SEED = 20260521  # the training seed: with purpose "test" its stream is disjoint from training's
 BATCHES = (1, 8, 32)
+# rolls of the games that read colour: (scenes, fewest dice, most dice); RULES.md: 1-30 dice, typically 5-14
+SCENE_ROLLS = {"cubitos": [(60, 5, 14), (10, 20, 30)], "automobiles": [(60, 5, 14), (10, 20, 30)]}
+SCENE_SEED = 20261124
 
 
 def time_per_die(card, batch: int, repeats: int = 30) -> float:
@@ -66,10 +84,66 @@ def time_preprocess(card, batch: int = 8) -> float:
     return (time.perf_counter() - t) * 1000 / 50 / batch
 
 
+def found(blobs: list, scene, only: set[int] | None = None) -> int:
+    """How many of the scene's dice (those at the indices `only`, if given) have a found die within half a side of
+    their centre."""
+    return sum(any(np.hypot(b.center[0] - d.center[0], b.center[1] - d.center[1]) < d.size / 2 for b in blobs)
+               for i, d in enumerate(scene.dice) if only is None or i in only)
+
+
+def scene_accuracy(card, dice_set: str, rolls: list[tuple[int, int, int]], seed: int = SCENE_SEED) -> dict:
+    """Dice and whole rolls read right in rendered scenes on the held-out surfaces, each die cut at its true place
+    as the crop convention says (`vision.crops`): the classifier among neighbours, under one light per roll.
+    Also how many of those dice the finders find (the shipped detector; the classical segmenter, automatic mode)."""
+    ds = get_dice_set(dice_set)
+    rng = np.random.default_rng(seed)
+    dice = right = rolls_right = scenes = by_detector = by_segmenter = blank = blank_by_detector = 0
+    wrong: dict[str, int] = {}
+    detector, segmenter = shipped_detector(), Segmenter(None, None)
+    for count, lo, hi in rolls:
+        for _ in range(count):
+            labels = [ds.labels[k] for k in rng.integers(0, len(ds.labels), int(rng.integers(lo, hi + 1)))]
+            scene = render_scene(labels, dice_set, rng, background=HELD_OUT_BACKGROUNDS,
+                                 die_px=int(rng.uniform(26, 34)) if hi > 14 else None)
+            crops = [rotated_crop(scene.image, d.center, d.size, d.angle, card.input.size[0]) for d in scene.dice]
+            read = [card.labels[i] for i in predict(card, crops)]
+            hits = sum(a == b for a, b in zip(read, labels, strict=True))
+            plain = {i for i, x in enumerate(labels) if ds.symbols[x] == ("blank",)}  # faces with no picture
+            blobs = detector.find(scene.image) if detector is not None else []
+            by_detector += found(blobs, scene)
+            blank, blank_by_detector = blank + len(plain), blank_by_detector + found(blobs, scene, plain)
+            by_segmenter += found(segmenter.find(scene.image), scene)
+            for a, b in zip(labels, read, strict=True):
+                if a != b:
+                    wrong[f"{a} as {b}"] = wrong.get(f"{a} as {b}", 0) + 1
+            dice, right, scenes, rolls_right = dice + len(labels), right + hits, scenes + 1, rolls_right + (
+                hits == len(labels))
+    return {"scenes": scenes, "dice": dice, "dice_right": right, "accuracy": round(right / dice, 4),
+            "rolls_right": rolls_right, "wrong": wrong, "found_by_detector": by_detector,
+            "found_by_segmenter": by_segmenter, "blank": blank, "blank_found_by_detector": blank_by_detector}
+
+
+def locked_light_accuracy(card, dice_set: str, per_class: int = 100, seed: int = SCENE_SEED) -> dict:
+    """Accuracy on the held-out surfaces with the exposure and white balance held at one value (gain 0.95, no tint),
+    as one table's camera with its exposure locked sees the dice: how much of the error is the renderer's spread
+    of light (gain 0.8-1.1, tint 0.9-1.1 per channel) that a crop alone cannot undo."""
+    labels = list(card.labels)
+    rng = np.random.default_rng(seed)
+    crops, truth = [], []
+    for i, label in enumerate(labels):
+        crops += [render_die(label, dice_set, rng, size=card.input.size[0], background=HELD_OUT_BACKGROUNDS,
+                             gain=0.95, tint=(1.0, 1.0, 1.0)) for _ in range(per_class)]
+        truth += [i] * per_class
+    summary = accuracy_summary(confusion_matrix(np.asarray(truth), predict(card, crops), len(labels)), labels)
+    ds = get_dice_set(dice_set)
+    summary["pairs"] = pair_confusion(np.asarray(summary["confusion"]), labels, ds.confusable, ds.labels_of)
+    return summary
+
+
 def run() -> dict:
     machine, real_missing = open_benchmark()  # without the real photos the rest is still measured
     results: dict = {"machine": machine, "models": {}}
-    for name in ("d6", "chariot_race"):
+    for name in SETS:
         card_path = MODELS_DIR / f"{name}.json"
         if not card_path.is_file():
             print(f"\n{name}: no model card at {card_path} (run `make models`)")
@@ -85,10 +159,28 @@ def run() -> dict:
                                                                 for b, v in entry["ms_per_die"].items())
               + f"; preprocessing {entry['preprocess_ms_per_die']:.3f}")
         labels = list(card.labels)
-        x, y = synth_dataset(name, SYNTH_TEST_PER_CLASS, card.input.size[0], SYNTH_SEED, "test", workers=2)
+        per_class = CONFIGS[name].synth_test_per_class  # the card's own test set
+        x, y = synth_dataset(name, per_class, card.input.size[0], SYNTH_SEED, "test", workers=2)
         summary = accuracy_summary(confusion_matrix(y, predict(card, list(x)), len(labels)), labels)
+        ds = get_dice_set(name)
+        if ds.confusable:
+            summary["pairs"] = pair_confusion(np.asarray(summary["confusion"]), labels, ds.confusable, ds.labels_of)
         entry["synthetic_test"] = summary
         print(format_report(summary, labels, f"{name}: synthetic test"))
+        if name in SCENE_ROLLS:
+            scenes = scene_accuracy(card, name, SCENE_ROLLS[name])
+            entry["synthetic_scenes"] = scenes
+            print(f"{name}: rendered rolls on held-out surfaces: {scenes['dice_right']}/{scenes['dice']} dice = "
+                  f"{scenes['accuracy']:.2%}, {scenes['rolls_right']}/{scenes['scenes']} rolls all right; "
+                  f"misread: {scenes['wrong'] or 'none'}; found: detector {scenes['found_by_detector']}, classical "
+                  f"segmenter {scenes['found_by_segmenter']} of {scenes['dice']}; blank faces found by the detector: "
+                  f"{scenes['blank_found_by_detector']} of {scenes['blank']}")
+            locked = locked_light_accuracy(card, name)
+            entry["synthetic_locked_light"] = locked
+            confused = [f"{p['pair'][0]} / {p['pair'][1]}: {p['a_as_b']} + {p['b_as_a']}" for p in locked["pairs"]
+                        if p["a_as_b"] + p["b_as_a"]]
+            print(f"{name}: same surfaces, light held at one exposure: {locked['accuracy']:.2%} of {locked['n']} "
+                  f"dice; pairs mixed up: {', '.join(confused) or 'none'}")
         if name == "d6":
             if real_missing:
                 print(f"d6 real accuracy NOT MEASURED: {real_missing}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +102,31 @@ def accuracy_summary(cm: np.ndarray, labels: list[str] | tuple[str, ...]) -> dic
     }
 
 
+def pair_confusion(cm: np.ndarray, labels: list[str] | tuple[str, ...], pairs: Iterable[tuple[str, str]],
+                   members: Callable[[str], tuple[str, ...]]) -> list[dict]:
+    """How often each confusable pair was mixed up: dice of `a` read as any of `b`'s labels and the other way round.
+
+    members(name): the labels a pair's name stands for (a label, or every face of a die type:
+    `vision.synth.DiceSet.labels_of`).
+    """
+    index = {x: i for i, x in enumerate(labels)}
+    out = []
+    for a, b in pairs:
+        ia, ib = [index[x] for x in members(a)], [index[x] for x in members(b)]
+        out.append({"pair": [a, b], "n_a": int(cm[ia].sum()), "a_as_b": int(cm[np.ix_(ia, ib)].sum()),
+                    "n_b": int(cm[ib].sum()), "b_as_a": int(cm[np.ix_(ib, ia)].sum())})
+    return out
+
+
+def format_pairs(pairs: list[dict]) -> list[str]:
+    """Markdown table rows of `pair_confusion`."""
+    rows = ["| confusable pair (a / b) | a read as b | b read as a |", "|---|---|---|"]
+    for p in pairs:
+        a, b = p["pair"]
+        rows.append(f"| {a} / {b} | {p['a_as_b']} of {p['n_a']} | {p['b_as_a']} of {p['n_b']} |")
+    return rows
+
+
 def format_report(summary: dict, labels: list[str] | tuple[str, ...], title: str = "") -> str:
     lines = [title] if title else []
     acc = summary["accuracy"]
@@ -114,13 +140,17 @@ def format_report(summary: dict, labels: list[str] | tuple[str, ...], title: str
     lines.append(" " * width + "".join(f"{x:>{width}}" for x in labels))
     for name, row in zip(labels, summary["confusion"], strict=True):
         lines.append(f"{name:>{width}}" + "".join(f"{v:>{width}}" for v in row))
+    if summary.get("pairs"):
+        lines += ["confusable pairs:", *format_pairs(summary["pairs"])]
     return "\n".join(lines)
 
 
 def confusion_png(cm: np.ndarray, labels: list[str] | tuple[str, ...], path: Path, title: str) -> Path:
-    """Draw the confusion matrix (row-normalised shading, counts written in) with OpenCV."""
+    """Draw the confusion matrix (row-normalised shading, counts written in) with OpenCV. Beyond 12 classes (Cubitos'
+    die type x face) the cells shrink, rows carry the whole label and columns its row number."""
     n = len(labels)
-    cell, left, top = 64, 90, 70
+    many = n > 12
+    cell, left, top = (26, 190, 60) if many else (64, 90, 70)
     img = np.full((top + cell * n + 40, left + cell * n + 20, 3), 255, np.uint8)
     font = cv2.FONT_HERSHEY_SIMPLEX
     cv2.putText(img, title, (10, 24), font, 0.55, (0, 0, 0), 1, cv2.LINE_AA)
@@ -134,11 +164,18 @@ def confusion_png(cm: np.ndarray, labels: list[str] | tuple[str, ...], path: Pat
             cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
             cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), (200, 200, 200), 1)
             text = str(int(cm[t, p]))
-            (tw, th), _ = cv2.getTextSize(text, font, 0.5, 1)
-            cv2.putText(img, text, (x + (cell - tw) // 2, y + (cell + th) // 2), font, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+            if many and text == "0":
+                continue
+            scale = 0.3 if many else 0.5
+            (tw, th), _ = cv2.getTextSize(text, font, scale, 1)
+            cv2.putText(img, text, (x + (cell - tw) // 2, y + (cell + th) // 2), font, scale, (0, 0, 0), 1,
+                        cv2.LINE_AA)
     for i, name in enumerate(labels):
-        cv2.putText(img, name[:8], (6, top + i * cell + cell // 2 + 5), font, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
-        cv2.putText(img, name[:7], (left + i * cell + 4, top - 8), font, 0.4, (0, 0, 0), 1, cv2.LINE_AA)
+        row = f"{i + 1} {name}"[:24] if many else name[:8]
+        cv2.putText(img, row, (6, top + i * cell + cell // 2 + 5), font, 0.4 if many else 0.45, (0, 0, 0), 1,
+                    cv2.LINE_AA)
+        cv2.putText(img, str(i + 1) if many else name[:7], (left + i * cell + 4, top - 8), font, 0.4, (0, 0, 0), 1,
+                    cv2.LINE_AA)
     cv2.putText(img, "rows: true   columns: predicted", (left, top + n * cell + 26), font, 0.45, (80, 80, 80), 1,
                 cv2.LINE_AA)
     path = Path(path)
@@ -168,7 +205,9 @@ README_INTRO = """# Models
 Dice classifiers shipped with table-companion. Each `<set>.onnx` has a card `<set>.json` (read by
 `vision.card.load_card`) with its labels, input size and normalisation, what it was trained on and the accuracy
 measured on data it never saw. This file is written by `python -m vision.train` from the cards; `make models`
-retrains both, `python bench/models.py` re-measures accuracy and speed.
+retrains them, `python bench/models.py` re-measures accuracy and speed. The Cubitos and Automobiles sets read their
+classes from the games' data files (`vision/synth/dice_sets.json`, `labels_from`); their cards also count how often
+the pairs the games' rules call confusable were mixed up (rows "a read as b").
 
 Input: a square BGR crop of one die (see `vision/crops.py`: centred, die edges axis-aligned, side 1.2 x die),
 resized to the card's size; `x = (crop * scale - mean) / std`, NCHW, any batch size. Outputs: `logits` [N, C] and
@@ -229,6 +268,8 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
                 pc = result["per_class"][name]
                 acc = f"{pc['accuracy'] * 100:.2f}%" if pc["accuracy"] is not None else "-"
                 parts.append(f"| {name} | {pc['n']} | {acc} |")
+            if result.get("pairs"):
+                parts += ["", *format_pairs(result["pairs"])]
             if result.get("png"):
                 parts.append(f"\n![{card.name} {key} confusion matrix]({result['png']})\n")
     detector = models_dir / "dice_detector.md"  # the detector's card (vision.train_detector): prose, no labels

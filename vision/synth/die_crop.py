@@ -25,13 +25,14 @@ def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 
 
     style (all optional, random when absent): die_px (side in camera px, 24-46), palette (a registry palette
     name), background ("felt", "wood", "paper", "plastic"), tilt (parallax in die sides), angle (degrees),
-    glare (bool), hard (bool light), blur (sigma), noise (sigma), jpeg (quality, 0 = off),
+    glare (bool), hard (bool light), blur (sigma), noise (sigma), jpeg (quality, 0 = off), gain (exposure) and tint
+    (BGR white balance, e.g. (1, 1, 1)): one table's camera, locked,
     crop ("rotated" or "box"), jitter (bool, default True), neighbour (bool: part of another die in view).
     """
     ds = get_dice_set(dice_set)
     ds.check_label(label)
     unknown = set(style) - {"die_px", "palette", "background", "tilt", "angle", "glare", "hard", "blur", "noise",
-                            "jpeg", "crop", "jitter", "neighbour"}
+                            "jpeg", "gain", "tint", "crop", "jitter", "neighbour"}
     if unknown:
         raise TypeError(f"render_die: unknown style keys {sorted(unknown)}")
     side = float(style.get("die_px") or rng.uniform(24, 46))
@@ -41,7 +42,7 @@ def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 
     if crop_mode not in CROP_MODES:
         raise ValueError(f"crop must be one of {CROP_MODES}, got {crop_mode!r}")
     jitter = bool(style.get("jitter", True))
-    overrides = {k: style[k] for k in ("hard", "blur", "noise", "jpeg") if k in style}
+    overrides = {k: style[k] for k in ("hard", "blur", "noise", "jpeg", "gain", "tint") if k in style}
     light = sample_lighting(rng, **overrides)
 
     n = int(np.ceil(side * 3.2))
@@ -64,7 +65,7 @@ def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 
     for p, lab in poses[::-1]:
         look = sample_look(ds, lab, rng, palette=style.get("palette") if p is pose else None,  # type: ignore[arg-type]
                            glare=style.get("glare"))  # type: ignore[arg-type]
-        sides = [ds.symbols[f][0] for f in ds.faces if f != lab] or ["blank"]
+        sides = [ds.symbols[f][0] for f in ds.faces_of(lab) if f != lab] or ["blank"]
         rng.shuffle(sides)
         syms = ds.symbols[lab]
         paint_die(canvas, p, look, syms[int(rng.integers(len(syms)))], sides, light, rng)
