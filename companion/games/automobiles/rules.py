@@ -11,6 +11,7 @@ Every Decision of the spec is a constant below; events are codes and numbers, ne
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -147,6 +148,7 @@ engine pools them in the discard, and bought or gained cubes land there too. The
 race (AU-116)."""
 ACTION_COLOURS = ("yellow", "red", "purple", "blue", "green")
 BIG = 99
+STOP: Action = {"type": "stop"}
 
 
 # ---------------------------------------------------------------------------------------------------------- set-up
@@ -292,7 +294,8 @@ def _free(state: State, segment: str, mover: int | None) -> bool:
     return p is None or p == mover
 
 
-def _sources(state: State, segment: str, crossings: int, mover: int | None) -> list[tuple[str, int]]:
+def _sources(state: State, segment: str, crossings: int, mover: int | None, cars: frozenset[str]
+             ) -> list[tuple[str, int]]:
     """AU-26 ``SOURCE_SLIDE``: the segment, and each free segment further forward in its field."""
     found = [(segment, crossings)]
     if not SOURCE_SLIDE:
@@ -300,11 +303,16 @@ def _sources(state: State, segment: str, crossings: int, mover: int | None) -> l
     segments = field_segments(state, field_of(state, segment))
     track = state.table.track
     for nxt in segments[segments.index(segment) + 1:] if segment in segments else ():
-        if not _free(state, nxt, mover):
+        if nxt in cars and not _own_car(state, nxt, mover):
             break
         crossings += track.segments[nxt].line_at_back
         found.append((nxt, crossings))
     return found
+
+
+def _own_car(state: State, segment: str, mover: int | None) -> bool:
+    """AU-28: a segment holding a car is free only for that car's own move."""
+    return mover is not None and state.players[mover].segment == segment
 
 
 def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...], barred: frozenset[str],
@@ -312,48 +320,53 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     """AU-26..AU-33: every (source, landing, crossings after, field, colours it may be entered as) of one step.
 
     The landing is the front-most free segment the cube slides to inside the field it enters (AU-29); under the
-    weaving variant any segment from the entry up to that one (AU-118).
+    weaving variant any segment from the entry up to that one (AU-118). Fields barred (AU-31) and colours (AU-30)
+    only strike out whole entries, so the reach is cached without them and they are applied here.
     """
-    key = (state.table.track.id, state.table.weaving, tuple(p.segment for p in state.players), state.protected,
-           source, colours, barred, mover)
-    cached = _LANDINGS.get(key)
-    if cached is None:
-        if len(_LANDINGS) > 100_000:
-            _LANDINGS.clear()
-        cached = _LANDINGS[key] = _landings_from(state, source, colours, barred, mover)
-    return [(start, seg, crossings + n, target, allowed) for start, seg, n, target, allowed in cached]
-
-
-_LANDINGS: dict[tuple[Any, ...], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
-"""``_landings`` by everything it depends on but the crossings so far: a greedy bot asks the same question for every
-option it tries."""
-
-
-def _landings_from(state: State, source: str, colours: tuple[str, ...], barred: frozenset[str],
-                   mover: int | None) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
-    track = state.table.track
-    crossings = 0
+    cars = tuple(p.segment for p in state.players)
+    key = (state.table.track.id, state.table.weaving, cars, state.protected, source, mover)
+    reach = _REACH.get(key)
+    if reach is None:
+        if len(_REACH) > 100_000:
+            _REACH.clear()
+        reach = _REACH[key] = _reach(state, source, mover, frozenset(cars))
     found = []
-    for start, crossed in _sources(state, source, crossings, mover):
+    for start, seg, n, target, field_cols in reach:
+        if target in barred:
+            continue
+        allowed = tuple(c for c in field_cols if c in colours)
+        if allowed:
+            found.append((start, seg, crossings + n, target, allowed))
+    return found
+
+
+_REACH: dict[tuple[Any, ...], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
+"""``_reach`` by everything it depends on: the cars stand still for most of a turn, and a greedy bot asks the same
+question for every option it tries."""
+
+
+def _reach(state: State, source: str, mover: int | None, cars: frozenset[str]
+           ) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+    """Every (source, landing, crossings on the way, field, the field's colours) of one step from ``source``."""
+    track = state.table.track
+    found = []
+    for start, crossed in _sources(state, source, 0, mover, cars):
         own = field_of(state, start)
         for entry in entries(state, start):
             target = field_of(state, entry)
-            if target == own or target in barred or not _free(state, entry, mover):
-                continue
-            allowed = tuple(c for c in field_colours(state, target) if c in colours)
-            if not allowed:
+            if target == own or (entry in cars and not _own_car(state, entry, mover)):
                 continue
             segments = field_segments(state, target)
             if entry not in segments:
                 continue
             reach, n = [], crossed
             for seg in segments[segments.index(entry):]:
-                if not _free(state, seg, mover):
+                if seg in cars and not _own_car(state, seg, mover):
                     break
                 n += track.segments[seg].line_at_back
                 reach.append((seg, n))
             stops = reach if state.table.weaving else reach[-1:]
-            found += [(start, seg, n, target, allowed) for seg, n in stops]
+            found += [(start, seg, n, target, field_colours(state, target)) for seg, n in stops]
     return found
 
 
@@ -368,7 +381,22 @@ def _barred(state: State, stage: Stage) -> frozenset[str]:
 
 
 def step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tuple[int, str]]:
-    """The steps a move stage may take next: (from, to, colour named) -> (crossings after, field entered)."""
+    """The steps a move stage may take next: (from, to, colour named) -> (crossings after, field entered).
+
+    The last answer is kept (one tuple, read and replaced whole): listing a step's options and applying one of them
+    ask the same question of the same table."""
+    last = _STEP_CHOICES[0]
+    if last[0] is state and last[1] is stage:
+        return last[2]
+    found = _step_choices(state, stage)
+    _STEP_CHOICES[0] = (state, stage, found)
+    return found
+
+
+_STEP_CHOICES: list[tuple[Any, Any, dict[tuple[str, str, str], tuple[int, str]]]] = [(None, None, {})]
+
+
+def _step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tuple[int, str]]:
     p = stage.who
     player = state.players[p]
     if stage.mover == "car":
@@ -530,10 +558,21 @@ def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event
 
 def money(state: State, p: int) -> int:
     """AU-35: the values of the cubes still active, less what was spent (AU-36, AU-105)."""
-    table = state.table
-    active = state.players[p].active
-    total = sum(n * (WEAR_VALUE if c == WEAR else table.value(c)) for c, n in zip(COLOURS, active, strict=True))
-    return total - state.turn.spent
+    return sum(map(operator.mul, _values(state.table), state.players[p].active)) - state.turn.spent
+
+
+def _values(table: Table) -> tuple[int, ...]:
+    """Each colour's value in ``COLOURS`` order (wear ``WEAR_VALUE``), worked out once per set of cards."""
+    known = _VALUES.get(id(table.cards))
+    if known is None or known[0] is not table.cards:
+        values = tuple(WEAR_VALUE if c == WEAR else table.value(c) for c in COLOURS)
+        if len(_VALUES) > 1000:
+            _VALUES.clear()
+        known = _VALUES[id(table.cards)] = (table.cards, values)
+    return known[1]
+
+
+_VALUES: dict[int, tuple[dict[str, Card], tuple[int, ...]]] = {}
 
 
 def buyable(state: State, colour: str) -> bool:
@@ -729,7 +768,7 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
         state, _ = _drawn(state, p, action.get("dice"), 1, "active", events)
         return _complete(state, stage, events)
     state = evolve(state, stage=stage)
-    if stage.done >= stage.hi or not _stage_options(state) or _stage_options(state) == [{"type": "stop"}]:
+    if stage.done >= stage.hi or listed(state) in ([], [STOP]):
         return _complete(state, stage, events)
     return state
 
@@ -835,7 +874,7 @@ def _script(state: State, p: int, card: Card, step: int, last: Stage | None, arg
     """The effect of an action card, step by step: each step either waits (a ``Stage`` continuing here) or is
     carried out at once; ``None`` from ``SCRIPTS`` means the effect is complete."""
     stage = SCRIPTS[card.effect["type"]](state, p, card, step, last, arg, events)
-    if isinstance(stage, tuple):
+    if type(stage) is tuple:
         state, stage = stage
     if stage is None:
         return _back_to_action(state)
@@ -844,7 +883,7 @@ def _script(state: State, p: int, card: Card, step: int, last: Stage | None, arg
     if stage.kind == "boost":
         return _wait(state, stage, "boost")
     state = _wait(state, evolve(stage, then="card", card=stage.card or card.id, step=step), "effect")
-    if _stage_options(state) == [{"type": "stop"}]:  # nothing to decide (0 fields, an empty discard)
+    if listed(state) == [STOP]:  # nothing to decide (0 fields, an empty discard)
         return _complete(state, state.stage, events)
     return state
 
@@ -1740,7 +1779,7 @@ def _after_sponsor(state: State, stage: Stage, events: list[Event]) -> State:
                     budget=effect["money_per_removed"] * stage.done)
     if nxt is not None:
         state = _wait(state, evolve(nxt, card=stage.card, step=stage.step + 1), "sponsor")
-        if _stage_options(state) != [{"type": "stop"}]:
+        if listed(state) != [STOP]:
             return state
         return _after_sponsor(evolve(state, stage=None), state.stage, events)
     return _next_sponsor(evolve(state, stage=None, turn=Turn(queue=state.turn.queue[1:])), events)
@@ -1814,6 +1853,48 @@ PHASES: dict[str, Phase] = {
 }
 
 
+def listed(state: State) -> list[Action]:
+    """Every legal option of ``state``, listed once per state: the rules look at a new table's options to see
+    whether anything is left to decide, and the prompt, the bots and ``apply`` ask again. Callers must not change
+    the list."""
+    key = id(state)
+    known = _LISTED.get(key)
+    if known is not None and known[0] is state:
+        return known[1]
+    options = PHASES[state.phase].options(state)
+    if len(_LISTED) > 256:
+        _LISTED.clear()
+    _LISTED[key] = (state, options)
+    return options
+
+
+_LISTED: dict[int, tuple[State, list[Action]]] = {}
+"""``listed`` by the state's identity; each entry holds its state, so an id is not reused while it is here."""
+
+
+def _action_key(action: Any) -> tuple[Any, ...] | None:
+    """An action as a dict key (types included: ``True`` is not the roll 1, a tuple is not a list of dice); None
+    for anything that is not a plain dict of plain values."""
+    if type(action) is not dict:
+        return None
+    key = []
+    for name, value in action.items():
+        kind = type(value)
+        if kind is list:
+            if not all(type(v) is str for v in value):
+                return None
+            value = tuple(value)
+        elif kind not in (str, int, bool, float) and value is not None:
+            return None
+        key.append((name, kind, value))
+    key.sort()
+    return tuple(key)
+
+
+_APPLIED: list[tuple[Any, dict[tuple[Any, ...], tuple[State, list[Event]]]]] = [(None, {})]
+"""The last table and its applied actions' outcomes (one tuple, read and replaced whole)."""
+
+
 class Automobiles:
     id = "automobiles"
     title = "Automobiles"
@@ -1821,18 +1902,11 @@ class Automobiles:
     die_faces = COLOURS
     """The camera's labels: the cube colours of cubes.json (a draw is read as colours, AU-52)."""
 
-    _listed: tuple[State, list[Action]] | None = None
-
     def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
         return setup(options, rng)
 
     def options(self, state: State) -> list[Action]:
-        listed = self._listed
-        if listed is not None and listed[0] is state:
-            return listed[1]
-        options = PHASES[state.phase].options(state)
-        self._listed = (state, options)
-        return options
+        return listed(state)
 
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
@@ -1846,16 +1920,32 @@ class Automobiles:
         return Prompt(actor=seat(state, state.actor), phase=state.phase, options=list(self.options(state)), info=info)
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52)."""
+        """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
+
+        The outcomes of the last table's actions are kept (the rules are pure): a greedy bot tries each option and
+        then plays the one it chose, which is the same question again."""
+        key = _action_key(action)
+        if key is None:
+            return self._apply(state, action)
+        known = _APPLIED[0]
+        if known[0] is not state:
+            known = _APPLIED[0] = (state, {})
+        outcome = known[1].get(key)
+        if outcome is None:
+            outcome = known[1][key] = self._apply(state, action)
+        return outcome[0], [dict(event) for event in outcome[1]]
+
+    def _apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         actor = seat(state, state.actor)
         step = PHASES[state.phase]
-        if state.phase == "action" and isinstance(action, Mapping) and action.get("type") in step.actions:
+        mapping = type(action) is dict or isinstance(action, Mapping)
+        if state.phase == "action" and mapping and action.get("type") in step.actions:
             if action.get("type") != "pit_stop" and dict(action) in self.options(state):
                 return apply_in_phase(state, action, state.phase, actor, PHASES)
             refusal = _action_refusal(state, action)
             if refusal is not None:
                 raise refusal
-        if isinstance(action, Mapping) and action.get("type") in step.actions and state.phase != "action":
+        if mapping and action.get("type") in step.actions and state.phase != "action":
             bare = {k: v for k, v in action.items() if k != "dice"}
             if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
                 bare["roll"] = len(action["dice"])
@@ -1891,15 +1981,16 @@ class Automobiles:
         if state.phase == "over":
             return 1000.0 if p in state.winners else -1000.0
         player = state.players[p]
-        lap = state.table.track.lap_length
+        track = state.table.track
+        here = distance(state, p)
         ahead = 0.0
         if p == state.current and state.turn.placed:
-            ahead = max(c.crossings * lap + state.table.track.segments[c.segment].front
-                        for c in state.turn.placed) - distance(state, p)
-        owned = player.owned()
-        wear = owned[-1]
-        gears = owned[0] + 2 * owned[1] + 3 * owned[2] + 4 * owned[3]
-        return 10 * distance(state, p) + 9 * ahead - 3 * wear + 0.5 * gears
+            segments, lap = track.segments, track.lap_length
+            ahead = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed) - here
+        zones = (player.bag, player.active, player.used, player.discard, player.aside)
+        wear = sum(zone[-1] for zone in zones)
+        gears = sum(zone[0] + 2 * zone[1] + 3 * zone[2] + 4 * zone[3] for zone in zones)
+        return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
 
 
 GAME = Automobiles()
