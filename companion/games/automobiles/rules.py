@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from companion.games.automobiles.kit import Card, Kit, load_kit, read_data
+from companion.games.automobiles.kit import Card, Kit, Track, load_kit, read_data
 from companion.games.automobiles.state import (
     COLOURS,
     EMPTY,
@@ -427,9 +427,12 @@ def steppable(state: State, p: int) -> frozenset[str]:
     last = _STEPPABLE[0]
     if last[0] is state and last[1] == p:
         return last[2]
-    found = frozenset(c for (_, to, _), (_, target) in
-                      step_choices(state, Stage(kind="move", then="", who=p, colours=GEARS, same_colour=True)).items()
-                      for c in field_colours(state, target))
+    player = state.players[p]
+    starts = [(player.segment, player.crossings)] + [(c.segment, c.crossings) for c in state.turn.placed]
+    barred = state.turn.entered | {field_of(state, player.segment)}
+    targets = {target for start, crossings in dict.fromkeys(starts)
+               for _, _, _, target, _ in _landings(state, start, crossings, GEARS, barred, None)}
+    found = frozenset(c for target in targets for c in field_colours(state, target))
     _STEPPABLE[0] = (state, p, found)
     return found
 
@@ -465,6 +468,9 @@ def _car_to(state: State, p: int, segment: str, crossings: int, events: list[Eve
 def sog(state: State, events: list[Event]) -> State:
     """AU-49: every car moves forward inside its own field to the front-most free segment, front cars first."""
     track = state.table.track
+    if not state.protected and all(_at_front(track, player.segment) for player in state.players):
+        return state  # no car has a segment ahead of it in its field
+
     def index(p: int) -> int:
         segment = state.players[p].segment
         return -field_segments(state, field_of(state, segment)).index(segment)
@@ -483,6 +489,10 @@ def sog(state: State, events: list[Event]) -> State:
             events.append({"type": "sog", "player": seat(state, p), "to": to})
             state = _cross(state.with_player(p, segment=to), p, crossings, events)
     return state
+
+
+def _at_front(track: Track, segment: str) -> bool:
+    return track.fields[track.segments[segment].field].segments[-1] == segment
 
 
 # ------------------------------------------------------------------------------------------------ cubes between
@@ -1877,6 +1887,8 @@ def _action_key(action: Any) -> tuple[Any, ...] | None:
     for anything that is not a plain dict of plain values."""
     if type(action) is not dict:
         return None
+    if all(type(value) is str for value in action.values()):
+        return tuple(action.items())
     key = []
     for name, value in action.items():
         kind = type(value)
@@ -1936,26 +1948,31 @@ class Automobiles:
         return outcome[0], [dict(event) for event in outcome[1]]
 
     def _apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        actor = seat(state, state.actor)
-        step = PHASES[state.phase]
-        mapping = type(action) is dict or isinstance(action, Mapping)
-        if state.phase == "action" and mapping and action.get("type") in step.actions:
-            if action.get("type") != "pit_stop" and dict(action) in self.options(state):
-                return apply_in_phase(state, action, state.phase, actor, PHASES)
-            refusal = _action_refusal(state, action)
-            if refusal is not None:
-                raise refusal
-        if mapping and action.get("type") in step.actions and state.phase != "action":
-            bare = {k: v for k, v in action.items() if k != "dice"}
-            if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
-                bare["roll"] = len(action["dice"])
-            if bare not in self.options(state):
-                if state.stage is not None:
-                    raise _stage_why_not(state, action)
-                raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
-            if "roll" in bare:
-                action = {**action, "roll": bare["roll"]}
-        return apply_in_phase(state, action, state.phase, actor, PHASES)
+        phase = state.phase
+        step = PHASES[phase]
+        kind = action.get("type") if type(action) is dict or isinstance(action, Mapping) else None
+        if kind in step.actions:
+            if phase == "action":
+                if kind != "pit_stop" and (action if type(action) is dict else dict(action)) in listed(state):
+                    events: list[Event] = []
+                    return step.handler(state, action, events), events
+                refusal = _action_refusal(state, action)
+                if refusal is not None:
+                    raise refusal
+            else:
+                bare = {k: v for k, v in action.items() if k != "dice"}
+                if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
+                    bare["roll"] = len(action["dice"])
+                if bare not in listed(state):
+                    if state.stage is not None:
+                        raise _stage_why_not(state, action)
+                    raise IllegalAction(step.rule, f"{seat(state, state.actor)} cannot {dict(action)} now",
+                                        legal=listed(state))
+                if "roll" in bare:
+                    action = {**action, "roll": bare["roll"]}
+                events = []
+                return step.handler(state, action, events), events
+        return apply_in_phase(state, action, phase, seat(state, state.actor), PHASES)
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         return roll_dice(state, option, rng)

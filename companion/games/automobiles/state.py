@@ -265,6 +265,8 @@ def field_of(state: State, segment: str) -> str:
 
 
 def field_segments(state: State, field_id: str) -> tuple[str, ...]:
+    if not state.protected:
+        return state.table.track.fields[field_id].segments
     if field_id in state.protected:
         return (field_id,)
     return tuple(s for s in state.table.track.fields[field_id].segments if s not in state.protected)
