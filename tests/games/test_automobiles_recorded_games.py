@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.automobiles.rules import GAME
+from companion.games.automobiles.rules import GAME, rate
 from companion.games.automobiles.state import State
 from companion.games.bots import GreedyBot, RandomBot, roll
 
@@ -125,6 +125,26 @@ def races() -> list[tuple[str, int, str, str, int]]:
 @pytest.mark.parametrize("race", races(), ids=lambda r: "-".join(map(str, r)))
 def test_seeded_bot_race_replays_the_recorded_prompts_actions_events_and_states(race):
     assert race_digest(*race) == RECORDED[race]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rate_gives_the_score_of_the_option_played_out(seed):
+    """``rate`` skips playing out options that change nothing ``score`` looks at; it must give the very number that
+    playing them out gives (with the same draw), so a greedy bot that rates options chooses as one that plays them
+    out."""
+    variant = list(VARIANTS)[seed % len(VARIANTS)]
+    options = {"players": [{"name": f"P{n}"} for n in range(2 + seed % 4)], **VARIANTS[variant]}
+    rng = random.Random(seed)
+    state = GAME.setup(options, rng)
+    bot = GreedyBot() if seed % 2 else RandomBot()
+    for _ in range(400):
+        if GAME.is_over(state):
+            break
+        prompt = GAME.prompt(state)
+        for k, option in enumerate(prompt.options):
+            played, _ = GAME.apply(state, roll(GAME, option, random.Random(k), state))
+            assert rate(state, option, prompt.actor, random.Random(k)) == GAME.score(played, prompt.actor), option
+        state, _ = GAME.apply(state, roll(GAME, bot.choose(GAME, state, prompt, rng), rng, state))
 
 
 if __name__ == "__main__":

@@ -1993,24 +1993,49 @@ class Automobiles:
         return dict(zip(state.table.colours, state.table.bots, strict=True))
 
     def score(self, state: State, actor: str) -> float:
-        """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned."""
-        p = state.table.colours.index(actor)
-        if state.phase == "over":
-            return 1000.0 if p in state.winners else -1000.0
-        player = state.players[p]
-        track = state.table.track
-        here = distance(state, p)
-        ahead = 0.0
-        if p == state.current and state.turn.placed:
-            segments, lap = track.segments, track.lap_length
-            ahead = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed) - here
-        zones = (player.bag, player.active, player.used, player.discard, player.aside)
-        wear = sum(zone[-1] for zone in zones)
-        gears = sum(zone[0] + 2 * zone[1] + 3 * zone[2] + 4 * zone[3] for zone in zones)
-        return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
+        return score(state, actor)
 
 
 GAME = Automobiles()
+GEAR_WEIGHTS = {"white": 1, "light_grey": 2, "dark_grey": 3, "black": 4}
+"""``score``: what a gear cube owned is worth to a greedy bot."""
+
+
+def score(state: State, actor: str, bought: str = "") -> float:
+    """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned
+    (``bought``: one more cube of that colour, just taken from the stock by the player who decides)."""
+    p = state.table.colours.index(actor)
+    if state.phase == "over":
+        return 1000.0 if p in state.winners else -1000.0
+    player = state.players[p]
+    track = state.table.track
+    here = distance(state, p)
+    ahead = 0.0
+    if p == state.current and state.turn.placed:
+        segments, lap = track.segments, track.lap_length
+        ahead = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed) - here
+    zones = (player.bag, player.active, player.used, player.discard, player.aside)
+    wear = sum(zone[-1] for zone in zones)
+    gears = sum(zone[0] + 2 * zone[1] + 3 * zone[2] + 4 * zone[3] for zone in zones)
+    if bought and p == state.actor:
+        gears += GEAR_WEIGHTS.get(bought, 0)
+    return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
+
+
+def rate(state: State, option: Mapping[str, Any], actor: str, rng: random.Random) -> float:
+    """``score`` of the table after ``option``, the same number as playing it out (``apply``, with a draw's cubes
+    from ``roll_dice``), but without playing out the options that change nothing ``score`` looks at: an activation
+    of a gear or wear cube or the step to the buy phase only waits for the next decision, a bought cube only adds
+    its gear. For a greedy bot that rates every listed option (``GreedyBot`` with a ``rate`` hook)."""
+    kind = option["type"]
+    if "roll" in option:
+        return score(GAME.apply(state, {**option, "dice": roll_dice(state, option, rng)})[0], actor)
+    if state.phase == "action" and (kind in ("to_buy", "use_driver") or kind == "activate" and (
+            option["colour"] in GEARS or option["colour"] == WEAR)):
+        return score(state, actor)
+    if kind == "buy" and state.stage is None and state.phase in ("buy", "opening_buy"):
+        return score(state, actor, bought=option["colour"])
+    return score(GAME.apply(state, dict(option))[0], actor)
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
