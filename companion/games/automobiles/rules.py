@@ -601,26 +601,32 @@ def _cost_for_sum(state: State, colour: str) -> int:
 # ---------------------------------------------------------------------------------------------------- stages
 
 
+BLANK_STAGE = Stage(kind="", then="", who=0)
+"""What ``pick``, ``move`` and ``draw`` fill in: a copy with a few fields changed is quicker than a new frozen
+dataclass, and they build a stage for every card a greedy bot tries."""
+NEW_TURN = Turn()
+
+
 def _wait(state: State, stage: Stage, phase: str) -> State:
     return evolve(state, stage=stage, phase=phase, actor=stage.who)
 
 
 def pick(p: int, then: str, src: tuple[str, ...], dst: str, lo: int, hi: int, *, card: str = "", step: int = 0,
          only: tuple[str, ...] | None = None, wear_each: int = 0, budget: int = 0) -> Stage:
-    return Stage(kind="pick", then=then, who=p, card=card, step=step, src=src, dst=dst, lo=lo, hi=hi, only=only,
-                 wear_each=wear_each, budget=budget)
+    return evolve(BLANK_STAGE, kind="pick", then=then, who=p, card=card, step=step, src=src, dst=dst, lo=lo, hi=hi,
+                  only=only, wear_each=wear_each, budget=budget)
 
 
 def move(p: int, then: str, colours: tuple[str, ...], lo: int, hi: int, *, card: str = "", step: int = 0,
          colour: str = "", same: bool = False, mover: str = "cube", counts_wear: bool = True) -> Stage:
-    return Stage(kind="move", then=then, who=p, card=card, step=step, colours=colours, lo=lo, hi=hi, colour=colour,
-                 same_colour=same, mover=mover, counts_wear=counts_wear)
+    return evolve(BLANK_STAGE, kind="move", then=then, who=p, card=card, step=step, colours=colours, lo=lo, hi=hi,
+                  colour=colour, same_colour=same, mover=mover, counts_wear=counts_wear)
 
 
 def draw(p: int, then: str, *, lo: int = 0, hi: int = 1, card: str = "", step: int = 0, wear_each: int = 0,
          sizes: tuple[int, ...] = (), until_non_wear: bool = False, dst: str = "active") -> Stage:
-    return Stage(kind="draw", then=then, who=p, card=card, step=step, lo=lo, hi=hi, wear_each=wear_each,
-                 sizes=sizes, until_non_wear=until_non_wear, dst=dst)
+    return evolve(BLANK_STAGE, kind="draw", then=then, who=p, card=card, step=step, lo=lo, hi=hi,
+                  wear_each=wear_each, sizes=sizes, until_non_wear=until_non_wear, dst=dst)
 
 
 def _pick_ok(state: State, stage: Stage, colour: str) -> bool:
@@ -1220,7 +1226,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
                    "lost": _start_money(state, p) - state.turn.spent})
     k = order.index(p)
     if k + 1 < len(order):
-        return evolve(state, actor=order[k + 1], current=order[k + 1], turn=Turn())
+        return evolve(state, actor=order[k + 1], current=order[k + 1], turn=NEW_TURN)
     for q in order:  # AU-13: only now the bought cubes go into the bags
         player = state.players[q]
         state = state.with_player(q, bag=plus(player.bag, player.aside), aside=EMPTY)
@@ -1230,7 +1236,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
 def _opening_draw(state: State, p: int) -> State:
     """AU-14, AU-116: each player draws 7 into the active area (``NEXT_RACE_DRAW`` in a season's later races)."""
     n = min(NEXT_RACE_DRAW if state.race > 1 else state.table.kit.draw_per_turn, _available(state.players[p]))
-    return _wait(evolve(state, current=p, turn=Turn()), draw(p, "opening_draw", sizes=(n,)), "opening_draw")
+    return _wait(evolve(state, current=p, turn=NEW_TURN), draw(p, "opening_draw", sizes=(n,)), "opening_draw")
 
 
 def _after_opening_draw(state: State, stage: Stage, events: list[Event]) -> State:
@@ -1263,7 +1269,7 @@ def _on_driver(state: State, action: Mapping[str, Any], events: list[Event]) -> 
 
 def begin_turn(state: State, p: int, events: list[Event]) -> State:
     """AU-16, AU-119: a fresh turn; deferred draws and car moves come first."""
-    state = evolve(state, current=p, actor=p, turn=Turn(), stage=None, phase="action")
+    state = evolve(state, current=p, actor=p, turn=NEW_TURN, stage=None, phase="action")
     events.append({"type": "turn", "player": seat(state, p), "round": state.round})
     return _deferred(state, p, events)
 
@@ -1709,7 +1715,7 @@ def _next_race(state: State, order: list[int], events: list[Event]) -> State:
     n = len(order)
     state = evolve(state, table=table, players=tuple(seats[p] for p in range(n)), race=race, round=1,
                    protected=tuple(s for s in table.protected_start if s in grid), placings=(),
-                   offered=state.deck[:n], deck=state.deck[n:], turn=Turn())
+                   offered=state.deck[:n], deck=state.deck[n:], turn=NEW_TURN)
     events.append({"type": "next_race", "race": race, "track": track.id})
     return _opening_draw(state, order[0])
 
@@ -2014,9 +2020,12 @@ def score(state: State, actor: str, bought: str = "") -> float:
     if p == state.current and state.turn.placed:
         segments, lap = track.segments, track.lap_length
         ahead = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed) - here
-    zones = (player.bag, player.active, player.used, player.discard, player.aside)
-    wear = sum(zone[-1] for zone in zones)
-    gears = sum(zone[0] + 2 * zone[1] + 3 * zone[2] + 4 * zone[3] for zone in zones)
+    bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
+    wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
+    gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
+             + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
+             + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
+             + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
     if bought and p == state.actor:
         gears += GEAR_WEIGHTS.get(bought, 0)
     return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
