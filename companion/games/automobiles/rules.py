@@ -1213,7 +1213,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
     p = state.actor
     if action["type"] == "buy":
         colour = action["colour"]
-        if {"type": "buy", "colour": colour} not in _opening_buy_options(state):
+        if {"type": "buy", "colour": colour} not in listed(state):
             raise IllegalAction("AU-13", f"{seat(state, p)} cannot buy {colour!r} with "
                                 f"${_start_money(state, p) - state.turn.spent} left")
         cost = state.table.cost(colour)
@@ -1349,7 +1349,7 @@ def _action_refusal(state: State, action: Mapping[str, Any]) -> IllegalAction | 
         if state.turn.committed:
             return IllegalAction("AU-17", f"{seat(state, p)} has started a standard turn: no pit stop now")
         return None
-    if dict(action) in _action_options(state):
+    if dict(action) in listed(state):
         return None
     if kind == "activate":
         return _why_not(state, p, action)
@@ -1435,7 +1435,7 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
     kind = action["type"]
     if kind == "buy":
         colour = action.get("colour")
-        if {"type": "buy", "colour": colour} not in _buy_options(state):
+        if {"type": "buy", "colour": colour} not in listed(state):
             raise IllegalAction("AU-36", f"{seat(state, p)} cannot buy {colour!r} with ${money(state, p)}",
                                 legal=[o["colour"] for o in _buy_options(state) if o["type"] == "buy"])
         cost = state.table.cost(colour)
@@ -1447,7 +1447,7 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
         return state
     if kind == "use_driver":
         driver = action.get("driver")
-        if dict(action) not in _buy_options(state):
+        if dict(action) not in listed(state):
             raise IllegalAction("AU-100", f"{seat(state, p)} cannot use {driver!r} now")
         used = state.turn.drivers_used | {driver, "driver_04"}  # driver_04 only at the start of the buy phase
         state = evolve(state, turn=evolve(state.turn, drivers_used=used))
