@@ -148,6 +148,7 @@ engine pools them in the discard, and bought or gained cubes land there too. The
 race (AU-116)."""
 ACTION_COLOURS = ("yellow", "red", "purple", "blue", "green")
 BIG = 99
+GEAR_SET = frozenset(GEARS)
 STOP: Action = {"type": "stop"}
 
 
@@ -323,21 +324,27 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     weaving variant any segment from the entry up to that one (AU-118). Fields barred (AU-31) and colours (AU-30)
     only strike out whole entries, so the reach is cached without them and they are applied here.
     """
-    cars = tuple(p.segment for p in state.players)
-    key = (state.table.track.id, state.table.weaving, cars, state.protected, source, mover)
-    reach = _REACH.get(key)
-    if reach is None:
-        if len(_REACH) > 100_000:
-            _REACH.clear()
-        reach = _REACH[key] = _reach(state, source, mover, frozenset(cars))
     found = []
-    for start, seg, n, target, field_cols in reach:
+    for start, seg, n, target, field_cols in _reach_of(state, source, mover):
         if target in barred:
             continue
         allowed = tuple(c for c in field_cols if c in colours)
         if allowed:
             found.append((start, seg, crossings + n, target, allowed))
     return found
+
+
+def _reach_of(state: State, source: str, mover: int | None, cars: tuple[str, ...] | None = None
+              ) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+    """``_reach``, cached; ``cars``: the cars' segments when the caller has them already."""
+    cars = cars or tuple(p.segment for p in state.players)
+    key = (state.table.track.id, state.table.weaving, cars, state.protected, source, mover)
+    reach = _REACH.get(key)
+    if reach is None:
+        if len(_REACH) > 100_000:
+            _REACH.clear()
+        reach = _REACH[key] = _reach(state, source, mover, frozenset(cars))
+    return reach
 
 
 _REACH: dict[tuple[Any, ...], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
@@ -428,11 +435,14 @@ def steppable(state: State, p: int) -> frozenset[str]:
     if last[0] is state and last[1] == p:
         return last[2]
     player = state.players[p]
-    starts = [(player.segment, player.crossings)] + [(c.segment, c.crossings) for c in state.turn.placed]
     barred = state.turn.entered | {field_of(state, player.segment)}
-    targets = {target for start, crossings in dict.fromkeys(starts)
-               for _, _, _, target, _ in _landings(state, start, crossings, GEARS, barred, None)}
-    found = frozenset(c for target in targets for c in field_colours(state, target))
+    cars = tuple(q.segment for q in state.players)
+    colours: set[str] = set()
+    for start in {player.segment, *(c.segment for c in state.turn.placed)}:
+        for _, _, _, target, field_cols in _reach_of(state, start, None, cars):
+            if target not in barred and not GEAR_SET.isdisjoint(field_cols):
+                colours.update(field_cols)
+    found = frozenset(colours)
     _STEPPABLE[0] = (state, p, found)
     return found
 
