@@ -317,7 +317,7 @@ def _own_car(state: State, segment: str, mover: int | None) -> bool:
 
 
 def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...], barred: frozenset[str],
-              mover: int | None) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+              mover: int | None, cars: tuple[str, ...]) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
     """AU-26..AU-33: every (source, landing, crossings after, field, colours it may be entered as) of one step.
 
     The landing is the front-most free segment the cube slides to inside the field it enters (AU-29); under the
@@ -325,7 +325,7 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     only strike out whole entries, so the reach is cached without them and they are applied here.
     """
     found = []
-    for start, seg, n, target, field_cols in _reach_of(state, source, mover):
+    for start, seg, n, target, field_cols in _reach_of(state, source, mover, cars):
         if target in barred:
             continue
         allowed = tuple(c for c in field_cols if c in colours)
@@ -415,8 +415,9 @@ def _step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tupl
     barred = _barred(state, stage)
     mover = p if stage.mover == "car" else None
     found: dict[tuple[str, str, str], tuple[int, str]] = {}
+    cars = tuple(q.segment for q in state.players)
     for start, crossings in dict.fromkeys(starts):
-        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover):
+        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover, cars):
             named = allowed if stage.same_colour else ("",)
             for colour in named:
                 found.setdefault((frm if stage.mover == "cube" and stage.at is None else "", to, colour),
