@@ -873,26 +873,30 @@ def _card_args(state: State, p: int, card: Card) -> list[dict[str, Any]]:
 
 
 def _activate(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """AU-20: the cube goes to the used area (brown to the discard, AU-62), then its card's effect."""
+    """AU-17, AU-20: the turn is a standard one; the cube goes to the used area (brown to the discard, AU-62), then
+    its card's effect. A gear cube's step is set up in the same copy of the table: a greedy bot tries every cube."""
     p = state.current
     colour = action["colour"]
     player = state.players[p]
     dst = "discard" if colour == WEAR else "used"
-    state = state.with_player(p, active=add(player.active, colour, -1), **{dst: add(getattr(player, dst), colour)})
+    player = evolve(player, active=add(player.active, colour, -1), **{dst: add(getattr(player, dst), colour)})
+    players = (*state.players[:p], player, *state.players[p + 1:])
+    turn = state.turn if state.turn.committed else evolve(state.turn, committed=True)
     card = _card(state, colour)
     events.append({"type": "activated", "player": seat(state, p), "colour": colour, "card": card.id,
                    **{k: action[k] for k in ("as", "gear", "option") if k in action}})
+    if colour in GEARS:
+        named = action.get("as", colour)
+        double = 2 if turn.double_gears else 1  # AU-96
+        stage = move(p, "to_action", (named,), 1, double, colour=colour,
+                     card="red_line" if colour == "white" and named != "white" else card.id)
+        return evolve(state, players=players, turn=turn, stage=stage, phase="effect", actor=stage.who)
+    state = evolve(state, players=players, turn=turn)
     if colour == WEAR:  # AU-62: the printed card may move further active wear cubes along with it
         extra = min(card.effect.get("extra_active_wear_moved", 0), count(state.players[p].active, WEAR))
         for _ in range(extra):
             state = _move_cube(state, p, WEAR, "active", "discard", events)
         return state
-    if colour in GEARS:
-        named = action.get("as", colour)
-        double = 2 if state.turn.double_gears else 1  # AU-96
-        stage = move(p, "to_action", (named,), 1, double, colour=colour,
-                     card="red_line" if colour == "white" and named != "white" else card.id)
-        return _wait(state, stage, "effect")
     return _script(state, p, card, 0, None, action, events)
 
 
@@ -1338,7 +1342,7 @@ def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> 
             raise IllegalAction("AU-54", f"a pit stop returns every active wear cube: {wear}, not {action['wear']!r}")
         return _pit_stop(state, p, events)
     if kind == "activate":
-        return _activate(_commit(state), action, events)
+        return _activate(state, action, events)
     if kind == "use_driver":
         driver = action.get("driver")
         state = evolve(_commit(state), turn=evolve(state.turn, committed=True,
