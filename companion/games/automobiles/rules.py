@@ -713,15 +713,16 @@ def _stage_options(state: State) -> list[Action]:
 
 def _complete(state: State, stage: Stage, events: list[Event]) -> State:
     """A finished stage: record a moved cube, then what follows (``CONTINUE``)."""
-    state = evolve(state, stage=None)
     if stage.kind == "move" and stage.mover == "cube" and stage.done:
         turn = state.turn
         placed = Placed(colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
-        state = evolve(state, turn=evolve(turn, placed=(*turn.placed, placed)))
+        state = evolve(state, stage=None, turn=evolve(turn, placed=(*turn.placed, placed)))
         events.append({"type": "placed", "player": seat(state, stage.who), "colour": stage.colour,
                        "segment": stage.at, "fields": list(stage.fields)})
         if stage.card == "red_line" and any("white" not in field_colours(state, f) for f in stage.fields):
             state, _ = gain(state, stage.who, WEAR, 1, events)  # AU-88
+    else:
+        state = evolve(state, stage=None)
     return CONTINUE[stage.then](state, stage, events)
 
 
@@ -794,8 +795,10 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     elif stage.kind == "boost":
         state, _ = _drawn(state, p, action.get("dice"), 1, "active", events)
         return _complete(state, stage, events)
+    if stage.done >= stage.hi:
+        return _complete(state, stage, events)
     state = evolve(state, stage=stage)
-    if stage.done >= stage.hi or listed(state) in ([], [STOP]):
+    if listed(state) in ([], [STOP]):
         return _complete(state, stage, events)
     return state
 
