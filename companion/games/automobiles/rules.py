@@ -2025,9 +2025,10 @@ GEAR_WEIGHTS = {"white": 1, "light_grey": 2, "dark_grey": 3, "black": 4}
 """``score``: what a gear cube owned is worth to a greedy bot."""
 
 
-def score(state: State, actor: str, bought: str = "") -> float:
+def score(state: State, actor: str, bought: str = "", returned_wear: int = 0) -> float:
     """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned
-    (``bought``: one more cube of that colour, just taken from the stock by the player who decides)."""
+    (``bought``: one more cube of that colour, just taken from the stock by the player who decides;
+    ``returned_wear``: wear cubes that player has just put back into the stock)."""
     p = state.table.colours.index(actor)
     if state.phase == "over":
         return 1000.0 if p in state.winners else -1000.0
@@ -2044,8 +2045,9 @@ def score(state: State, actor: str, bought: str = "") -> float:
              + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
              + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
              + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
-    if bought and p == state.actor:
+    if p == state.actor:
         gears += GEAR_WEIGHTS.get(bought, 0)
+        wear -= returned_wear
     return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
 
 
@@ -2053,7 +2055,8 @@ def rate(state: State, option: Mapping[str, Any], actor: str, rng: random.Random
     """``score`` of the table after ``option``, the same number as playing it out (``apply``, with a draw's cubes
     from ``roll_dice``), but without playing out the options that change nothing ``score`` looks at: an activation
     of a gear or wear cube or the step to the buy phase only waits for the next decision, a bought cube only adds
-    its gear. For a greedy bot that rates every listed option (``GreedyBot`` with a ``rate`` hook)."""
+    its gear, a pit stop that ends in the draw (or driver_08's choice) only returns the active wear. For a greedy bot
+    that rates every listed option (``GreedyBot`` with a ``rate`` hook)."""
     kind = option["type"]
     if "roll" in option:
         return score(GAME.apply(state, {**option, "dice": roll_dice(state, option, rng)})[0], actor)
@@ -2062,6 +2065,13 @@ def rate(state: State, option: Mapping[str, Any], actor: str, rng: random.Random
         return score(state, actor)
     if kind == "buy" and state.stage is None and state.phase in ("buy", "opening_buy"):
         return score(state, actor, bought=option["colour"])
+    if kind == "pit_stop" and state.phase == "action" and not state.turn.placed:
+        player = state.players[state.current]
+        wear = count(player.active, WEAR)
+        waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
+            _driver_ready(state, state.current, "driver_08") and count(player.used, WEAR) + count(player.discard, WEAR))
+        if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
+            return score(state, actor, returned_wear=wear)
     return score(GAME.apply(state, dict(option))[0], actor)
 
 
