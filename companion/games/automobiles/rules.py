@@ -11,12 +11,13 @@ Every Decision of the spec is a constant below; events are codes and numbers, ne
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from companion.games.automobiles.kit import Card, Kit, load_kit, read_data
+from companion.games.automobiles.kit import Card, Kit, Track, load_kit, read_data
 from companion.games.automobiles.state import (
     COLOURS,
     EMPTY,
@@ -147,6 +148,8 @@ engine pools them in the discard, and bought or gained cubes land there too. The
 race (AU-116)."""
 ACTION_COLOURS = ("yellow", "red", "purple", "blue", "green")
 BIG = 99
+GEAR_SET = frozenset(GEARS)
+STOP: Action = {"type": "stop"}
 
 
 # ---------------------------------------------------------------------------------------------------------- set-up
@@ -292,7 +295,8 @@ def _free(state: State, segment: str, mover: int | None) -> bool:
     return p is None or p == mover
 
 
-def _sources(state: State, segment: str, crossings: int, mover: int | None) -> list[tuple[str, int]]:
+def _sources(state: State, segment: str, crossings: int, mover: int | None, cars: frozenset[str]
+             ) -> list[tuple[str, int]]:
     """AU-26 ``SOURCE_SLIDE``: the segment, and each free segment further forward in its field."""
     found = [(segment, crossings)]
     if not SOURCE_SLIDE:
@@ -300,60 +304,76 @@ def _sources(state: State, segment: str, crossings: int, mover: int | None) -> l
     segments = field_segments(state, field_of(state, segment))
     track = state.table.track
     for nxt in segments[segments.index(segment) + 1:] if segment in segments else ():
-        if not _free(state, nxt, mover):
+        if nxt in cars and not _own_car(state, nxt, mover):
             break
         crossings += track.segments[nxt].line_at_back
         found.append((nxt, crossings))
     return found
 
 
+def _own_car(state: State, segment: str, mover: int | None) -> bool:
+    """AU-28: a segment holding a car is free only for that car's own move."""
+    return mover is not None and state.players[mover].segment == segment
+
+
 def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...], barred: frozenset[str],
-              mover: int | None) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+              mover: int | None, cars: tuple[str, ...]) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
     """AU-26..AU-33: every (source, landing, crossings after, field, colours it may be entered as) of one step.
 
     The landing is the front-most free segment the cube slides to inside the field it enters (AU-29); under the
-    weaving variant any segment from the entry up to that one (AU-118).
+    weaving variant any segment from the entry up to that one (AU-118). Fields barred (AU-31) and colours (AU-30)
+    only strike out whole entries, so the reach is cached without them and they are applied here.
     """
-    key = (state.table.track.id, state.table.weaving, tuple(p.segment for p in state.players), state.protected,
-           source, colours, barred, mover)
-    cached = _LANDINGS.get(key)
-    if cached is None:
-        if len(_LANDINGS) > 100_000:
-            _LANDINGS.clear()
-        cached = _LANDINGS[key] = _landings_from(state, source, colours, barred, mover)
-    return [(start, seg, crossings + n, target, allowed) for start, seg, n, target, allowed in cached]
-
-
-_LANDINGS: dict[tuple[Any, ...], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
-"""``_landings`` by everything it depends on but the crossings so far: a greedy bot asks the same question for every
-option it tries."""
-
-
-def _landings_from(state: State, source: str, colours: tuple[str, ...], barred: frozenset[str],
-                   mover: int | None) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
-    track = state.table.track
-    crossings = 0
     found = []
-    for start, crossed in _sources(state, source, crossings, mover):
+    for start, seg, n, target, field_cols in _reach_of(state, source, mover, cars):
+        if target in barred:
+            continue
+        allowed = tuple(c for c in field_cols if c in colours)
+        if allowed:
+            found.append((start, seg, crossings + n, target, allowed))
+    return found
+
+
+def _reach_of(state: State, source: str, mover: int | None, cars: tuple[str, ...] | None = None
+              ) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+    """``_reach``, cached; ``cars``: the cars' segments when the caller has them already."""
+    cars = cars or tuple(p.segment for p in state.players)
+    key = (state.table.track.id, state.table.weaving, cars, state.protected, source, mover)
+    reach = _REACH.get(key)
+    if reach is None:
+        if len(_REACH) > 100_000:
+            _REACH.clear()
+        reach = _REACH[key] = _reach(state, source, mover, frozenset(cars))
+    return reach
+
+
+_REACH: dict[tuple[Any, ...], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
+"""``_reach`` by everything it depends on: the cars stand still for most of a turn, and a greedy bot asks the same
+question for every option it tries."""
+
+
+def _reach(state: State, source: str, mover: int | None, cars: frozenset[str]
+           ) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+    """Every (source, landing, crossings on the way, field, the field's colours) of one step from ``source``."""
+    track = state.table.track
+    found = []
+    for start, crossed in _sources(state, source, 0, mover, cars):
         own = field_of(state, start)
         for entry in entries(state, start):
             target = field_of(state, entry)
-            if target == own or target in barred or not _free(state, entry, mover):
-                continue
-            allowed = tuple(c for c in field_colours(state, target) if c in colours)
-            if not allowed:
+            if target == own or (entry in cars and not _own_car(state, entry, mover)):
                 continue
             segments = field_segments(state, target)
             if entry not in segments:
                 continue
             reach, n = [], crossed
             for seg in segments[segments.index(entry):]:
-                if not _free(state, seg, mover):
+                if seg in cars and not _own_car(state, seg, mover):
                     break
                 n += track.segments[seg].line_at_back
                 reach.append((seg, n))
             stops = reach if state.table.weaving else reach[-1:]
-            found += [(start, seg, n, target, allowed) for seg, n in stops]
+            found += [(start, seg, n, target, field_colours(state, target)) for seg, n in stops]
     return found
 
 
@@ -368,7 +388,22 @@ def _barred(state: State, stage: Stage) -> frozenset[str]:
 
 
 def step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tuple[int, str]]:
-    """The steps a move stage may take next: (from, to, colour named) -> (crossings after, field entered)."""
+    """The steps a move stage may take next: (from, to, colour named) -> (crossings after, field entered).
+
+    The last answer is kept (one tuple, read and replaced whole): listing a step's options and applying one of them
+    ask the same question of the same table."""
+    last = _STEP_CHOICES[0]
+    if last[0] is state and last[1] is stage:
+        return last[2]
+    found = _step_choices(state, stage)
+    _STEP_CHOICES[0] = (state, stage, found)
+    return found
+
+
+_STEP_CHOICES: list[tuple[Any, Any, dict[tuple[str, str, str], tuple[int, str]]]] = [(None, None, {})]
+
+
+def _step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tuple[int, str]]:
     p = stage.who
     player = state.players[p]
     if stage.mover == "car":
@@ -380,8 +415,9 @@ def step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tuple
     barred = _barred(state, stage)
     mover = p if stage.mover == "car" else None
     found: dict[tuple[str, str, str], tuple[int, str]] = {}
+    cars = tuple(q.segment for q in state.players)
     for start, crossings in dict.fromkeys(starts):
-        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover):
+        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover, cars):
             named = allowed if stage.same_colour else ("",)
             for colour in named:
                 found.setdefault((frm if stage.mover == "cube" and stage.at is None else "", to, colour),
@@ -399,9 +435,15 @@ def steppable(state: State, p: int) -> frozenset[str]:
     last = _STEPPABLE[0]
     if last[0] is state and last[1] == p:
         return last[2]
-    found = frozenset(c for (_, to, _), (_, target) in
-                      step_choices(state, Stage(kind="move", then="", who=p, colours=GEARS, same_colour=True)).items()
-                      for c in field_colours(state, target))
+    player = state.players[p]
+    barred = state.turn.entered | {field_of(state, player.segment)}
+    cars = tuple(q.segment for q in state.players)
+    colours: set[str] = set()
+    for start in {player.segment, *(c.segment for c in state.turn.placed)}:
+        for _, _, _, target, field_cols in _reach_of(state, start, None, cars):
+            if target not in barred and not GEAR_SET.isdisjoint(field_cols):
+                colours.update(field_cols)
+    found = frozenset(colours)
     _STEPPABLE[0] = (state, p, found)
     return found
 
@@ -437,6 +479,9 @@ def _car_to(state: State, p: int, segment: str, crossings: int, events: list[Eve
 def sog(state: State, events: list[Event]) -> State:
     """AU-49: every car moves forward inside its own field to the front-most free segment, front cars first."""
     track = state.table.track
+    if not state.protected and all(_at_front(track, player.segment) for player in state.players):
+        return state  # no car has a segment ahead of it in its field
+
     def index(p: int) -> int:
         segment = state.players[p].segment
         return -field_segments(state, field_of(state, segment)).index(segment)
@@ -455,6 +500,10 @@ def sog(state: State, events: list[Event]) -> State:
             events.append({"type": "sog", "player": seat(state, p), "to": to})
             state = _cross(state.with_player(p, segment=to), p, crossings, events)
     return state
+
+
+def _at_front(track: Track, segment: str) -> bool:
+    return track.fields[track.segments[segment].field].segments[-1] == segment
 
 
 # ------------------------------------------------------------------------------------------------ cubes between
@@ -530,10 +579,21 @@ def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event
 
 def money(state: State, p: int) -> int:
     """AU-35: the values of the cubes still active, less what was spent (AU-36, AU-105)."""
-    table = state.table
-    active = state.players[p].active
-    total = sum(n * (WEAR_VALUE if c == WEAR else table.value(c)) for c, n in zip(COLOURS, active, strict=True))
-    return total - state.turn.spent
+    return sum(map(operator.mul, _values(state.table), state.players[p].active)) - state.turn.spent
+
+
+def _values(table: Table) -> tuple[int, ...]:
+    """Each colour's value in ``COLOURS`` order (wear ``WEAR_VALUE``), worked out once per set of cards."""
+    known = _VALUES.get(id(table.cards))
+    if known is None or known[0] is not table.cards:
+        values = tuple(WEAR_VALUE if c == WEAR else table.value(c) for c in COLOURS)
+        if len(_VALUES) > 1000:
+            _VALUES.clear()
+        known = _VALUES[id(table.cards)] = (table.cards, values)
+    return known[1]
+
+
+_VALUES: dict[int, tuple[dict[str, Card], tuple[int, ...]]] = {}
 
 
 def buyable(state: State, colour: str) -> bool:
@@ -552,26 +612,32 @@ def _cost_for_sum(state: State, colour: str) -> int:
 # ---------------------------------------------------------------------------------------------------- stages
 
 
+BLANK_STAGE = Stage(kind="", then="", who=0)
+"""What ``pick``, ``move`` and ``draw`` fill in: a copy with a few fields changed is quicker than a new frozen
+dataclass, and they build a stage for every card a greedy bot tries."""
+NEW_TURN = Turn()
+
+
 def _wait(state: State, stage: Stage, phase: str) -> State:
     return evolve(state, stage=stage, phase=phase, actor=stage.who)
 
 
 def pick(p: int, then: str, src: tuple[str, ...], dst: str, lo: int, hi: int, *, card: str = "", step: int = 0,
          only: tuple[str, ...] | None = None, wear_each: int = 0, budget: int = 0) -> Stage:
-    return Stage(kind="pick", then=then, who=p, card=card, step=step, src=src, dst=dst, lo=lo, hi=hi, only=only,
-                 wear_each=wear_each, budget=budget)
+    return evolve(BLANK_STAGE, kind="pick", then=then, who=p, card=card, step=step, src=src, dst=dst, lo=lo, hi=hi,
+                  only=only, wear_each=wear_each, budget=budget)
 
 
 def move(p: int, then: str, colours: tuple[str, ...], lo: int, hi: int, *, card: str = "", step: int = 0,
          colour: str = "", same: bool = False, mover: str = "cube", counts_wear: bool = True) -> Stage:
-    return Stage(kind="move", then=then, who=p, card=card, step=step, colours=colours, lo=lo, hi=hi, colour=colour,
-                 same_colour=same, mover=mover, counts_wear=counts_wear)
+    return evolve(BLANK_STAGE, kind="move", then=then, who=p, card=card, step=step, colours=colours, lo=lo, hi=hi,
+                  colour=colour, same_colour=same, mover=mover, counts_wear=counts_wear)
 
 
 def draw(p: int, then: str, *, lo: int = 0, hi: int = 1, card: str = "", step: int = 0, wear_each: int = 0,
          sizes: tuple[int, ...] = (), until_non_wear: bool = False, dst: str = "active") -> Stage:
-    return Stage(kind="draw", then=then, who=p, card=card, step=step, lo=lo, hi=hi, wear_each=wear_each,
-                 sizes=sizes, until_non_wear=until_non_wear, dst=dst)
+    return evolve(BLANK_STAGE, kind="draw", then=then, who=p, card=card, step=step, lo=lo, hi=hi,
+                  wear_each=wear_each, sizes=sizes, until_non_wear=until_non_wear, dst=dst)
 
 
 def _pick_ok(state: State, stage: Stage, colour: str) -> bool:
@@ -647,15 +713,16 @@ def _stage_options(state: State) -> list[Action]:
 
 def _complete(state: State, stage: Stage, events: list[Event]) -> State:
     """A finished stage: record a moved cube, then what follows (``CONTINUE``)."""
-    state = evolve(state, stage=None)
     if stage.kind == "move" and stage.mover == "cube" and stage.done:
         turn = state.turn
         placed = Placed(colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
-        state = evolve(state, turn=evolve(turn, placed=(*turn.placed, placed)))
+        state = evolve(state, stage=None, turn=evolve(turn, placed=(*turn.placed, placed)))
         events.append({"type": "placed", "player": seat(state, stage.who), "colour": stage.colour,
                        "segment": stage.at, "fields": list(stage.fields)})
         if stage.card == "red_line" and any("white" not in field_colours(state, f) for f in stage.fields):
             state, _ = gain(state, stage.who, WEAR, 1, events)  # AU-88
+    else:
+        state = evolve(state, stage=None)
     return CONTINUE[stage.then](state, stage, events)
 
 
@@ -728,8 +795,10 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     elif stage.kind == "boost":
         state, _ = _drawn(state, p, action.get("dice"), 1, "active", events)
         return _complete(state, stage, events)
+    if stage.done >= stage.hi:
+        return _complete(state, stage, events)
     state = evolve(state, stage=stage)
-    if stage.done >= stage.hi or not _stage_options(state) or _stage_options(state) == [{"type": "stop"}]:
+    if listed(state) in ([], [STOP]):
         return _complete(state, stage, events)
     return state
 
@@ -807,26 +876,30 @@ def _card_args(state: State, p: int, card: Card) -> list[dict[str, Any]]:
 
 
 def _activate(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """AU-20: the cube goes to the used area (brown to the discard, AU-62), then its card's effect."""
+    """AU-17, AU-20: the turn is a standard one; the cube goes to the used area (brown to the discard, AU-62), then
+    its card's effect. A gear cube's step is set up in the same copy of the table: a greedy bot tries every cube."""
     p = state.current
     colour = action["colour"]
     player = state.players[p]
     dst = "discard" if colour == WEAR else "used"
-    state = state.with_player(p, active=add(player.active, colour, -1), **{dst: add(getattr(player, dst), colour)})
+    player = evolve(player, active=add(player.active, colour, -1), **{dst: add(getattr(player, dst), colour)})
+    players = (*state.players[:p], player, *state.players[p + 1:])
+    turn = state.turn if state.turn.committed else evolve(state.turn, committed=True)
     card = _card(state, colour)
     events.append({"type": "activated", "player": seat(state, p), "colour": colour, "card": card.id,
                    **{k: action[k] for k in ("as", "gear", "option") if k in action}})
+    if colour in GEARS:
+        named = action.get("as", colour)
+        double = 2 if turn.double_gears else 1  # AU-96
+        stage = move(p, "to_action", (named,), 1, double, colour=colour,
+                     card="red_line" if colour == "white" and named != "white" else card.id)
+        return evolve(state, players=players, turn=turn, stage=stage, phase="effect", actor=stage.who)
+    state = evolve(state, players=players, turn=turn)
     if colour == WEAR:  # AU-62: the printed card may move further active wear cubes along with it
         extra = min(card.effect.get("extra_active_wear_moved", 0), count(state.players[p].active, WEAR))
         for _ in range(extra):
             state = _move_cube(state, p, WEAR, "active", "discard", events)
         return state
-    if colour in GEARS:
-        named = action.get("as", colour)
-        double = 2 if state.turn.double_gears else 1  # AU-96
-        stage = move(p, "to_action", (named,), 1, double, colour=colour,
-                     card="red_line" if colour == "white" and named != "white" else card.id)
-        return _wait(state, stage, "effect")
     return _script(state, p, card, 0, None, action, events)
 
 
@@ -835,7 +908,7 @@ def _script(state: State, p: int, card: Card, step: int, last: Stage | None, arg
     """The effect of an action card, step by step: each step either waits (a ``Stage`` continuing here) or is
     carried out at once; ``None`` from ``SCRIPTS`` means the effect is complete."""
     stage = SCRIPTS[card.effect["type"]](state, p, card, step, last, arg, events)
-    if isinstance(stage, tuple):
+    if type(stage) is tuple:
         state, stage = stage
     if stage is None:
         return _back_to_action(state)
@@ -844,7 +917,7 @@ def _script(state: State, p: int, card: Card, step: int, last: Stage | None, arg
     if stage.kind == "boost":
         return _wait(state, stage, "boost")
     state = _wait(state, evolve(stage, then="card", card=stage.card or card.id, step=step), "effect")
-    if _stage_options(state) == [{"type": "stop"}]:  # nothing to decide (0 fields, an empty discard)
+    if listed(state) == [STOP]:  # nothing to decide (0 fields, an empty discard)
         return _complete(state, state.stage, events)
     return state
 
@@ -1158,7 +1231,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
     p = state.actor
     if action["type"] == "buy":
         colour = action["colour"]
-        if {"type": "buy", "colour": colour} not in _opening_buy_options(state):
+        if {"type": "buy", "colour": colour} not in listed(state):
             raise IllegalAction("AU-13", f"{seat(state, p)} cannot buy {colour!r} with "
                                 f"${_start_money(state, p) - state.turn.spent} left")
         cost = state.table.cost(colour)
@@ -1171,7 +1244,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
                    "lost": _start_money(state, p) - state.turn.spent})
     k = order.index(p)
     if k + 1 < len(order):
-        return evolve(state, actor=order[k + 1], current=order[k + 1], turn=Turn())
+        return evolve(state, actor=order[k + 1], current=order[k + 1], turn=NEW_TURN)
     for q in order:  # AU-13: only now the bought cubes go into the bags
         player = state.players[q]
         state = state.with_player(q, bag=plus(player.bag, player.aside), aside=EMPTY)
@@ -1181,7 +1254,7 @@ def _on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]
 def _opening_draw(state: State, p: int) -> State:
     """AU-14, AU-116: each player draws 7 into the active area (``NEXT_RACE_DRAW`` in a season's later races)."""
     n = min(NEXT_RACE_DRAW if state.race > 1 else state.table.kit.draw_per_turn, _available(state.players[p]))
-    return _wait(evolve(state, current=p, turn=Turn()), draw(p, "opening_draw", sizes=(n,)), "opening_draw")
+    return _wait(evolve(state, current=p, turn=NEW_TURN), draw(p, "opening_draw", sizes=(n,)), "opening_draw")
 
 
 def _after_opening_draw(state: State, stage: Stage, events: list[Event]) -> State:
@@ -1214,7 +1287,7 @@ def _on_driver(state: State, action: Mapping[str, Any], events: list[Event]) -> 
 
 def begin_turn(state: State, p: int, events: list[Event]) -> State:
     """AU-16, AU-119: a fresh turn; deferred draws and car moves come first."""
-    state = evolve(state, current=p, actor=p, turn=Turn(), stage=None, phase="action")
+    state = evolve(state, current=p, actor=p, turn=NEW_TURN, stage=None, phase="action")
     events.append({"type": "turn", "player": seat(state, p), "round": state.round})
     return _deferred(state, p, events)
 
@@ -1273,7 +1346,7 @@ def _on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> 
                                 f"{dict(action)} has fields", legal=[{"type": "pit_stop"}])
         return _pit_stop(state, p, events)
     if kind == "activate":
-        return _activate(_commit(state), action, events)
+        return _activate(state, action, events)
     if kind == "use_driver":
         driver = action.get("driver")
         state = evolve(_commit(state), turn=evolve(state.turn, committed=True,
@@ -1295,7 +1368,7 @@ def _action_refusal(state: State, action: Mapping[str, Any]) -> IllegalAction | 
         if state.turn.committed:
             return IllegalAction("AU-17", f"{seat(state, p)} has started a standard turn: no pit stop now")
         return None
-    if dict(action) in _action_options(state):
+    if dict(action) in listed(state):
         return None
     if kind == "activate":
         return _why_not(state, p, action)
@@ -1381,7 +1454,7 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
     kind = action["type"]
     if kind == "buy":
         colour = action.get("colour")
-        if {"type": "buy", "colour": colour} not in _buy_options(state):
+        if {"type": "buy", "colour": colour} not in listed(state):
             raise IllegalAction("AU-36", f"{seat(state, p)} cannot buy {colour!r} with ${money(state, p)}",
                                 legal=[o["colour"] for o in _buy_options(state) if o["type"] == "buy"])
         cost = state.table.cost(colour)
@@ -1393,7 +1466,7 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
         return state
     if kind == "use_driver":
         driver = action.get("driver")
-        if dict(action) not in _buy_options(state):
+        if dict(action) not in listed(state):
             raise IllegalAction("AU-100", f"{seat(state, p)} cannot use {driver!r} now")
         used = state.turn.drivers_used | {driver, "driver_04"}  # driver_04 only at the start of the buy phase
         state = evolve(state, turn=evolve(state.turn, drivers_used=used))
@@ -1665,7 +1738,7 @@ def _next_race(state: State, order: list[int], events: list[Event]) -> State:
     n = len(order)
     state = evolve(state, table=table, players=tuple(seats[p] for p in range(n)), race=race, round=1,
                    protected=tuple(s for s in table.protected_start if s in grid), placings=(),
-                   offered=state.deck[:n], deck=state.deck[n:], turn=Turn())
+                   offered=state.deck[:n], deck=state.deck[n:], turn=NEW_TURN)
     events.append({"type": "next_race", "race": race, "track": track.id})
     return _opening_draw(state, order[0])
 
@@ -1745,7 +1818,7 @@ def _after_sponsor(state: State, stage: Stage, events: list[Event]) -> State:
                     budget=effect["money_per_removed"] * stage.done)
     if nxt is not None:
         state = _wait(state, evolve(nxt, card=stage.card, step=stage.step + 1), "sponsor")
-        if _stage_options(state) != [{"type": "stop"}]:
+        if listed(state) != [STOP]:
             return state
         return _after_sponsor(evolve(state, stage=None), state.stage, events)
     return _next_sponsor(evolve(state, stage=None, turn=Turn(queue=state.turn.queue[1:])), events)
@@ -1819,6 +1892,50 @@ PHASES: dict[str, Phase] = {
 }
 
 
+def listed(state: State) -> list[Action]:
+    """Every legal option of ``state``, listed once per state: the rules look at a new table's options to see
+    whether anything is left to decide, and the prompt, the bots and ``apply`` ask again. Callers must not change
+    the list."""
+    key = id(state)
+    known = _LISTED.get(key)
+    if known is not None and known[0] is state:
+        return known[1]
+    options = PHASES[state.phase].options(state)
+    if len(_LISTED) > 256:
+        _LISTED.clear()
+    _LISTED[key] = (state, options)
+    return options
+
+
+_LISTED: dict[int, tuple[State, list[Action]]] = {}
+"""``listed`` by the state's identity; each entry holds its state, so an id is not reused while it is here."""
+
+
+def _action_key(action: Any) -> tuple[Any, ...] | None:
+    """An action as a dict key (types included: ``True`` is not the roll 1, a tuple is not a list of dice); None
+    for anything that is not a plain dict of plain values."""
+    if type(action) is not dict:
+        return None
+    if all(type(value) is str for value in action.values()):
+        return tuple(action.items())
+    key = []
+    for name, value in action.items():
+        kind = type(value)
+        if kind is list:
+            if not all(type(v) is str for v in value):
+                return None
+            value = tuple(value)
+        elif kind not in (str, int, bool, float) and value is not None:
+            return None
+        key.append((name, kind, value))
+    key.sort()
+    return tuple(key)
+
+
+_APPLIED: list[tuple[Any, dict[tuple[Any, ...], tuple[State, list[Event]]]]] = [(None, {})]
+"""The last table and its applied actions' outcomes (one tuple, read and replaced whole)."""
+
+
 class Automobiles:
     id = "automobiles"
     title = "Automobiles"
@@ -1826,18 +1943,11 @@ class Automobiles:
     die_faces = COLOURS
     """The camera's labels: the cube colours of cubes.json (a draw is read as colours, AU-52)."""
 
-    _listed: tuple[State, list[Action]] | None = None
-
     def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
         return setup(options, rng)
 
     def options(self, state: State) -> list[Action]:
-        listed = self._listed
-        if listed is not None and listed[0] is state:
-            return listed[1]
-        options = PHASES[state.phase].options(state)
-        self._listed = (state, options)
-        return options
+        return listed(state)
 
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
@@ -1851,26 +1961,47 @@ class Automobiles:
         return Prompt(actor=seat(state, state.actor), phase=state.phase, options=list(self.options(state)), info=info)
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52)."""
-        actor = seat(state, state.actor)
-        step = PHASES[state.phase]
-        if state.phase == "action" and isinstance(action, Mapping) and action.get("type") in step.actions:
-            if action.get("type") != "pit_stop" and dict(action) in self.options(state):
-                return apply_in_phase(state, action, state.phase, actor, PHASES)
-            refusal = _action_refusal(state, action)
-            if refusal is not None:
-                raise refusal
-        if isinstance(action, Mapping) and action.get("type") in step.actions and state.phase != "action":
-            bare = {k: v for k, v in action.items() if k != "dice"}
-            if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
-                bare["roll"] = len(action["dice"])
-            if bare not in self.options(state):
-                if state.stage is not None:
-                    raise _stage_why_not(state, action)
-                raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
-            if "roll" in bare:
-                action = {**action, "roll": bare["roll"]}
-        return apply_in_phase(state, action, state.phase, actor, PHASES)
+        """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
+
+        The outcomes of the last table's actions are kept (the rules are pure): a greedy bot tries each option and
+        then plays the one it chose, which is the same question again."""
+        key = _action_key(action)
+        if key is None:
+            return self._apply(state, action)
+        known = _APPLIED[0]
+        if known[0] is not state:
+            known = _APPLIED[0] = (state, {})
+        outcome = known[1].get(key)
+        if outcome is None:
+            outcome = known[1][key] = self._apply(state, action)
+        return outcome[0], [dict(event) for event in outcome[1]]
+
+    def _apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        phase = state.phase
+        step = PHASES[phase]
+        kind = action.get("type") if type(action) is dict or isinstance(action, Mapping) else None
+        if kind in step.actions:
+            if phase == "action":
+                if kind != "pit_stop" and (action if type(action) is dict else dict(action)) in listed(state):
+                    events: list[Event] = []
+                    return step.handler(state, action, events), events
+                refusal = _action_refusal(state, action)
+                if refusal is not None:
+                    raise refusal
+            else:
+                bare = {k: v for k, v in action.items() if k != "dice"}
+                if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
+                    bare["roll"] = len(action["dice"])
+                if bare not in listed(state):
+                    if state.stage is not None:
+                        raise _stage_why_not(state, action)
+                    raise IllegalAction(step.rule, f"{seat(state, state.actor)} cannot {dict(action)} now",
+                                        legal=listed(state))
+                if "roll" in bare:
+                    action = {**action, "roll": bare["roll"]}
+                events = []
+                return step.handler(state, action, events), events
+        return apply_in_phase(state, action, phase, seat(state, state.actor), PHASES)
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         return roll_dice(state, option, rng)
@@ -1891,23 +2022,62 @@ class Automobiles:
         return dict(zip(state.table.colours, state.table.bots, strict=True))
 
     def score(self, state: State, actor: str) -> float:
-        """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned."""
-        p = state.table.colours.index(actor)
-        if state.phase == "over":
-            return 1000.0 if p in state.winners else -1000.0
-        player = state.players[p]
-        lap = state.table.track.lap_length
-        ahead = 0.0
-        if p == state.current and state.turn.placed:
-            ahead = max(c.crossings * lap + state.table.track.segments[c.segment].front
-                        for c in state.turn.placed) - distance(state, p)
-        owned = player.owned()
-        wear = owned[-1]
-        gears = owned[0] + 2 * owned[1] + 3 * owned[2] + 4 * owned[3]
-        return 10 * distance(state, p) + 9 * ahead - 3 * wear + 0.5 * gears
+        return score(state, actor)
 
 
 GAME = Automobiles()
+GEAR_WEIGHTS = {"white": 1, "light_grey": 2, "dark_grey": 3, "black": 4}
+"""``score``: what a gear cube owned is worth to a greedy bot."""
+
+
+def score(state: State, actor: str, bought: str = "", returned_wear: int = 0) -> float:
+    """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned
+    (``bought``: one more cube of that colour, just taken from the stock by the player who decides;
+    ``returned_wear``: wear cubes that player has just put back into the stock)."""
+    p = state.table.colours.index(actor)
+    if state.phase == "over":
+        return 1000.0 if p in state.winners else -1000.0
+    player = state.players[p]
+    track = state.table.track
+    here = distance(state, p)
+    ahead = 0.0
+    if p == state.current and state.turn.placed:
+        segments, lap = track.segments, track.lap_length
+        ahead = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed) - here
+    bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
+    wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
+    gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
+             + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
+             + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
+             + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
+    if p == state.actor:
+        gears += GEAR_WEIGHTS.get(bought, 0)
+        wear -= returned_wear
+    return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
+
+
+def rate(state: State, option: Mapping[str, Any], actor: str, rng: random.Random) -> float:
+    """``score`` of the table after ``option``, the same number as playing it out (``apply``, with a draw's cubes
+    from ``roll_dice``), but without playing out the options that change nothing ``score`` looks at: an activation
+    of a gear or wear cube or the step to the buy phase only waits for the next decision, a bought cube only adds
+    its gear, a pit stop that ends in the draw (or driver_08's choice) only returns the active wear. For a greedy bot
+    that rates every listed option (``GreedyBot`` with a ``rate`` hook)."""
+    kind = option["type"]
+    if "roll" in option:
+        return score(GAME.apply(state, {**option, "dice": roll_dice(state, option, rng)})[0], actor)
+    if state.phase == "action" and (kind in ("to_buy", "use_driver") or kind == "activate" and (
+            option["colour"] in GEARS or option["colour"] == WEAR)):
+        return score(state, actor)
+    if kind == "buy" and state.stage is None and state.phase in ("buy", "opening_buy"):
+        return score(state, actor, bought=option["colour"])
+    if kind == "pit_stop" and state.phase == "action" and not state.turn.placed:
+        player = state.players[state.current]
+        wear = count(player.active, WEAR)
+        waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
+            _driver_ready(state, state.current, "driver_08") and count(player.used, WEAR) + count(player.discard, WEAR))
+        if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
+            return score(state, actor, returned_wear=wear)
+    return score(GAME.apply(state, dict(option))[0], actor)
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:

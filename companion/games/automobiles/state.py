@@ -54,7 +54,7 @@ def minus(a: Cubes, b: Cubes) -> Cubes:
 
 
 def within(part: Cubes, whole: Cubes) -> bool:
-    return all(x <= y for x, y in zip(part, whole, strict=True))
+    return all(map(operator.le, part, whole))
 
 
 def count(zone: Cubes, colour: str) -> int:
@@ -71,10 +71,7 @@ def as_list(zone: Cubes) -> list[str]:
 
 
 def from_list(colours: list[str]) -> Cubes:
-    zone = EMPTY
-    for c in colours:
-        zone = add(zone, c)
-    return zone
+    return tuple(map(colours.count, COLOURS))
 
 
 def kinds(zone: Cubes) -> int:
@@ -265,6 +262,8 @@ def field_of(state: State, segment: str) -> str:
 
 
 def field_segments(state: State, field_id: str) -> tuple[str, ...]:
+    if not state.protected:
+        return state.table.track.fields[field_id].segments
     if field_id in state.protected:
         return (field_id,)
     return tuple(s for s in state.table.track.fields[field_id].segments if s not in state.protected)
