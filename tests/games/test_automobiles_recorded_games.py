@@ -142,8 +142,12 @@ def test_rate_gives_the_score_of_the_option_played_out(seed):
             break
         prompt = GAME.prompt(state)
         for k, option in enumerate(prompt.options):
+            rated = rate(state, option, prompt.actor)
+            if "roll" in option:  # a draw is played out by the bot with its own sample draw
+                assert rated is None
+                continue
             played, _ = GAME.apply(state, roll(GAME, option, random.Random(k), state))
-            assert rate(state, option, prompt.actor, random.Random(k)) == GAME.score(played, prompt.actor), option
+            assert rated == GAME.score(played, prompt.actor), option
         state, _ = GAME.apply(state, roll(GAME, bot.choose(GAME, state, prompt, rng), rng, state))
 
 

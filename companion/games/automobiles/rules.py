@@ -2024,6 +2024,9 @@ class Automobiles:
     def score(self, state: State, actor: str) -> float:
         return score(state, actor)
 
+    def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
+        return rate(state, option, actor)
+
 
 GAME = Automobiles()
 GEAR_WEIGHTS = {"white": 1, "light_grey": 2, "dark_grey": 3, "black": 4}
@@ -2056,15 +2059,15 @@ def score(state: State, actor: str, bought: str = "", returned_wear: int = 0) ->
     return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
 
 
-def rate(state: State, option: Mapping[str, Any], actor: str, rng: random.Random) -> float:
-    """``score`` of the table after ``option``, the same number as playing it out (``apply``, with a draw's cubes
-    from ``roll_dice``), but without playing out the options that change nothing ``score`` looks at: an activation
-    of a gear or wear cube or the step to the buy phase only waits for the next decision, a bought cube only adds
-    its gear, a pit stop that ends in the draw (or driver_08's choice) only returns the active wear. For a greedy bot
-    that rates every listed option (``GreedyBot`` with a ``rate`` hook)."""
+def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
+    """``score`` of the table after ``option``, the same number as playing it out (``apply``), but without playing
+    out the options that change nothing ``score`` looks at: an activation of a gear or wear cube or the step to the
+    buy phase only waits for the next decision, a bought cube only adds its gear, a pit stop that ends in the draw
+    (or driver_08's choice) only returns the active wear. None for a draw: the bot plays it out with its own sample
+    draw (``bots.roll``), so its choices stay those of a bot that plays out every option (``GreedyBot``'s hook)."""
     kind = option["type"]
     if "roll" in option:
-        return score(GAME.apply(state, {**option, "dice": roll_dice(state, option, rng)})[0], actor)
+        return None
     if state.phase == "action" and (kind in ("to_buy", "use_driver") or kind == "activate" and (
             option["colour"] in GEARS or option["colour"] == WEAR)):
         return score(state, actor)
