@@ -83,9 +83,15 @@ def test_a_resumed_game_reads_its_own_dice_whatever_game_the_config_names(tmp_pa
         companion.stop()
 
 
-def test_dice_without_a_model_turn_the_camera_off_with_the_reason_until_a_game_with_a_model(demo: Companion):
+def test_dice_without_a_model_turn_the_camera_off_with_the_reason_until_a_game_with_a_model(
+        demo: Companion, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import vision.pipeline
+
     session, camera = demo.session, demo.camera
-    camera.use_dice("cubitos")  # a game whose dice have no model yet
+    shipped = vision.pipeline.default_model
+    monkeypatch.setattr(vision.pipeline, "default_model",  # a Pi whose Cubitos model file did not come along
+                        lambda dice: tmp_path / "cubitos.json" if dice == "cubitos" else shipped(dice))
+    camera.use_dice("cubitos")
     state = session.snapshot()["status"]["camera"]
     assert state["state"] is CameraState.OFF and "cubitos" in state["message"]
     assert camera.status()["state"] is CameraState.OFF and camera.teacher is None
