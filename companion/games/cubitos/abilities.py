@@ -143,29 +143,41 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
                 found.append((None, None, ability))
     if not player.active:
         return found
+    key = ("usable", moments, player.active)
+    offered = table.memo.get(key)
+    if offered is None:
+        offered = table.remember(key, _offered_to(table, moments, player.active))
+    for moment, die, label, ability in offered:
+        if (die, ability.id) in (player.event_used if moment == "event" else player.used):
+            continue
+        if moment == "event" and die not in (player.pushed_active or ()):
+            continue
+        if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
+            found.append((die, label, ability))
+            continue
+        if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
+            continue
+        if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
+                and _has_effect(state, p, die, ability):
+            found.append((die, label, ability))
+    return found
+
+
+def _offered_to(table: Table, moments: tuple[str, ...], active: tuple[tuple[int, str], ...]) -> tuple[
+        tuple[str, int, str, Ability], ...]:
+    """(moment, die, face label, ability) that the active dice's faces may grant at ``moments``, in the order
+    ``usable`` offers them, before what the player has used and the gates: kept per active zone in the table's memo,
+    as most moments find none and the rules ask at every roll, push and phase."""
+    found = []
     types = table.types
     for moment in moments:
-        spent = player.event_used if moment == "event" else player.used
         offered = table.offered.get(moment)
         if offered is None:
             offered = table.offered[moment] = _offered(table, moment)
-        if not offered:  # no card in play has an ability for this moment
-            continue
-        for die, label in player.active:
-            abilities = offered.get((types[die], label))
-            if not abilities or moment == "event" and die not in (player.pushed_active or ()):
-                continue
-            for ability in abilities:
-                if (die, ability.id) in spent:
-                    continue
-                if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
-                    found.append((die, label, ability))
-                    continue
-                if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
-                    continue
-                if _gate_open(state, p, ability, table.colour(die)) and _has_effect(state, p, die, ability):
-                    found.append((die, label, ability))
-    return found
+        for die, label in active if offered else ():
+            for ability in offered.get((types[die], label), ()):
+                found.append((moment, die, label, ability))
+    return tuple(found)
 
 
 def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
@@ -443,7 +455,8 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
         elif pair is None and face(table, die, label).special and any(a.slot == "special" and played(a)
                                                                       for a in card.abilities):
             owes = owes | {die}  # CU-79: the special of a later window is owed
-        spent = {(d, ability.id) for d in _partners(state, p, die, ability)} | ({(die, pair.id)} if pair else set())
+        partners = (die,) if ability.dice_used == 1 else _partners(state, p, die, ability)  # CU-138
+        spent = {(d, ability.id) for d in partners} | ({(die, pair.id)} if pair else set())
         state = changed(state, p, used=player.used | spent, owes_special=owes)
     events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule,
                    **({"manual": True} if not played(ability) else {})})

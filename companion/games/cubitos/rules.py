@@ -1117,8 +1117,8 @@ class Cubitos:
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
                                               "move": ANY_TIME, "buy": ANY_TIME}
     """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
-    _rated: tuple[State, str, dict[str, float]] | None = None
-    """The ratings of the last state and actor asked about that options share (a bust lists a dozen ``rest``)."""
+    _rated: tuple[State, str, Player, tuple[int, float, tuple[float, float] | None]] | None = None
+    """The last state and actor rated, with the actor's table and its ``_standing``."""
 
     def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
         """What ``score`` makes of ``option`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None for an
@@ -1130,43 +1130,46 @@ class Cubitos:
         end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
         A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase,
         a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
-        as ``apply`` would."""
+        as ``apply`` would. The actor's standing (``_standing``) is worked out once per state: the options of one
+        state mostly change only the actor's resources."""
         kind = option["type"]
+        last = self._rated
+        if last is None or last[0] is not state or last[1] != actor:
+            player = state.players[state.table.colours.index(actor)]
+            last = self._rated = (state, actor, player, _standing(state.table, player))
+        _, _, player, standing = last
         if kind == "move":
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
             return None if walked is None else self.score(walked, actor)
-        group = "hand_on" if kind in self.HANDING_ON else "pass" if kind in self.PASSING else kind
-        if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
-            group = "round_end"  # the last buyer's done ends the round: coins are lost, active dice rest
-        if state.phase == "bonus" and kind != "decline":
+        if kind in self.HANDING_ON:
+            if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
+                # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
+                # (worth nothing, owned all the same) and the player rolls again, out of danger
+                push = _push(state.table, player.ready) if player.ready else None
+                return _total((standing[0], 0, push and (0.0, push[1])), player, 0, 0, player.credits, 0, True)
+            return _total(standing, player, player.steps, player.coins, player.credits, 0, not player.done_rolling)
+        if kind in self.PASSING:
+            return _total(standing, player, player.steps, player.coins, player.credits, 0, False)
+        if kind == "convert":
+            return _total(standing, player, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
+                          not player.done_rolling)
+        if kind == "buy_step":
+            return _total(standing, player, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
+                          not player.done_rolling)
+        if kind == "buy":
+            return _total(standing, player, player.steps, player.coins - state.table.cost(option["die"]),
+                          player.credits, 1, not player.done_rolling)
+        if state.phase == "bonus":
             return self.score(_bonus_chosen(state, option, []), actor)
         if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
             return self.score(use_ability(state, option, [], *self.USING_ONLY[state.phase]), actor)
-        if kind == "buy":
-            p = state.table.colours.index(actor)
-            return _rating(state.table, state.players[p]._replace(**_purchase(state, p, option["die"])[1]))
-        if group not in ("hand_on", "pass", "round_end", "convert", "buy_step"):
-            return None
-        last = self._rated
-        if last is None or last[0] is not state or last[1] != actor:
-            last = self._rated = (state, actor, {})
-        rated = last[2]
-        if group not in rated:
-            player = state.players[state.table.colours.index(actor)]
-            if group == "pass":
-                player = player._replace(done_rolling=True)
-            elif group == "round_end":
-                player = player._replace(**_rested(player))
-            elif group != "hand_on":
-                player = player._replace(**_conversion(player, kind))
-            rated[group] = _rating(state.table, player)
-        return rated[group]
+        return None
 
 
-def _rating(table: Table, player: Player) -> float:
-    """``Cubitos.score`` of a player still racing: how little of the race is left, what the active dice and
-    resources will bring, and, while the player still rolls, what pushing the ready zone is worth against losing
-    the active dice."""
+def _standing(table: Table, player: Player) -> tuple[int, float, tuple[float, float] | None]:
+    """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
+    that change only resources: (the race left and reached, the active dice's worth, the push's (bust, gain) while
+    the player may still push)."""
     memo = table.memo
     active = memo.get(("worth", player.active))
     if active is None:
@@ -1174,17 +1177,41 @@ def _rating(table: Table, player: Player) -> float:
         active = table.remember(("worth", player.active), sum(
             1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
             for f in (dice[types[d]].by_label[label] for d, label in player.active)))
-    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-    score = (-2 * spaces_left(table, player) + 40 * player.reached + 1.5 * player.steps + 0.3 * player.coins
-             + 0.4 * player.credits + 0.3 * player.fans + 0.8 * owned + active)
+    push = None
     if not player.done_rolling and player.ready:
-        push = memo.get(("push", player.ready))
-        if push is None:
-            blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in player.ready)))
-            push = table.remember(("push", player.ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(player.ready)))
-        bust, gain = push if player.danger else (0.0, push[1])
+        push = _push(table, player.ready)
+        if not player.danger:
+            push = (0.0, push[1])
+    return -2 * spaces_left(table, player) + 40 * player.reached, active, push
+
+
+def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
+    """(the chance that a push of ``ready`` shows no hit, what it brings): kept per ready zone."""
+    push = table.memo.get(("push", ready))
+    if push is None:
+        blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in ready)))
+        push = table.remember(("push", ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
+    return push
+
+
+def _total(standing: tuple[int, float, tuple[float, float] | None], player: Player, steps: int, coins: int,
+           credits: int, gained_dice: int, rolling: bool) -> float:
+    """``_rating`` from a standing and the player's resources (``gained_dice`` more dice owned than now)."""
+    lead, active, push = standing
+    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest) + gained_dice
+    score = lead + 1.5 * steps + 0.3 * coins + 0.4 * credits + 0.3 * player.fans + 0.8 * owned + active
+    if rolling and push is not None:
+        bust, gain = push
         score += (1 - bust) * gain - bust * active
     return score
+
+
+def _rating(table: Table, player: Player) -> float:
+    """``Cubitos.score`` of a player still racing: how little of the race is left, what the active dice and
+    resources will bring, and, while the player still rolls, what pushing the ready zone is worth against losing
+    the active dice."""
+    return _total(_standing(table, player), player, player.steps, player.coins, player.credits, 0,
+                  not player.done_rolling)
 
 
 GAME = Cubitos()
