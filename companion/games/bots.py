@@ -105,11 +105,12 @@ def play_game(game: Game, options: Mapping[str, Any], seed: int,
     rng = random.Random(seed)
     state = game.setup(options, rng)
     actions: list[Action] = []
+    seated = isinstance(bots, Mapping)
     while not game.is_over(state):
         if len(actions) >= MAX_ACTIONS:
             raise RuntimeError(f"{game.id}: no end after {MAX_ACTIONS} actions (seed {seed})")
         prompt = game.prompt(state)
-        bot = bots[prompt.actor] if isinstance(bots, Mapping) else bots
+        bot = bots[prompt.actor] if seated else bots
         action = roll(game, bot.choose(game, state, prompt, rng), rng, state)
         state, _ = game.apply(state, action)
         actions.append(action)

@@ -38,6 +38,7 @@ from companion.games.cubitos.state import (
     reach_finish,
     receive_bonuses,
     remove_die,
+    replaced,
     seat,
     track_of,
 )
@@ -461,7 +462,7 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
     events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule,
                    **({"manual": True} if not played(ability) else {})})
     if not played(ability):
-        return state._replace(adjusting=ability.id)
+        return replaced(state, adjusting=ability.id)
     state = _effects(state, p, die, ability.effects, action, events)
     if pair is not None:
         events.append({"type": "ability", "player": seat(state, p), "ability": pair.id, "rule": pair.rule})
@@ -713,7 +714,7 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
     if op in ROLLING_OPS:
         state = roll_in(state, p, die, effect, action.get("dice"), events)
         if effect.get("repeat", 1) > 1:  # CU-123: Mahatma rolls the ready zone once more
-            return state._replace(again=(_ability_of(effect, state, die), effect["repeat"] - 1))
+            return replaced(state, again=(_ability_of(effect, state, die), effect["repeat"] - 1))
         return state
     raise ValueError(f"effect op {op!r} is not played yet")
 
@@ -772,7 +773,7 @@ def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
         die = die_in(state, p, origin, action["die"])
         state = remove_die(state, p, origin, die)
     if target == "stock":
-        return state._replace(stock=state.stock | {die})
+        return replaced(state, stock=state.stock | {die})
     return changed(state, p, **{target: getattr(state.players[p], target) + (die,)})
 
 

@@ -67,6 +67,7 @@ from companion.games.cubitos.state import (
     parse_roll,
     reach_finish,
     receive_bonuses,
+    replaced,
     seat,
     spaces_left,
     take,
@@ -160,8 +161,9 @@ def next_roller(state: State) -> int | None:
     """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order."""
     roller, most = None, -1
     for p in lead_order(state):
-        if not state.players[p].done_rolling:
-            count = ready_count(state, p)
+        player = state.players[p]
+        if not player.done_rolling:
+            count = len(player.ready) if player.refilled else ready_count(state, p)  # refilled: no refill to come
             if count > most:
                 roller, most = p, count
     return roller
@@ -244,7 +246,7 @@ def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
     racing = tuple(range(len(seats)))
     state = State(table=table, players=tuple(players), stock=stock, lead=lead, round=1, phase="roll", current=lead,
                   racing=racing, lines=(0,) * len(seats))
-    return state._replace(current=next_roller(state))
+    return replaced(state, current=next_roller(state))
 
 
 # ------------------------------------------------------------------------------------------------------ roll section
@@ -281,8 +283,21 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     return [rng.choice(names[table.types[d]]) for d in [*player.ready, *chosen]]
 
 
-def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> tuple[list[int], list[int],
-                                                                                      list[int]]:
+def _counts(kinds: list[str]) -> dict[str, int]:
+    """Die type -> how many of ``kinds`` (a ``Counter`` without its cost: every roll counts its dice)."""
+    found: dict[str, int] = {}
+    for kind in kinds:
+        found[kind] = found.get(kind, 0) + 1
+    return found
+
+
+def _beyond(counts: dict[str, int], other: dict[str, int]) -> dict[str, int]:
+    """What ``counts`` has more of than ``other`` (``Counter`` subtraction)."""
+    return {kind: n - other.get(kind, 0) for kind, n in counts.items() if n > other.get(kind, 0)}
+
+
+def _refill(state: State, p: int, extra: dict[str, int], events: list[Event]) -> tuple[list[int], list[int],
+                                                                                        list[int]]:
     """CU-27..CU-29: the dice the roll shows beyond the ready zone, taken from the draw zone (the rest zone
     recycled into it when it lacks enough); returns (the refilled dice, the draw zone, the rest zone)."""
     player = state.players[p]
@@ -292,11 +307,14 @@ def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> t
     if player.refill_no_limit:  # CU-99: any dice of any zone; **Decision**: from the draw zone first
         taken = []
         for die_type, n in sorted(extra.items()):
-            for _ in range(n):
-                source = draw if any(types[d] == die_type for d in draw) else rest
-                if not any(types[d] == die_type for d in source):
-                    raise IllegalAction("CU-29", f"no {die_type} die left in the draw or rest zone")
-                taken.append(take(source, types, die_type))
+            for source in (draw, rest):
+                lowest = sorted([d for d in source if types[d] == die_type])[:n]
+                for die in lowest:
+                    source.remove(die)
+                taken += lowest
+                n -= len(lowest)
+            if n:
+                raise IllegalAction("CU-29", f"no {die_type} die left in the draw or rest zone")
         return taken, draw, rest
     excluded = player.refill_exclude
     colour = {t: state.table.kit.dice[t].colour for t in extra}
@@ -306,19 +324,23 @@ def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> t
                             + (f" not {', '.join(sorted(excluded))}" if excluded else "")
                             + f", the roll shows {counted}")
     if recycle:  # CU-28: what is left of the draw zone first, then the rest zone becomes the draw zone
-        first = Counter(types[d] for d in draw if not _excluded(state, p, d))
-        if first - extra:
+        first = _counts([types[d] for d in draw if not _excluded(state, p, d)])
+        if _beyond(first, extra):
             raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
         draw, rest = draw + rest, []
         events.append({"type": "recycled", "player": seat(state, p), "dice": len(draw)})
-    available = Counter(types[d] for d in draw)
-    if extra - available:
-        wrong = ", ".join(f"{n} {t}" for t, n in (extra - available).items())
+    short = _beyond(extra, _counts([types[d] for d in draw]))
+    if short:
+        wrong = ", ".join(f"{n} {t}" for t, n in short.items())
         raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
     taken = []  # the lowest dice of each type (dice of a type are alike)
-    for die_type, n in sorted(extra.items()):
-        taken += sorted(d for d in draw if types[d] == die_type)[:n]
-    return taken, [d for d in draw if d not in taken], rest
+    wanted = dict(extra)
+    for die in sorted(draw):
+        if wanted.get(types[die]):
+            wanted[types[die]] -= 1
+            taken.append(die)
+    chosen = set(taken)
+    return taken, [d for d in draw if d not in chosen], rest
 
 
 def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -336,13 +358,13 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     types = table.types
     taken = list(player.ready)
     draw, rest = player.draw, player.rest
-    pushed = player.refilled and sorted(t for t, _ in rolled) == sorted(types[d] for d in taken)
+    pushed = player.refilled and sorted([t for t, _ in rolled]) == sorted([types[d] for d in taken])
     if not pushed:  # a refill, or a roll that does not show the ready zone
-        shown = Counter(t for t, _ in rolled)
-        ready = Counter(types[d] for d in player.ready)
-        extra = shown - ready
-        if ready - shown:
-            missing = ", ".join(f"{n} {t}" for t, n in (ready - shown).items())
+        shown = _counts([t for t, _ in rolled])
+        ready = _counts([types[d] for d in player.ready])
+        extra = _beyond(shown, ready)
+        if _beyond(ready, shown):
+            missing = ", ".join(f"{n} {t}" for t, n in _beyond(ready, shown).items())
             raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
         if not player.refilled:
             refilled, draw, rest = _refill(state, p, extra, events)
@@ -375,7 +397,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         if player.safe_roll:  # CU-113, CU-35: this roll cannot bust
             events.append({"type": "bust_prevented", "player": seat(state, p)})
         elif usable(state, p, "bust"):
-            return state._replace(phase="busting")
+            return replaced(state, phase="busting")
         else:
             return _bust(state, p, events)
     return _after_roll(state, p, events)
@@ -385,7 +407,7 @@ def _after_roll(state: State, p: int, events: list[Event]) -> State:
     """CU-32, CU-40: danger from the third active die; a push that did not bust is the event its abilities wait
     for; then push or pass."""
     if state.players[p].pushed_active is not None and usable(state, p, "event"):
-        return state._replace(phase="event")
+        return replaced(state, phase="event")
     return _to_choice(state, p, events)
 
 
@@ -395,7 +417,7 @@ def _to_choice(state: State, p: int, events: list[Event]) -> State:
     if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(state, p, events)
-    return state._replace(phase="choice")
+    return replaced(state, phase="choice")
 
 
 def _choices_at(moment: str) -> Callable[[State], list[Action]]:
@@ -449,7 +471,7 @@ def _bust(state: State, p: int, events: list[Event]) -> State:
                     pushed_active=None, must_push=False,
                     used=frozenset(u for u in player.used if u[0] not in gone))
     if state.players[p].ready:
-        return state._replace(phase="bust")
+        return replaced(state, phase="bust")
     return _after_bust(state, p, events)
 
 
@@ -500,7 +522,7 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     events.append({"type": "pushed", "player": seat(state, p)})
     state = changed(state, p, must_push=False, pushed_active=frozenset(d for d, _ in state.players[p].active))
     if usable(state, p, "push"):
-        return state._replace(phase="push")
+        return replaced(state, phase="push")
     return _next_roll(state, events)
 
 
@@ -514,9 +536,9 @@ def _pass(state: State, p: int, events: list[Event], *, quiet: bool = False) -> 
 def _next_roll(state: State, events: list[Event]) -> State:
     roller = next_roller(state)
     if roller is not None:
-        return state._replace(phase="roll", current=roller)
+        return replaced(state, phase="roll", current=roller)
     events.append({"type": "race_section", "round": state.round})
-    return _support(state._replace(current=lead_order(state)[0]), events)
+    return _support(replaced(state, current=lead_order(state)[0]), events)
 
 
 # ------------------------------------------------------------------------------------------------------ race section
@@ -548,7 +570,7 @@ def _next_support(state: State, after: int | None, events: list[Event]) -> State
     order = lead_order(state)
     for p in order[0 if after is None else order.index(after) + 1:]:
         if usable(state, p):
-            return state._replace(phase="support", current=p)
+            return replaced(state, phase="support", current=p)
     return _start_move(state, order[0], events)
 
 
@@ -557,9 +579,9 @@ def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) ->
         return _next_support(state, state.current, events)
     state = use_ability(state, action, events, "phase5", *ANY_TIME)
     if state.adjusting is not None:
-        return state._replace(phase="adjust")
+        return replaced(state, phase="adjust")
     if state.again is not None:
-        return state._replace(phase="again")
+        return replaced(state, phase="again")
     if support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)  # nothing left to use: no tap needed
     return state
@@ -574,8 +596,8 @@ def _on_again(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     ability, left = state.again
     state = roll_in(state, state.current, None, again_effect(state), action.get("dice"), events)
     if left > 1:
-        return state._replace(again=(ability, left - 1))
-    state = state._replace(again=None, phase="support")
+        return replaced(state, again=(ability, left - 1))
+    state = replaced(state, again=None, phase="support")
     if support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)
     return state
@@ -585,7 +607,7 @@ def _on_adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     """CU-89: the players change the table by hand until ``done``; then phase 5 goes on."""
     if action["type"] == "adjust":
         return adjust(state, action, events)
-    state = state._replace(adjusting=None, phase="support")
+    state = replaced(state, adjusting=None, phase="support")
     if support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)
     return state
@@ -596,10 +618,10 @@ def _start_move(state: State, p: int, events: list[Event]) -> State:
     (``START_SPECIAL_AFTER_PURCHASES``) when it has one."""
     player = state.players[p]
     here = (player.segment, player.space)
-    state = changed(state, p, moved_from=here)._replace(current=p, phase="move")
+    state = replaced(changed(state, p, moved_from=here), current=p, phase="move")
     space = track_of(state, p).spaces[player.space]
     if space.special is not None and here not in player.specials:
-        return state._replace(phase="move_start")
+        return replaced(state, phase="move_start")
     return state
 
 
@@ -638,7 +660,7 @@ def _on_move_start(state: State, action: Mapping[str, Any], events: list[Event])
     if action["type"] != "begin":
         return _on_convert(state, action, events)
     player = state.players[state.current]
-    return _trigger(state._replace(phase="move"), state.current, player.segment, player.space, events)
+    return _trigger(replaced(state, phase="move"), state.current, player.segment, player.space, events)
 
 
 def _trigger(state: State, p: int, segment: int, space_id: str, events: list[Event]) -> State:
@@ -652,7 +674,7 @@ def _trigger(state: State, p: int, segment: int, space_id: str, events: list[Eve
         events.append({"type": "jet", "player": seat(state, p), "space": space_id, "steps": player.steps * 2,
                        "water": player.water * 2})
         return changed(state, p, steps=player.steps * 2, water=player.water * 2)
-    return state._replace(phase="shortcut", shortcut=(segment, space_id))
+    return replaced(state, phase="shortcut", shortcut=(segment, space_id))
 
 
 def _step_targets(state: State, p: int) -> list[str]:
@@ -825,7 +847,7 @@ def _on_shortcut(state: State, action: Mapping[str, Any], events: list[Event]) -
     if action["type"] in ("convert", "buy_step"):
         return _on_convert(state, action, events)
     segment, space_id = state.shortcut
-    state = state._replace(phase="move", shortcut=None)
+    state = replaced(state, phase="move", shortcut=None)
     if action["type"] == "skip":
         return state
     special = state.table.segments[segment].spaces[space_id].special
@@ -848,9 +870,9 @@ def _end_move(state: State, p: int, events: list[Event]) -> State:
 
 def _after_bonuses(state: State, p: int, events: list[Event]) -> State:
     if state.bonuses:
-        return state._replace(phase="bonus")
+        return replaced(state, phase="bonus")
     if usable(state, p, "end6"):
-        return state._replace(phase="end6")
+        return replaced(state, phase="end6")
     return _next_mover(state, events)
 
 
@@ -877,7 +899,7 @@ def _bonus_options(state: State) -> list[Action]:
 
 def _on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     state = _bonus_chosen(state, action, events)
-    return _after_bonuses(state._replace(bonuses=state.bonuses[1:], phase="move"), state.current, events)
+    return _after_bonuses(replaced(state, bonuses=state.bonuses[1:], phase="move"), state.current, events)
 
 
 def _bonus_chosen(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -903,8 +925,8 @@ def _next_mover(state: State, events: list[Event]) -> State:
 def _start_buy(state: State, p: int) -> State:
     """CU-101: what must happen just before phase 7 (Schlägertyp) comes first."""
     if usable(state, p, "before7"):
-        return state._replace(phase="before7", current=p)
-    return state._replace(phase="buy", current=p)
+        return replaced(state, phase="before7", current=p)
+    return replaced(state, phase="buy", current=p)
 
 
 def _buy_options(state: State) -> list[Action]:
@@ -914,11 +936,12 @@ def _buy_options(state: State) -> list[Action]:
     player = state.players[p]
     options: list[Action] = [{"type": "done"}]
     if len(player.bought) < MAX_BUYS:
+        dice, costs = table.kit.dice, table.costs
         for die_type in in_stock(state):
-            kind = table.kit.dice[die_type]
+            kind = dice[die_type]
             if (kind.kind != "ability" and not GREY_BUYABLE) or (BUYS_DIFFERENT and kind.colour in player.bought):
                 continue
-            if player.coins >= table.cost(die_type):
+            if player.coins >= costs[die_type]:
                 options.append({"type": "buy", "die": die_type})
     return options + _convert_options(state) + ability_options(state, *ANY_TIME)
 
@@ -959,7 +982,7 @@ def rest_all(state: State, events: list[Event]) -> State:
                                          for zone in ("draw", "ready", "rest")},
                             active=tuple(a for a in player.active if a[0] not in borrowed), borrowed=frozenset())
         events.append({"type": "returned", "dice": sorted(state.table.types[d] for d in borrowed)})
-        state = state._replace(stock=state.stock | borrowed)
+        state = replaced(state, stock=state.stock | borrowed)
     for p in state.racing:
         state = changed(state, p, **_rested(state.players[p]))
     events.append({"type": "round_end", "round": state.round})
@@ -993,11 +1016,11 @@ def _end(state: State, events: list[Event]) -> State:
     leaders = tuple(p for p in reached if distance(p) == best)
     if len(leaders) == 1:
         events.append({"type": "game_over", "winner": seat(state, leaders[0]), "distance": best})
-        return state._replace(phase="over", winners=leaders, current=leaders[0])
+        return replaced(state, phase="over", winners=leaders, current=leaders[0])
     events.append({"type": "tie", "players": [seat(state, p) for p in leaders], "distance": best})
     for p in leaders:
         state = changed(state, p, reached=False)
-    return _next_round(state._replace(ending=False, tiebreak=True), leaders, events)
+    return _next_round(replaced(state, ending=False, tiebreak=True), leaders, events)
 
 
 def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> State:
@@ -1014,8 +1037,8 @@ def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> S
     state = changed(state, lead, ready=state.players[lead].ready + (die,))
     lines = tuple(lines_passed(table, player) for player in state.players)
     events.append({"type": "round", "round": state.round + 1, "lead": seat(state, lead)})
-    state = state._replace(round=state.round + 1, lead=lead, racing=tuple(racing), lines=lines, phase="roll")
-    return state._replace(current=next_roller(state))
+    state = replaced(state, round=state.round + 1, lead=lead, racing=tuple(racing), lines=lines, phase="roll")
+    return replaced(state, current=next_roller(state))
 
 
 # ---------------------------------------------------------------------------------------------------------- the game
@@ -1038,7 +1061,7 @@ PHASES: dict[str, Phase] = {
     "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), _bonus_options, _on_bonus),
     "end6": Phase("CU-119", ("ability", "go"), _end6_options, _on_end6),
     "before7": Phase("CU-101", ("ability", "go"), _choices_at("before7"),
-                     _using("before7", lambda s, e: s._replace(phase="buy"))),
+                     _using("before7", lambda s, e: replaced(s, phase="buy"))),
     "buy": Phase("CU-48", ("buy", "done", "convert", "ability"), _buy_options, _on_buy),
     "over": Phase("CU-147", (), no_options),
 }
@@ -1077,8 +1100,10 @@ class Cubitos:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows."""
         actor = seat(state, state.current)
         step = PHASES[state.phase]
-        if (state.phase != "roll" and isinstance(action, Mapping) and action.get("type") in step.actions
-                and action.get("type") != "move" and "dice" not in action and dict(action) not in self.options(state)):
+        if (state.phase != "roll" and (type(action) is dict or isinstance(action, Mapping))
+                and action.get("type") in step.actions
+                and action.get("type") != "move" and "dice" not in action
+                and (action if type(action) is dict else dict(action)) not in self.options(state)):
             raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
         return apply_in_phase(state, action, state.phase, actor, PHASES)
 
@@ -1157,7 +1182,7 @@ class Cubitos:
             return _total(standing, player, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
                           not player.done_rolling)
         if kind == "buy":
-            return _total(standing, player, player.steps, player.coins - state.table.cost(option["die"]),
+            return _total(standing, player, player.steps, player.coins - state.table.costs[option["die"]],
                           player.credits, 1, not player.done_rolling)
         if state.phase == "bonus":
             return self.score(_bonus_chosen(state, option, []), actor)
