@@ -144,6 +144,11 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
                 found.append((None, None, ability))
     if not player.active:
         return found
+    offers = table.offers_at.get(moments)
+    if offers is None:  # most races' cards have no ability for most moments: then no die needs asking
+        offers = table.offers_at[moments] = any(_offered_at(table, moment) for moment in moments)
+    if not offers:
+        return found
     key = ("usable", moments, player.active)
     offered = table.memo.get(key)
     if offered is None:
@@ -172,13 +177,19 @@ def _offered_to(table: Table, moments: tuple[str, ...], active: tuple[tuple[int,
     found = []
     types = table.types
     for moment in moments:
-        offered = table.offered.get(moment)
-        if offered is None:
-            offered = table.offered[moment] = _offered(table, moment)
+        offered = _offered_at(table, moment)
         for die, label in active if offered else ():
             for ability in offered.get((types[die], label), ()):
                 found.append((moment, die, label, ability))
     return tuple(found)
+
+
+def _offered_at(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
+    """``_offered``, worked out once per table."""
+    offered = table.offered.get(moment)
+    if offered is None:
+        offered = table.offered[moment] = _offered(table, moment)
+    return offered
 
 
 def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
@@ -363,9 +374,21 @@ ANY_TIME = ("race", "any")
 """Abilities usable whenever the player decides in the race section (Azrael; Wadenbeißer, Draftodon, Mungojerrie)."""
 
 
+_last_support: tuple[State, list[Action]] | None = None
+
+
 def support_options(state: State) -> list[Action]:
-    """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``)."""
-    return ([] if owed(state, "phase5") else [{"type": "done"}]) + ability_options(state, "phase5", *ANY_TIME)
+    """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``).
+
+    The last state's are kept: using an ability lists what is left to decide whether phase 5 goes on, and the
+    prompt of that very state lists them again."""
+    global _last_support
+    last = _last_support  # read once: another thread may list another state meanwhile
+    if last is not None and last[0] is state:
+        return last[1]
+    options = ([] if owed(state, "phase5") else [{"type": "done"}]) + ability_options(state, "phase5", *ANY_TIME)
+    _last_support = (state, options)
+    return options
 
 
 def _colours_active(state: State, p: int, colour: str | list[str]) -> bool:
@@ -577,12 +600,9 @@ def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event
     """Dice just placed in the active zone (CU-81, CU-88): Käsehäppchen owes a push (CU-110), and a third active die
     puts the player in danger (CU-32)."""
     table = state.table
-    for die, label in dice:
-        grant = table.granting.get((table.types[die], label))
-        if grant is None:
-            continue
-        card = grant[0]
-        if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects) for a in card.abilities):
+    pushing = table.must_push_faces
+    for die, label in dice if pushing else ():
+        if (table.types[die], label) in pushing:
             if state.players[p].done_rolling:
                 continue  # S-35: the roll section is over, the duty lapses at once (MUST_PASS_OVERRIDES_MUST_PUSH)
             if not state.players[p].must_push:

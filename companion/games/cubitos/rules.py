@@ -983,22 +983,25 @@ def rest_all(state: State, events: list[Event]) -> State:
                             active=tuple(a for a in player.active if a[0] not in borrowed), borrowed=frozenset())
         events.append({"type": "returned", "dice": sorted(state.table.types[d] for d in borrowed)})
         state = replaced(state, stock=state.stock | borrowed)
+    players = list(state.players)
     for p in state.racing:
-        state = changed(state, p, **_rested(state.players[p]))
+        players[p] = _rested(players[p])
+    state = replaced(state, players=tuple(players))
     events.append({"type": "round_end", "round": state.round})
     if state.ending:
         return _end(state, events)
     return _next_round(state, state.racing, events)
 
 
-def _rested(player: Player) -> dict[str, Any]:
-    """CU-50, CU-51: what the round's end changes on a player's table (borrowed dice aside)."""
-    return dict(rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0, water=0,
-                danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False, gave_back=False,
-                specials=frozenset(), bought=(), swords=None, used=frozenset(), gated=frozenset(),
-                owes_special=frozenset(), pushed_active=None, event_used=frozenset(), safe_roll=False,
-                bust_ignored=False, keep_on_bust=frozenset(), must_push=False, refill_exclude=player.next_exclude,
-                refill_no_limit=player.next_no_limit, next_exclude=frozenset(), next_no_limit=False)
+def _rested(player: Player) -> Player:
+    """CU-50, CU-51: a player's table once the round has ended (borrowed dice aside)."""
+    return player._replace(
+        rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0, water=0, danger=False,
+        busted=False, refilled=False, done_rolling=False, took_credits=False, gave_back=False, specials=frozenset(),
+        bought=(), swords=None, used=frozenset(), gated=frozenset(), owes_special=frozenset(), pushed_active=None,
+        event_used=frozenset(), safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False,
+        refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit, next_exclude=frozenset(),
+        next_no_limit=False)
 
 
 def _end(state: State, events: list[Event]) -> State:
@@ -1195,8 +1198,7 @@ def _standing(table: Table, player: Player) -> tuple[int, float, tuple[float, fl
     """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
     that change only resources: (the race left and reached, the active dice's worth, the push's (bust, gain) while
     the player may still push)."""
-    memo = table.memo
-    active = memo.get(("worth", player.active))
+    active = table.memo.get(("worth", player.active))
     if active is None:
         dice, types = table.kit.dice, table.types
         active = table.remember(("worth", player.active), sum(

@@ -104,6 +104,18 @@ class Table:
         return {}
 
     @cached_property
+    def offers_at(self) -> dict[tuple[str, ...], bool]:
+        """Moments -> whether any face may grant an ability at one of them (``offered``); filled likewise."""
+        return {}
+
+    @cached_property
+    def must_push_faces(self) -> frozenset[tuple[str, str]]:
+        """(die type, face label) whose card owes a push once the face is placed (Käsehäppchen, CU-110)."""
+        return frozenset(shown for shown, (card, _) in self.granting.items()
+                         if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects)
+                                for a in card.abilities))
+
+    @cached_property
     def sword_gated(self) -> tuple[tuple[str, Ability], ...]:
         """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
         return tuple((colour, ability) for colour, card in self.cards.items() for ability in card.abilities
@@ -197,8 +209,10 @@ class State(NamedTuple):
 def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
     """CU-56: the lead player, then the others clockwise."""
     chosen = state.racing if players is None else set(players)
-    lead = state.lead
-    return [k for k in (*range(lead, len(state.players)), *range(lead)) if k in chosen]
+    lead, n = state.lead, len(state.players)
+    if len(chosen) == n:  # everyone races (every round but a tie's)
+        return [*range(lead, n), *range(lead)]
+    return [k for k in (*range(lead, n), *range(lead)) if k in chosen]
 
 
 def track_of(state: State, p: int) -> Track:
@@ -303,8 +317,8 @@ def lines_passed(table: Table, player: Player) -> int:
 
 def draw_limit(state: State, p: int) -> int:
     """CU-25, CU-26: the base limit, the limit tokens and the red lines between this runner and the leader."""
-    lines = state.lines
-    behind = max(0, max([lines[k] for k in state.racing]) - lines[p])
+    lines, racing = state.lines, state.racing
+    behind = max(0, (max(lines) if len(racing) == len(lines) else max([lines[k] for k in racing])) - lines[p])
     return state.table.kit.base_draw_limit + state.players[p].limit_tokens + behind
 
 
