@@ -452,9 +452,31 @@ def _metric(state: State, p: int, metric: str, effect: Mapping[str, Any]) -> int
     raise ValueError(f"unknown metric {metric!r}")
 
 
+_last_uses: tuple[State, list[tuple[Mapping[str, Any], tuple[str, ...], State, list[Event]]]] | None = None
+
+
 def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
     """Carry out one listed ability use: its effects in order with the action's choices (CU-78: fully, as far as
-    possible)."""
+    possible).
+
+    The uses worked out from the last state are kept: a greedy bot rates each ability it may use by using it
+    (``Cubitos.rate``), then the one it chose is used again by ``apply``."""
+    global _last_uses
+    last = _last_uses  # read once: another thread may use abilities of another state meanwhile
+    if last is None or last[0] is not state:
+        last = _last_uses = (state, [])
+    for used, at, after, produced in last[1]:
+        if at == moments and used == action:
+            events += [dict(event) for event in produced]
+            return after
+    produced = []
+    after = _use_ability(state, action, produced, *moments)
+    last[1].append((dict(action), moments, after, produced))
+    events += [dict(event) for event in produced]
+    return after
+
+
+def _use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
     p = state.current
     table = state.table
     player = state.players[p]

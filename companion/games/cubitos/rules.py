@@ -374,19 +374,19 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         elif extra:
             raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
     of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
-    for die in sorted(taken):
+    for die in sorted(taken, reverse=True):
         of_type.setdefault(types[die], []).append(die)
-    dice_of = table.kit.dice
+    blanks = table.kit.blank_faces
     active = list(player.active)
     still: list[int] = []
     hits = []
-    for die_type, label in rolled:
-        die = of_type[die_type].pop(0)
-        if dice_of[die_type].by_label[label].blank:
+    for name, shown in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
+        die = of_type[shown[0]].pop()
+        if shown in blanks:
             still.append(die)
         else:
-            active.append((die, label))
-            hits.append(f"{die_type}/{label}")
+            active.append((die, shown[1]))
+            hits.append(name)
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
     was_in_danger = player.danger
     new = active[len(player.active):]
