@@ -84,12 +84,13 @@ class GreedyBot:
         if len(options) == 1:
             return options[0]
         rate = None if self.play_out else getattr(game, "rate", None)
+        actor = prompt.actor
         best, best_score = options[0], float("-inf")
         for option in options:
-            score = rate(state, option, prompt.actor) if rate is not None else None
+            score = rate(state, option, actor) if rate is not None else None
             if score is None:
                 after, _ = game.apply(state, roll(game, option, rng, state))
-                score = game.score(after, prompt.actor)
+                score = game.score(after, actor)
             if score > best_score:
                 best, best_score = option, score
         return best

@@ -748,7 +748,7 @@ def _walks(state: State) -> list[Walk]:
                 events = list(on_the_way)
                 after = _step(walked, p, there, events)
                 runner = after.players[p]
-                walk = Walk([*path, there], after, events)
+                walk = tuple.__new__(Walk, ([*path, there], after, events))  # a Walk without NamedTuple's __new__
                 key = (runner.segment, runner.space, runner.laps)
                 left = (runner.steps, runner.water)
                 if key != origin and (key not in best or left > best[key][0]):
@@ -1145,8 +1145,9 @@ class Cubitos:
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
                                               "move": ANY_TIME, "buy": ANY_TIME}
     """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
-    _rated: tuple[State, str, Player, tuple[int, float, tuple[float, float] | None]] | None = None
-    """The last state and actor rated, with the actor's table and its ``_standing``."""
+    _rated: tuple[Any, ...] | None = None
+    """The last state and actor rated, with the actor's table, its ``_standing`` and, once asked, the rating of
+    passing."""
 
     def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
         """What ``score`` makes of ``option`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None for an
@@ -1165,7 +1166,7 @@ class Cubitos:
         if last is None or last[0] is not state or last[1] != actor:
             player = state.players[state.table.colours.index(actor)]
             last = self._rated = (state, actor, player, _standing(state.table, player))
-        _, _, player, standing = last
+        player, standing = last[2], last[3]
         if kind == "move":
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
             return None if walked is None else self.score(walked, actor)
@@ -1176,8 +1177,11 @@ class Cubitos:
                 push = _push(state.table, player.ready) if player.ready else None
                 return _total((standing[0], 0, push and (0.0, push[1])), player, 0, 0, player.credits, 0, True)
             return _total(standing, player, player.steps, player.coins, player.credits, 0, not player.done_rolling)
-        if kind in self.PASSING:
-            return _total(standing, player, player.steps, player.coins, player.credits, 0, False)
+        if kind in self.PASSING:  # a bust lists a dozen ways to rest, alike for the rating
+            if len(last) == 4:
+                last = self._rated = (*last, _total(standing, player, player.steps, player.coins, player.credits, 0,
+                                                    False))
+            return last[4]
         if kind == "convert":
             return _total(standing, player, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
                           not player.done_rolling)
