@@ -163,7 +163,7 @@ def next_roller(state: State) -> int | None:
     for p in lead_order(state):
         player = state.players[p]
         if not player.done_rolling:
-            count = len(player.ready) if player.refilled else ready_count(state, p)  # refilled: no refill to come
+            count = len(player.ready) + (0 if player.refilled else refill_bounds(state, p)[0])  # ready_count
             if count > most:
                 roller, most = p, count
     return roller
@@ -296,13 +296,13 @@ def _beyond(counts: dict[str, int], other: dict[str, int]) -> dict[str, int]:
     return {kind: n - other.get(kind, 0) for kind, n in counts.items() if n > other.get(kind, 0)}
 
 
-def _refill(state: State, p: int, extra: dict[str, int], events: list[Event]) -> tuple[list[int], list[int],
-                                                                                        list[int]]:
+def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int, bool],
+            events: list[Event]) -> tuple[list[int], list[int], list[int]]:
     """CU-27..CU-29: the dice the roll shows beyond the ready zone, taken from the draw zone (the rest zone
     recycled into it when it lacks enough); returns (the refilled dice, the draw zone, the rest zone)."""
     player = state.players[p]
     types = state.table.types
-    low, high, recycle = refill_bounds(state, p)
+    low, high, recycle = bounds  # refill_bounds
     draw, rest = list(player.draw), list(player.rest)
     if player.refill_no_limit:  # CU-99: any dice of any zone; **Decision**: from the draw zone first
         taken = []
@@ -350,7 +350,8 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     dice = action.get("dice")
     count = action.get("roll") if isinstance(action.get("roll"), int) else len(dice) if isinstance(dice, list) \
         else ready_count(state, p)  # a confirmed roll names its size by its dice
-    low, high, _ = refill_bounds(state, p)
+    bounds = refill_bounds(state, p)
+    low, high, _ = bounds
     if not low <= count - len(player.ready) <= high:
         raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
                             legal=[o["roll"] for o in _roll_options(state)])
@@ -367,7 +368,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
             missing = ", ".join(f"{n} {t}" for t, n in _beyond(ready, shown).items())
             raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
         if not player.refilled:
-            refilled, draw, rest = _refill(state, p, extra, events)
+            refilled, draw, rest = _refill(state, p, extra, bounds, events)
             taken += refilled
             events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
                            "dice": sorted(types[d] for d in refilled)})
@@ -1101,14 +1102,15 @@ class Cubitos:
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows."""
-        actor = seat(state, state.current)
-        step = PHASES[state.phase]
-        if (state.phase != "roll" and (type(action) is dict or isinstance(action, Mapping))
-                and action.get("type") in step.actions
-                and action.get("type") != "move" and "dice" not in action
-                and (action if type(action) is dict else dict(action)) not in self.options(state)):
-            raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
-        return apply_in_phase(state, action, state.phase, actor, PHASES)
+        actor = state.table.colours[state.current]
+        phase = state.phase
+        if phase != "roll" and (type(action) is dict or isinstance(action, Mapping)):
+            step = PHASES[phase]
+            kind = action.get("type")
+            if (kind in step.actions and kind != "move" and "dice" not in action
+                    and (action if type(action) is dict else dict(action)) not in self.options(state)):
+                raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
+        return apply_in_phase(state, action, phase, actor, PHASES)
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         if option.get("type") == "ability" or state.phase == "again":
@@ -1175,21 +1177,21 @@ class Cubitos:
                 # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
                 # (worth nothing, owned all the same) and the player rolls again, out of danger
                 push = _push(state.table, player.ready) if player.ready else None
-                return _total((standing[0], 0, push and (0.0, push[1])), player, 0, 0, player.credits, 0, True)
-            return _total(standing, player, player.steps, player.coins, player.credits, 0, not player.done_rolling)
+                return _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, player.credits, 0, True)
+            return _total(standing, player.steps, player.coins, player.credits, 0, not player.done_rolling)
         if kind in self.PASSING:  # a bust lists a dozen ways to rest, alike for the rating
             if len(last) == 4:
-                last = self._rated = (*last, _total(standing, player, player.steps, player.coins, player.credits, 0,
+                last = self._rated = (*last, _total(standing, player.steps, player.coins, player.credits, 0,
                                                     False))
             return last[4]
         if kind == "convert":
-            return _total(standing, player, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
+            return _total(standing, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
                           not player.done_rolling)
         if kind == "buy_step":
-            return _total(standing, player, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
+            return _total(standing, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
                           not player.done_rolling)
         if kind == "buy":
-            return _total(standing, player, player.steps, player.coins - state.table.costs[option["die"]],
+            return _total(standing, player.steps, player.coins - state.table.costs[option["die"]],
                           player.credits, 1, not player.done_rolling)
         if state.phase == "bonus":
             return self.score(_bonus_chosen(state, option, []), actor)
@@ -1198,22 +1200,26 @@ class Cubitos:
         return None
 
 
-def _standing(table: Table, player: Player) -> tuple[int, float, tuple[float, float] | None]:
+def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple[float, float] | None]:
     """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
-    that change only resources: (the race left and reached, the active dice's worth, the push's (bust, gain) while
-    the player may still push)."""
+    that change only resources: (the race left and reached, the fans, the dice owned, the active dice's worth, the
+    push's (bust, gain) while the player may still push)."""
     active = table.memo.get(("worth", player.active))
     if active is None:
-        dice, types = table.kit.dice, table.types
-        active = table.remember(("worth", player.active), sum(
-            1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
-            for f in (dice[types[d]].by_label[label] for d, label in player.active)))
+        worths = table.memo.get("face worths")
+        if worths is None:
+            worths = table.remember("face worths", {kind.id: {f.label: 1.5 * f.steps + f.coins / 3 + f.credits / 2
+                                                                + (f.team or f.special) for f in kind.faces}
+                                                     for kind in table.kit.dice.values()})
+        types = table.types
+        active = table.remember(("worth", player.active), sum([worths[types[d]][label] for d, label in player.active]))
     push = None
     if not player.done_rolling and player.ready:
         push = _push(table, player.ready)
         if not player.danger:
             push = (0.0, push[1])
-    return -2 * spaces_left(table, player) + 40 * player.reached, active, push
+    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
+    return -2 * spaces_left(table, player) + 40 * player.reached, player.fans, owned, active, push
 
 
 def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
@@ -1225,12 +1231,11 @@ def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
     return push
 
 
-def _total(standing: tuple[int, float, tuple[float, float] | None], player: Player, steps: int, coins: int,
-           credits: int, gained_dice: int, rolling: bool) -> float:
+def _total(standing: tuple[int, int, int, float, tuple[float, float] | None], steps: int, coins: int, credits: int,
+           gained_dice: int, rolling: bool) -> float:
     """``_rating`` from a standing and the player's resources (``gained_dice`` more dice owned than now)."""
-    lead, active, push = standing
-    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest) + gained_dice
-    score = lead + 1.5 * steps + 0.3 * coins + 0.4 * credits + 0.3 * player.fans + 0.8 * owned + active
+    lead, fans, owned, active, push = standing
+    score = lead + 1.5 * steps + 0.3 * coins + 0.4 * credits + 0.3 * fans + 0.8 * (owned + gained_dice) + active
     if rolling and push is not None:
         bust, gain = push
         score += (1 - bust) * gain - bust * active
@@ -1241,7 +1246,7 @@ def _rating(table: Table, player: Player) -> float:
     """``Cubitos.score`` of a player still racing: how little of the race is left, what the active dice and
     resources will bring, and, while the player still rolls, what pushing the ready zone is worth against losing
     the active dice."""
-    return _total(_standing(table, player), player, player.steps, player.coins, player.credits, 0,
+    return _total(_standing(table, player), player.steps, player.coins, player.credits, 0,
                   not player.done_rolling)
 
 
