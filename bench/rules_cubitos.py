@@ -20,7 +20,7 @@ The headline's games are pinned (``tests/games/test_cubitos_recorded_games.py``,
 seeds, recorded before the second speed pass), so a speed-up that changes a single decision of these bots fails
 there rather than making the figure a different race. What is left after that pass (about 30 games/s, 24 before it)
 is spread thin: a roll's refill and placing, a new player tuple per change (``state.changed``, 40 fields), the
-ratings of each option, the abilities asked at each phase and the dice rolled with ``random``, no function above a
+ratings of each option, the abilities asked at each phase and the dice rolled with ``random``, no function much above a
 sixteenth of the bytecodes run; the next step is a cheaper state, not more caching.
 
     python bench/rules_cubitos.py
