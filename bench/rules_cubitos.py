@@ -13,7 +13,15 @@ instead of 25).
 Two more rows: the same bots playing out every option (the full lookahead, the figure this script gave before
 issue 16, on the very same games), and random bots, whose races last hundreds of rounds (they give dice back and
 walk both ways), so their games per second say little and their time per action says how fast the rules are. CPU
-time (``process_time``) is reported beside wall time because the machine may be shared.
+time (``process_time``) is reported beside wall time because the machine may be shared; on a loaded machine compare
+two versions only by runs in the same minute.
+
+The headline's games are pinned (``tests/games/test_cubitos_recorded_games.py``, ``RATING_RECORDED``: the first seven
+seeds, recorded before the second speed pass), so a speed-up that changes a single decision of these bots fails
+there rather than making the figure a different race. What is left after that pass (about 30 games/s, 24 before it)
+is spread thin: a roll's refill and placing, a new player tuple per change (``state.changed``, 40 fields), the
+ratings of each option, the abilities asked at each phase and the dice rolled with ``random``, no function much above a
+sixteenth of the bytecodes run; the next step is a cheaper state, not more caching.
 
     python bench/rules_cubitos.py
 """

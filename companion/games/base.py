@@ -98,7 +98,7 @@ def apply_in_phase(state: Any, action: Mapping[str, Any], phase: str, actor: str
     Checking the action type against the phase first means every handler can trust what it gets, and a press on the
     wrong button (a "move" during the roll) names the rule of the phase the table is in, not a KeyError.
     """
-    kind = action.get("type") if isinstance(action, Mapping) else None
+    kind = action.get("type") if type(action) is dict or isinstance(action, Mapping) else None  # dict: no ABC check
     step = phases[phase]
     if kind not in step.actions or step.handler is None:
         raise IllegalAction(step.rule, f"{actor} is in the {phase} phase, {kind!r} is not possible now",

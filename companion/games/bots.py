@@ -84,12 +84,13 @@ class GreedyBot:
         if len(options) == 1:
             return options[0]
         rate = None if self.play_out else getattr(game, "rate", None)
+        actor = prompt.actor
         best, best_score = options[0], float("-inf")
         for option in options:
-            score = rate(state, option, prompt.actor) if rate is not None else None
+            score = rate(state, option, actor) if rate is not None else None
             if score is None:
                 after, _ = game.apply(state, roll(game, option, rng, state))
-                score = game.score(after, prompt.actor)
+                score = game.score(after, actor)
             if score > best_score:
                 best, best_score = option, score
         return best
@@ -105,11 +106,12 @@ def play_game(game: Game, options: Mapping[str, Any], seed: int,
     rng = random.Random(seed)
     state = game.setup(options, rng)
     actions: list[Action] = []
+    seated = isinstance(bots, Mapping)
     while not game.is_over(state):
         if len(actions) >= MAX_ACTIONS:
             raise RuntimeError(f"{game.id}: no end after {MAX_ACTIONS} actions (seed {seed})")
         prompt = game.prompt(state)
-        bot = bots[prompt.actor] if isinstance(bots, Mapping) else bots
+        bot = bots[prompt.actor] if seated else bots
         action = roll(game, bot.choose(game, state, prompt, rng), rng, state)
         state, _ = game.apply(state, action)
         actions.append(action)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 
 from companion.games.bots import GreedyBot, roll
+from companion.games.cubitos import abilities
+from companion.games.cubitos.abilities import ANY_TIME, use_ability
 from companion.games.cubitos.rules import GAME, PLAYER_COLOURS, Cubitos
 from companion.games.cubitos.state import MEMO_SIZE
 
@@ -72,3 +74,32 @@ def test_a_tables_memo_of_rated_zones_never_holds_more_than_its_size():
     for n in range(MEMO_SIZE + 10):
         assert table.remember(("worth", ((n, "x"),)), float(n)) == float(n)
     assert len(table.memo) <= MEMO_SIZE and table.memo[("worth", ((MEMO_SIZE + 9, "x"),))] == MEMO_SIZE + 9
+
+
+def support_uses():
+    """A phase-5 state of a greedy race where the actor may use abilities the bots rate by using them."""
+    for state, prompt in states(seed=1, actions=1500, race="race_5"):
+        uses = [o for o in prompt.options if o["type"] == "ability" and "roll" not in o and not o.get("manual")]
+        if prompt.phase == "support" and len(uses) > 1:
+            return state, prompt, uses
+    raise AssertionError("no phase 5 with abilities to choose from in the race")
+
+
+def test_the_ability_a_greedy_bot_chose_is_carried_out_once_for_rating_and_once_more_never(monkeypatch):
+    state, prompt, uses = support_uses()
+    carried_out = []
+    real = abilities._use_ability
+    monkeypatch.setattr(abilities, "_use_ability", lambda *args: carried_out.append(args[1]) or real(*args))
+    chosen = GreedyBot().choose(GAME, state, prompt, random.Random(0))
+    GAME.apply(state, chosen)
+    assert sorted(map(str, carried_out)) == sorted(map(str, uses))
+
+
+def test_an_ability_used_again_from_the_same_state_leaves_the_same_table_and_fresh_events():
+    state, _, uses = support_uses()
+    first_events, again_events = [], []
+    first = use_ability(state, uses[0], first_events, "phase5", *ANY_TIME)
+    again = use_ability(state, uses[0], again_events, "phase5", *ANY_TIME)
+    assert again == first and again_events == first_events
+    again_events[0]["type"] = "changed by a reader"
+    assert first_events[0]["type"] == "ability"

@@ -38,6 +38,7 @@ from companion.games.cubitos.state import (
     reach_finish,
     receive_bonuses,
     remove_die,
+    replaced,
     seat,
     track_of,
 )
@@ -143,29 +144,52 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
                 found.append((None, None, ability))
     if not player.active:
         return found
+    offers = table.offers_at.get(moments)
+    if offers is None:  # most races' cards have no ability for most moments: then no die needs asking
+        offers = table.offers_at[moments] = any(_offered_at(table, moment) for moment in moments)
+    if not offers:
+        return found
+    key = ("usable", moments, player.active)
+    offered = table.memo.get(key)
+    if offered is None:
+        offered = table.remember(key, _offered_to(table, moments, player.active))
+    for moment, die, label, ability in offered:
+        if (die, ability.id) in (player.event_used if moment == "event" else player.used):
+            continue
+        if moment == "event" and die not in (player.pushed_active or ()):
+            continue
+        if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
+            found.append((die, label, ability))
+            continue
+        if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
+            continue
+        if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
+                and _has_effect(state, p, die, ability):
+            found.append((die, label, ability))
+    return found
+
+
+def _offered_to(table: Table, moments: tuple[str, ...], active: tuple[tuple[int, str], ...]) -> tuple[
+        tuple[str, int, str, Ability], ...]:
+    """(moment, die, face label, ability) that the active dice's faces may grant at ``moments``, in the order
+    ``usable`` offers them, before what the player has used and the gates: kept per active zone in the table's memo,
+    as most moments find none and the rules ask at every roll, push and phase."""
+    found = []
     types = table.types
     for moment in moments:
-        spent = player.event_used if moment == "event" else player.used
-        offered = table.offered.get(moment)
-        if offered is None:
-            offered = table.offered[moment] = _offered(table, moment)
-        if not offered:  # no card in play has an ability for this moment
-            continue
-        for die, label in player.active:
-            abilities = offered.get((types[die], label))
-            if not abilities or moment == "event" and die not in (player.pushed_active or ()):
-                continue
-            for ability in abilities:
-                if (die, ability.id) in spent:
-                    continue
-                if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
-                    found.append((die, label, ability))
-                    continue
-                if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
-                    continue
-                if _gate_open(state, p, ability, table.colour(die)) and _has_effect(state, p, die, ability):
-                    found.append((die, label, ability))
-    return found
+        offered = _offered_at(table, moment)
+        for die, label in active if offered else ():
+            for ability in offered.get((types[die], label), ()):
+                found.append((moment, die, label, ability))
+    return tuple(found)
+
+
+def _offered_at(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
+    """``_offered``, worked out once per table."""
+    offered = table.offered.get(moment)
+    if offered is None:
+        offered = table.offered[moment] = _offered(table, moment)
+    return offered
 
 
 def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
@@ -350,9 +374,21 @@ ANY_TIME = ("race", "any")
 """Abilities usable whenever the player decides in the race section (Azrael; Wadenbeißer, Draftodon, Mungojerrie)."""
 
 
+_last_support: tuple[State, list[Action]] | None = None
+
+
 def support_options(state: State) -> list[Action]:
-    """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``)."""
-    return ([] if owed(state, "phase5") else [{"type": "done"}]) + ability_options(state, "phase5", *ANY_TIME)
+    """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``).
+
+    The last state's are kept: using an ability lists what is left to decide whether phase 5 goes on, and the
+    prompt of that very state lists them again."""
+    global _last_support
+    last = _last_support  # read once: another thread may list another state meanwhile
+    if last is not None and last[0] is state:
+        return last[1]
+    options = ([] if owed(state, "phase5") else [{"type": "done"}]) + ability_options(state, "phase5", *ANY_TIME)
+    _last_support = (state, options)
+    return options
 
 
 def _colours_active(state: State, p: int, colour: str | list[str]) -> bool:
@@ -416,9 +452,31 @@ def _metric(state: State, p: int, metric: str, effect: Mapping[str, Any]) -> int
     raise ValueError(f"unknown metric {metric!r}")
 
 
+_last_uses: tuple[State, list[tuple[Mapping[str, Any], tuple[str, ...], State, list[Event]]]] | None = None
+
+
 def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
     """Carry out one listed ability use: its effects in order with the action's choices (CU-78: fully, as far as
-    possible)."""
+    possible).
+
+    The uses worked out from the last state are kept: a greedy bot rates each ability it may use by using it
+    (``Cubitos.rate``), then the one it chose is used again by ``apply``."""
+    global _last_uses
+    last = _last_uses  # read once: another thread may use abilities of another state meanwhile
+    if last is None or last[0] is not state:
+        last = _last_uses = (state, [])
+    for used, at, after, produced in last[1]:
+        if at == moments and used == action:
+            events += [dict(event) for event in produced]
+            return after
+    produced = []
+    after = _use_ability(state, action, produced, *moments)
+    last[1].append((dict(action), moments, after, produced))
+    events += [dict(event) for event in produced]
+    return after
+
+
+def _use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
     p = state.current
     table = state.table
     player = state.players[p]
@@ -443,12 +501,13 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
         elif pair is None and face(table, die, label).special and any(a.slot == "special" and played(a)
                                                                       for a in card.abilities):
             owes = owes | {die}  # CU-79: the special of a later window is owed
-        spent = {(d, ability.id) for d in _partners(state, p, die, ability)} | ({(die, pair.id)} if pair else set())
+        partners = (die,) if ability.dice_used == 1 else _partners(state, p, die, ability)  # CU-138
+        spent = {(d, ability.id) for d in partners} | ({(die, pair.id)} if pair else set())
         state = changed(state, p, used=player.used | spent, owes_special=owes)
     events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule,
                    **({"manual": True} if not played(ability) else {})})
     if not played(ability):
-        return state._replace(adjusting=ability.id)
+        return replaced(state, adjusting=ability.id)
     state = _effects(state, p, die, ability.effects, action, events)
     if pair is not None:
         events.append({"type": "ability", "player": seat(state, p), "ability": pair.id, "rule": pair.rule})
@@ -563,12 +622,9 @@ def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event
     """Dice just placed in the active zone (CU-81, CU-88): Käsehäppchen owes a push (CU-110), and a third active die
     puts the player in danger (CU-32)."""
     table = state.table
-    for die, label in dice:
-        grant = table.granting.get((table.types[die], label))
-        if grant is None:
-            continue
-        card = grant[0]
-        if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects) for a in card.abilities):
+    pushing = table.must_push_faces
+    for die, label in dice if pushing else ():
+        if (table.types[die], label) in pushing:
             if state.players[p].done_rolling:
                 continue  # S-35: the roll section is over, the duty lapses at once (MUST_PASS_OVERRIDES_MUST_PUSH)
             if not state.players[p].must_push:
@@ -700,7 +756,7 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
     if op in ROLLING_OPS:
         state = roll_in(state, p, die, effect, action.get("dice"), events)
         if effect.get("repeat", 1) > 1:  # CU-123: Mahatma rolls the ready zone once more
-            return state._replace(again=(_ability_of(effect, state, die), effect["repeat"] - 1))
+            return replaced(state, again=(_ability_of(effect, state, die), effect["repeat"] - 1))
         return state
     raise ValueError(f"effect op {op!r} is not played yet")
 
@@ -759,7 +815,7 @@ def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
         die = die_in(state, p, origin, action["die"])
         state = remove_die(state, p, origin, die)
     if target == "stock":
-        return state._replace(stock=state.stock | {die})
+        return replaced(state, stock=state.stock | {die})
     return changed(state, p, **{target: getattr(state.players[p], target) + (die,)})
 
 

@@ -67,6 +67,7 @@ from companion.games.cubitos.state import (
     parse_roll,
     reach_finish,
     receive_bonuses,
+    replaced,
     seat,
     spaces_left,
     take,
@@ -160,8 +161,9 @@ def next_roller(state: State) -> int | None:
     """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order."""
     roller, most = None, -1
     for p in lead_order(state):
-        if not state.players[p].done_rolling:
-            count = ready_count(state, p)
+        player = state.players[p]
+        if not player.done_rolling:
+            count = len(player.ready) + (0 if player.refilled else refill_bounds(state, p)[0])  # ready_count
             if count > most:
                 roller, most = p, count
     return roller
@@ -244,7 +246,7 @@ def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
     racing = tuple(range(len(seats)))
     state = State(table=table, players=tuple(players), stock=stock, lead=lead, round=1, phase="roll", current=lead,
                   racing=racing, lines=(0,) * len(seats))
-    return state._replace(current=next_roller(state))
+    return replaced(state, current=next_roller(state))
 
 
 # ------------------------------------------------------------------------------------------------------ roll section
@@ -281,22 +283,38 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     return [rng.choice(names[table.types[d]]) for d in [*player.ready, *chosen]]
 
 
-def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> tuple[list[int], list[int],
-                                                                                      list[int]]:
+def _counts(kinds: list[str]) -> dict[str, int]:
+    """Die type -> how many of ``kinds`` (a ``Counter`` without its cost: every roll counts its dice)."""
+    found: dict[str, int] = {}
+    for kind in kinds:
+        found[kind] = found.get(kind, 0) + 1
+    return found
+
+
+def _beyond(counts: dict[str, int], other: dict[str, int]) -> dict[str, int]:
+    """What ``counts`` has more of than ``other`` (``Counter`` subtraction)."""
+    return {kind: n - other.get(kind, 0) for kind, n in counts.items() if n > other.get(kind, 0)}
+
+
+def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int, bool],
+            events: list[Event]) -> tuple[list[int], list[int], list[int]]:
     """CU-27..CU-29: the dice the roll shows beyond the ready zone, taken from the draw zone (the rest zone
     recycled into it when it lacks enough); returns (the refilled dice, the draw zone, the rest zone)."""
     player = state.players[p]
     types = state.table.types
-    low, high, recycle = refill_bounds(state, p)
+    low, high, recycle = bounds  # refill_bounds
     draw, rest = list(player.draw), list(player.rest)
     if player.refill_no_limit:  # CU-99: any dice of any zone; **Decision**: from the draw zone first
         taken = []
         for die_type, n in sorted(extra.items()):
-            for _ in range(n):
-                source = draw if any(types[d] == die_type for d in draw) else rest
-                if not any(types[d] == die_type for d in source):
-                    raise IllegalAction("CU-29", f"no {die_type} die left in the draw or rest zone")
-                taken.append(take(source, types, die_type))
+            for source in (draw, rest):
+                lowest = sorted([d for d in source if types[d] == die_type])[:n]
+                for die in lowest:
+                    source.remove(die)
+                taken += lowest
+                n -= len(lowest)
+            if n:
+                raise IllegalAction("CU-29", f"no {die_type} die left in the draw or rest zone")
         return taken, draw, rest
     excluded = player.refill_exclude
     colour = {t: state.table.kit.dice[t].colour for t in extra}
@@ -306,19 +324,23 @@ def _refill(state: State, p: int, extra: Counter[str], events: list[Event]) -> t
                             + (f" not {', '.join(sorted(excluded))}" if excluded else "")
                             + f", the roll shows {counted}")
     if recycle:  # CU-28: what is left of the draw zone first, then the rest zone becomes the draw zone
-        first = Counter(types[d] for d in draw if not _excluded(state, p, d))
-        if first - extra:
+        first = _counts([types[d] for d in draw if not _excluded(state, p, d)])
+        if _beyond(first, extra):
             raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
         draw, rest = draw + rest, []
         events.append({"type": "recycled", "player": seat(state, p), "dice": len(draw)})
-    available = Counter(types[d] for d in draw)
-    if extra - available:
-        wrong = ", ".join(f"{n} {t}" for t, n in (extra - available).items())
+    short = _beyond(extra, _counts([types[d] for d in draw]))
+    if short:
+        wrong = ", ".join(f"{n} {t}" for t, n in short.items())
         raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
     taken = []  # the lowest dice of each type (dice of a type are alike)
-    for die_type, n in sorted(extra.items()):
-        taken += sorted(d for d in draw if types[d] == die_type)[:n]
-    return taken, [d for d in draw if d not in taken], rest
+    wanted = dict(extra)
+    for die in sorted(draw):
+        if wanted.get(types[die]):
+            wanted[types[die]] -= 1
+            taken.append(die)
+    chosen = set(taken)
+    return taken, [d for d in draw if d not in chosen], rest
 
 
 def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -328,7 +350,8 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     dice = action.get("dice")
     count = action.get("roll") if isinstance(action.get("roll"), int) else len(dice) if isinstance(dice, list) \
         else ready_count(state, p)  # a confirmed roll names its size by its dice
-    low, high, _ = refill_bounds(state, p)
+    bounds = refill_bounds(state, p)
+    low, high, _ = bounds
     if not low <= count - len(player.ready) <= high:
         raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
                             legal=[o["roll"] for o in _roll_options(state)])
@@ -336,35 +359,35 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     types = table.types
     taken = list(player.ready)
     draw, rest = player.draw, player.rest
-    pushed = player.refilled and sorted(t for t, _ in rolled) == sorted(types[d] for d in taken)
+    pushed = player.refilled and sorted([t for t, _ in rolled]) == sorted([types[d] for d in taken])
     if not pushed:  # a refill, or a roll that does not show the ready zone
-        shown = Counter(t for t, _ in rolled)
-        ready = Counter(types[d] for d in player.ready)
-        extra = shown - ready
-        if ready - shown:
-            missing = ", ".join(f"{n} {t}" for t, n in (ready - shown).items())
+        shown = _counts([t for t, _ in rolled])
+        ready = _counts([types[d] for d in player.ready])
+        extra = _beyond(shown, ready)
+        if _beyond(ready, shown):
+            missing = ", ".join(f"{n} {t}" for t, n in _beyond(ready, shown).items())
             raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
         if not player.refilled:
-            refilled, draw, rest = _refill(state, p, extra, events)
+            refilled, draw, rest = _refill(state, p, extra, bounds, events)
             taken += refilled
             events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
                            "dice": sorted(types[d] for d in refilled)})
         elif extra:
             raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
     of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
-    for die in sorted(taken):
+    for die in sorted(taken, reverse=True):
         of_type.setdefault(types[die], []).append(die)
-    dice_of = table.kit.dice
+    blanks = table.kit.blank_faces
     active = list(player.active)
     still: list[int] = []
     hits = []
-    for die_type, label in rolled:
-        die = of_type[die_type].pop(0)
-        if dice_of[die_type].by_label[label].blank:
+    for name, shown in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
+        die = of_type[shown[0]].pop()
+        if shown in blanks:
             still.append(die)
         else:
-            active.append((die, label))
-            hits.append(f"{die_type}/{label}")
+            active.append((die, shown[1]))
+            hits.append(name)
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
     was_in_danger = player.danger
     new = active[len(player.active):]
@@ -375,7 +398,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         if player.safe_roll:  # CU-113, CU-35: this roll cannot bust
             events.append({"type": "bust_prevented", "player": seat(state, p)})
         elif usable(state, p, "bust"):
-            return state._replace(phase="busting")
+            return replaced(state, phase="busting")
         else:
             return _bust(state, p, events)
     return _after_roll(state, p, events)
@@ -385,7 +408,7 @@ def _after_roll(state: State, p: int, events: list[Event]) -> State:
     """CU-32, CU-40: danger from the third active die; a push that did not bust is the event its abilities wait
     for; then push or pass."""
     if state.players[p].pushed_active is not None and usable(state, p, "event"):
-        return state._replace(phase="event")
+        return replaced(state, phase="event")
     return _to_choice(state, p, events)
 
 
@@ -395,7 +418,7 @@ def _to_choice(state: State, p: int, events: list[Event]) -> State:
     if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(state, p, events)
-    return state._replace(phase="choice")
+    return replaced(state, phase="choice")
 
 
 def _choices_at(moment: str) -> Callable[[State], list[Action]]:
@@ -449,7 +472,7 @@ def _bust(state: State, p: int, events: list[Event]) -> State:
                     pushed_active=None, must_push=False,
                     used=frozenset(u for u in player.used if u[0] not in gone))
     if state.players[p].ready:
-        return state._replace(phase="bust")
+        return replaced(state, phase="bust")
     return _after_bust(state, p, events)
 
 
@@ -500,7 +523,7 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     events.append({"type": "pushed", "player": seat(state, p)})
     state = changed(state, p, must_push=False, pushed_active=frozenset(d for d, _ in state.players[p].active))
     if usable(state, p, "push"):
-        return state._replace(phase="push")
+        return replaced(state, phase="push")
     return _next_roll(state, events)
 
 
@@ -514,9 +537,9 @@ def _pass(state: State, p: int, events: list[Event], *, quiet: bool = False) -> 
 def _next_roll(state: State, events: list[Event]) -> State:
     roller = next_roller(state)
     if roller is not None:
-        return state._replace(phase="roll", current=roller)
+        return replaced(state, phase="roll", current=roller)
     events.append({"type": "race_section", "round": state.round})
-    return _support(state._replace(current=lead_order(state)[0]), events)
+    return _support(replaced(state, current=lead_order(state)[0]), events)
 
 
 # ------------------------------------------------------------------------------------------------------ race section
@@ -548,7 +571,7 @@ def _next_support(state: State, after: int | None, events: list[Event]) -> State
     order = lead_order(state)
     for p in order[0 if after is None else order.index(after) + 1:]:
         if usable(state, p):
-            return state._replace(phase="support", current=p)
+            return replaced(state, phase="support", current=p)
     return _start_move(state, order[0], events)
 
 
@@ -557,9 +580,9 @@ def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) ->
         return _next_support(state, state.current, events)
     state = use_ability(state, action, events, "phase5", *ANY_TIME)
     if state.adjusting is not None:
-        return state._replace(phase="adjust")
+        return replaced(state, phase="adjust")
     if state.again is not None:
-        return state._replace(phase="again")
+        return replaced(state, phase="again")
     if support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)  # nothing left to use: no tap needed
     return state
@@ -574,8 +597,8 @@ def _on_again(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     ability, left = state.again
     state = roll_in(state, state.current, None, again_effect(state), action.get("dice"), events)
     if left > 1:
-        return state._replace(again=(ability, left - 1))
-    state = state._replace(again=None, phase="support")
+        return replaced(state, again=(ability, left - 1))
+    state = replaced(state, again=None, phase="support")
     if support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)
     return state
@@ -585,7 +608,7 @@ def _on_adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     """CU-89: the players change the table by hand until ``done``; then phase 5 goes on."""
     if action["type"] == "adjust":
         return adjust(state, action, events)
-    state = state._replace(adjusting=None, phase="support")
+    state = replaced(state, adjusting=None, phase="support")
     if support_options(state) == [{"type": "done"}]:
         return _next_support(state, state.current, events)
     return state
@@ -596,10 +619,10 @@ def _start_move(state: State, p: int, events: list[Event]) -> State:
     (``START_SPECIAL_AFTER_PURCHASES``) when it has one."""
     player = state.players[p]
     here = (player.segment, player.space)
-    state = changed(state, p, moved_from=here)._replace(current=p, phase="move")
+    state = replaced(changed(state, p, moved_from=here), current=p, phase="move")
     space = track_of(state, p).spaces[player.space]
     if space.special is not None and here not in player.specials:
-        return state._replace(phase="move_start")
+        return replaced(state, phase="move_start")
     return state
 
 
@@ -638,7 +661,7 @@ def _on_move_start(state: State, action: Mapping[str, Any], events: list[Event])
     if action["type"] != "begin":
         return _on_convert(state, action, events)
     player = state.players[state.current]
-    return _trigger(state._replace(phase="move"), state.current, player.segment, player.space, events)
+    return _trigger(replaced(state, phase="move"), state.current, player.segment, player.space, events)
 
 
 def _trigger(state: State, p: int, segment: int, space_id: str, events: list[Event]) -> State:
@@ -652,7 +675,7 @@ def _trigger(state: State, p: int, segment: int, space_id: str, events: list[Eve
         events.append({"type": "jet", "player": seat(state, p), "space": space_id, "steps": player.steps * 2,
                        "water": player.water * 2})
         return changed(state, p, steps=player.steps * 2, water=player.water * 2)
-    return state._replace(phase="shortcut", shortcut=(segment, space_id))
+    return replaced(state, phase="shortcut", shortcut=(segment, space_id))
 
 
 def _step_targets(state: State, p: int) -> list[str]:
@@ -726,7 +749,7 @@ def _walks(state: State) -> list[Walk]:
                 events = list(on_the_way)
                 after = _step(walked, p, there, events)
                 runner = after.players[p]
-                walk = Walk([*path, there], after, events)
+                walk = tuple.__new__(Walk, ([*path, there], after, events))  # a Walk without NamedTuple's __new__
                 key = (runner.segment, runner.space, runner.laps)
                 left = (runner.steps, runner.water)
                 if key != origin and (key not in best or left > best[key][0]):
@@ -825,7 +848,7 @@ def _on_shortcut(state: State, action: Mapping[str, Any], events: list[Event]) -
     if action["type"] in ("convert", "buy_step"):
         return _on_convert(state, action, events)
     segment, space_id = state.shortcut
-    state = state._replace(phase="move", shortcut=None)
+    state = replaced(state, phase="move", shortcut=None)
     if action["type"] == "skip":
         return state
     special = state.table.segments[segment].spaces[space_id].special
@@ -848,9 +871,9 @@ def _end_move(state: State, p: int, events: list[Event]) -> State:
 
 def _after_bonuses(state: State, p: int, events: list[Event]) -> State:
     if state.bonuses:
-        return state._replace(phase="bonus")
+        return replaced(state, phase="bonus")
     if usable(state, p, "end6"):
-        return state._replace(phase="end6")
+        return replaced(state, phase="end6")
     return _next_mover(state, events)
 
 
@@ -877,7 +900,7 @@ def _bonus_options(state: State) -> list[Action]:
 
 def _on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     state = _bonus_chosen(state, action, events)
-    return _after_bonuses(state._replace(bonuses=state.bonuses[1:], phase="move"), state.current, events)
+    return _after_bonuses(replaced(state, bonuses=state.bonuses[1:], phase="move"), state.current, events)
 
 
 def _bonus_chosen(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -903,8 +926,8 @@ def _next_mover(state: State, events: list[Event]) -> State:
 def _start_buy(state: State, p: int) -> State:
     """CU-101: what must happen just before phase 7 (Schlägertyp) comes first."""
     if usable(state, p, "before7"):
-        return state._replace(phase="before7", current=p)
-    return state._replace(phase="buy", current=p)
+        return replaced(state, phase="before7", current=p)
+    return replaced(state, phase="buy", current=p)
 
 
 def _buy_options(state: State) -> list[Action]:
@@ -914,11 +937,12 @@ def _buy_options(state: State) -> list[Action]:
     player = state.players[p]
     options: list[Action] = [{"type": "done"}]
     if len(player.bought) < MAX_BUYS:
+        dice, costs = table.kit.dice, table.costs
         for die_type in in_stock(state):
-            kind = table.kit.dice[die_type]
+            kind = dice[die_type]
             if (kind.kind != "ability" and not GREY_BUYABLE) or (BUYS_DIFFERENT and kind.colour in player.bought):
                 continue
-            if player.coins >= table.cost(die_type):
+            if player.coins >= costs[die_type]:
                 options.append({"type": "buy", "die": die_type})
     return options + _convert_options(state) + ability_options(state, *ANY_TIME)
 
@@ -959,23 +983,26 @@ def rest_all(state: State, events: list[Event]) -> State:
                                          for zone in ("draw", "ready", "rest")},
                             active=tuple(a for a in player.active if a[0] not in borrowed), borrowed=frozenset())
         events.append({"type": "returned", "dice": sorted(state.table.types[d] for d in borrowed)})
-        state = state._replace(stock=state.stock | borrowed)
+        state = replaced(state, stock=state.stock | borrowed)
+    players = list(state.players)
     for p in state.racing:
-        state = changed(state, p, **_rested(state.players[p]))
+        players[p] = _rested(players[p])
+    state = replaced(state, players=tuple(players))
     events.append({"type": "round_end", "round": state.round})
     if state.ending:
         return _end(state, events)
     return _next_round(state, state.racing, events)
 
 
-def _rested(player: Player) -> dict[str, Any]:
-    """CU-50, CU-51: what the round's end changes on a player's table (borrowed dice aside)."""
-    return dict(rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0, water=0,
-                danger=False, busted=False, refilled=False, done_rolling=False, took_credits=False, gave_back=False,
-                specials=frozenset(), bought=(), swords=None, used=frozenset(), gated=frozenset(),
-                owes_special=frozenset(), pushed_active=None, event_used=frozenset(), safe_roll=False,
-                bust_ignored=False, keep_on_bust=frozenset(), must_push=False, refill_exclude=player.next_exclude,
-                refill_no_limit=player.next_no_limit, next_exclude=frozenset(), next_no_limit=False)
+def _rested(player: Player) -> Player:
+    """CU-50, CU-51: a player's table once the round has ended (borrowed dice aside)."""
+    return player._replace(
+        rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0, water=0, danger=False,
+        busted=False, refilled=False, done_rolling=False, took_credits=False, gave_back=False, specials=frozenset(),
+        bought=(), swords=None, used=frozenset(), gated=frozenset(), owes_special=frozenset(), pushed_active=None,
+        event_used=frozenset(), safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False,
+        refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit, next_exclude=frozenset(),
+        next_no_limit=False)
 
 
 def _end(state: State, events: list[Event]) -> State:
@@ -993,11 +1020,11 @@ def _end(state: State, events: list[Event]) -> State:
     leaders = tuple(p for p in reached if distance(p) == best)
     if len(leaders) == 1:
         events.append({"type": "game_over", "winner": seat(state, leaders[0]), "distance": best})
-        return state._replace(phase="over", winners=leaders, current=leaders[0])
+        return replaced(state, phase="over", winners=leaders, current=leaders[0])
     events.append({"type": "tie", "players": [seat(state, p) for p in leaders], "distance": best})
     for p in leaders:
         state = changed(state, p, reached=False)
-    return _next_round(state._replace(ending=False, tiebreak=True), leaders, events)
+    return _next_round(replaced(state, ending=False, tiebreak=True), leaders, events)
 
 
 def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> State:
@@ -1014,8 +1041,8 @@ def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> S
     state = changed(state, lead, ready=state.players[lead].ready + (die,))
     lines = tuple(lines_passed(table, player) for player in state.players)
     events.append({"type": "round", "round": state.round + 1, "lead": seat(state, lead)})
-    state = state._replace(round=state.round + 1, lead=lead, racing=tuple(racing), lines=lines, phase="roll")
-    return state._replace(current=next_roller(state))
+    state = replaced(state, round=state.round + 1, lead=lead, racing=tuple(racing), lines=lines, phase="roll")
+    return replaced(state, current=next_roller(state))
 
 
 # ---------------------------------------------------------------------------------------------------------- the game
@@ -1038,7 +1065,7 @@ PHASES: dict[str, Phase] = {
     "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), _bonus_options, _on_bonus),
     "end6": Phase("CU-119", ("ability", "go"), _end6_options, _on_end6),
     "before7": Phase("CU-101", ("ability", "go"), _choices_at("before7"),
-                     _using("before7", lambda s, e: s._replace(phase="buy"))),
+                     _using("before7", lambda s, e: replaced(s, phase="buy"))),
     "buy": Phase("CU-48", ("buy", "done", "convert", "ability"), _buy_options, _on_buy),
     "over": Phase("CU-147", (), no_options),
 }
@@ -1075,12 +1102,15 @@ class Cubitos:
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows."""
-        actor = seat(state, state.current)
-        step = PHASES[state.phase]
-        if (state.phase != "roll" and isinstance(action, Mapping) and action.get("type") in step.actions
-                and action.get("type") != "move" and "dice" not in action and dict(action) not in self.options(state)):
-            raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
-        return apply_in_phase(state, action, state.phase, actor, PHASES)
+        actor = state.table.colours[state.current]
+        phase = state.phase
+        if phase != "roll" and (type(action) is dict or isinstance(action, Mapping)):
+            step = PHASES[phase]
+            kind = action.get("type")
+            if (kind in step.actions and kind != "move" and "dice" not in action
+                    and (action if type(action) is dict else dict(action)) not in self.options(state)):
+                raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
+        return apply_in_phase(state, action, phase, actor, PHASES)
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         if option.get("type") == "ability" or state.phase == "again":
@@ -1117,8 +1147,9 @@ class Cubitos:
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
                                               "move": ANY_TIME, "buy": ANY_TIME}
     """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
-    _rated: tuple[State, str, dict[str, float]] | None = None
-    """The ratings of the last state and actor asked about that options share (a bust lists a dozen ``rest``)."""
+    _rated: tuple[Any, ...] | None = None
+    """The last state and actor rated, with the actor's table, its ``_standing`` and, once asked, the rating of
+    passing."""
 
     def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
         """What ``score`` makes of ``option`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None for an
@@ -1130,61 +1161,93 @@ class Cubitos:
         end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
         A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase,
         a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
-        as ``apply`` would."""
+        as ``apply`` would. The actor's standing (``_standing``) is worked out once per state: the options of one
+        state mostly change only the actor's resources."""
         kind = option["type"]
+        last = self._rated
+        if last is None or last[0] is not state or last[1] != actor:
+            player = state.players[state.table.colours.index(actor)]
+            last = self._rated = (state, actor, player, _standing(state.table, player))
+        player, standing = last[2], last[3]
         if kind == "move":
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
             return None if walked is None else self.score(walked, actor)
-        group = "hand_on" if kind in self.HANDING_ON else "pass" if kind in self.PASSING else kind
-        if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
-            group = "round_end"  # the last buyer's done ends the round: coins are lost, active dice rest
-        if state.phase == "bonus" and kind != "decline":
+        if kind in self.HANDING_ON:
+            if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
+                # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
+                # (worth nothing, owned all the same) and the player rolls again, out of danger
+                push = _push(state.table, player.ready) if player.ready else None
+                return _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, player.credits, 0, True)
+            return _total(standing, player.steps, player.coins, player.credits, 0, not player.done_rolling)
+        if kind in self.PASSING:  # a bust lists a dozen ways to rest, alike for the rating
+            if len(last) == 4:
+                last = self._rated = (*last, _total(standing, player.steps, player.coins, player.credits, 0,
+                                                    False))
+            return last[4]
+        if kind == "convert":
+            return _total(standing, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
+                          not player.done_rolling)
+        if kind == "buy_step":
+            return _total(standing, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
+                          not player.done_rolling)
+        if kind == "buy":
+            return _total(standing, player.steps, player.coins - state.table.costs[option["die"]],
+                          player.credits, 1, not player.done_rolling)
+        if state.phase == "bonus":
             return self.score(_bonus_chosen(state, option, []), actor)
         if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
             return self.score(use_ability(state, option, [], *self.USING_ONLY[state.phase]), actor)
-        if kind == "buy":
-            p = state.table.colours.index(actor)
-            return _rating(state.table, state.players[p]._replace(**_purchase(state, p, option["die"])[1]))
-        if group not in ("hand_on", "pass", "round_end", "convert", "buy_step"):
-            return None
-        last = self._rated
-        if last is None or last[0] is not state or last[1] != actor:
-            last = self._rated = (state, actor, {})
-        rated = last[2]
-        if group not in rated:
-            player = state.players[state.table.colours.index(actor)]
-            if group == "pass":
-                player = player._replace(done_rolling=True)
-            elif group == "round_end":
-                player = player._replace(**_rested(player))
-            elif group != "hand_on":
-                player = player._replace(**_conversion(player, kind))
-            rated[group] = _rating(state.table, player)
-        return rated[group]
+        return None
+
+
+def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple[float, float] | None]:
+    """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
+    that change only resources: (the race left and reached, the fans, the dice owned, the active dice's worth, the
+    push's (bust, gain) while the player may still push)."""
+    active = table.memo.get(("worth", player.active))
+    if active is None:
+        worths = table.memo.get("face worths")
+        if worths is None:
+            worths = table.remember("face worths", {kind.id: {f.label: 1.5 * f.steps + f.coins / 3 + f.credits / 2
+                                                                + (f.team or f.special) for f in kind.faces}
+                                                     for kind in table.kit.dice.values()})
+        types = table.types
+        active = table.remember(("worth", player.active), sum([worths[types[d]][label] for d, label in player.active]))
+    push = None
+    if not player.done_rolling and player.ready:
+        push = _push(table, player.ready)
+        if not player.danger:
+            push = (0.0, push[1])
+    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
+    return -2 * spaces_left(table, player) + 40 * player.reached, player.fans, owned, active, push
+
+
+def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
+    """(the chance that a push of ``ready`` shows no hit, what it brings): kept per ready zone."""
+    push = table.memo.get(("push", ready))
+    if push is None:
+        blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in ready)))
+        push = table.remember(("push", ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
+    return push
+
+
+def _total(standing: tuple[int, int, int, float, tuple[float, float] | None], steps: int, coins: int, credits: int,
+           gained_dice: int, rolling: bool) -> float:
+    """``_rating`` from a standing and the player's resources (``gained_dice`` more dice owned than now)."""
+    lead, fans, owned, active, push = standing
+    score = lead + 1.5 * steps + 0.3 * coins + 0.4 * credits + 0.3 * fans + 0.8 * (owned + gained_dice) + active
+    if rolling and push is not None:
+        bust, gain = push
+        score += (1 - bust) * gain - bust * active
+    return score
 
 
 def _rating(table: Table, player: Player) -> float:
     """``Cubitos.score`` of a player still racing: how little of the race is left, what the active dice and
     resources will bring, and, while the player still rolls, what pushing the ready zone is worth against losing
     the active dice."""
-    memo = table.memo
-    active = memo.get(("worth", player.active))
-    if active is None:
-        dice, types = table.kit.dice, table.types
-        active = table.remember(("worth", player.active), sum(
-            1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
-            for f in (dice[types[d]].by_label[label] for d, label in player.active)))
-    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-    score = (-2 * spaces_left(table, player) + 40 * player.reached + 1.5 * player.steps + 0.3 * player.coins
-             + 0.4 * player.credits + 0.3 * player.fans + 0.8 * owned + active)
-    if not player.done_rolling and player.ready:
-        push = memo.get(("push", player.ready))
-        if push is None:
-            blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in player.ready)))
-            push = table.remember(("push", player.ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(player.ready)))
-        bust, gain = push if player.danger else (0.0, push[1])
-        score += (1 - bust) * gain - bust * active
-    return score
+    return _total(_standing(table, player), player.steps, player.coins, player.credits, 0,
+                  not player.done_rolling)
 
 
 GAME = Cubitos()

@@ -44,10 +44,16 @@ class Table:
 
     def cost(self, die_type: str) -> int | None:
         """CU-48, CU-85: an ability die costs what its colour's card says, a start die 0, the lead die nothing."""
-        kind = self.kit.dice[die_type]
-        if kind.kind == "ability":
-            return self.cards[kind.colour].cost
-        return None if kind.kind == "lead" else 0
+        return self.costs[die_type]
+
+    @cached_property
+    def costs(self) -> dict[str, int | None]:
+        """Die type -> ``cost``: asked for every die of the stock at every purchase."""
+        costs: dict[str, int | None] = {}
+        for kind in self.kit.dice.values():
+            costs[kind.id] = (self.cards[kind.colour].cost if kind.kind == "ability"
+                              else None if kind.kind == "lead" else 0)
+        return costs
 
     def colour(self, die: int) -> str:
         return self.colours_of[die]
@@ -96,6 +102,18 @@ class Table:
         """Moment -> (die type, face label) -> the abilities the face may grant then, as far as the cards in play
         decide it; filled by ``abilities.usable`` on first use, as it alone knows the moments."""
         return {}
+
+    @cached_property
+    def offers_at(self) -> dict[tuple[str, ...], bool]:
+        """Moments -> whether any face may grant an ability at one of them (``offered``); filled likewise."""
+        return {}
+
+    @cached_property
+    def must_push_faces(self) -> frozenset[tuple[str, str]]:
+        """(die type, face label) whose card owes a push once the face is placed (Käsehäppchen, CU-110)."""
+        return frozenset(shown for shown, (card, _) in self.granting.items()
+                         if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects)
+                                for a in card.abilities))
 
     @cached_property
     def sword_gated(self) -> tuple[tuple[str, Ability], ...]:
@@ -191,8 +209,10 @@ class State(NamedTuple):
 def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
     """CU-56: the lead player, then the others clockwise."""
     chosen = state.racing if players is None else set(players)
-    lead = state.lead
-    return [k for k in (*range(lead, len(state.players)), *range(lead)) if k in chosen]
+    lead, n = state.lead, len(state.players)
+    if len(chosen) == n:  # everyone races (every round but a tie's)
+        return [*range(lead, n), *range(lead)]
+    return [k for k in (*range(lead, n), *range(lead)) if k in chosen]
 
 
 def track_of(state: State, p: int) -> Track:
@@ -233,7 +253,7 @@ def die_in(state: State, p: int, zone: str, die_type: str) -> int:
 def from_stock(state: State, die_type: str) -> tuple[State, int]:
     """The lowest die of ``die_type`` leaves the stock (to be bought or gained); the caller says where it goes."""
     die = in_stock(state)[die_type]
-    return state._replace(stock=state.stock - {die}), die
+    return replaced(state, stock=state.stock - {die}), die
 
 
 def in_stock(state: State) -> dict[str, int]:
@@ -266,7 +286,7 @@ def reach_finish(state: State, p: int, events: list[Event]) -> State:
         return changed(state, p, laps=player.laps + 1, left_start=False)
     if player.segment == len(table.segments) - 1 and not player.reached:
         events.append({"type": "reached_finish", "player": seat(state, p)})
-        return changed(state, p, reached=True, left_start=False)._replace(ending=True)
+        return replaced(changed(state, p, reached=True, left_start=False), ending=True)
     return changed(state, p, left_start=False)
 
 
@@ -285,7 +305,7 @@ def receive_bonuses(state: State, p: int, space_id: str, events: list[Event]) ->
             pending += [{"type": "give_back"}] * bonus["n"]
         else:
             pending.append({"type": "take_die", "max_cost": bonus.get("max_cost")})
-    return state._replace(bonuses=tuple(pending))
+    return replaced(state, bonuses=tuple(pending))
 
 
 def lines_passed(table: Table, player: Player) -> int:
@@ -297,7 +317,8 @@ def lines_passed(table: Table, player: Player) -> int:
 
 def draw_limit(state: State, p: int) -> int:
     """CU-25, CU-26: the base limit, the limit tokens and the red lines between this runner and the leader."""
-    behind = max(0, max(state.lines[k] for k in state.racing) - state.lines[p])
+    lines, racing = state.lines, state.racing
+    behind = max(0, (max(lines) if len(racing) == len(lines) else max([lines[k] for k in racing])) - lines[p])
     return state.table.kit.base_draw_limit + state.players[p].limit_tokens + behind
 
 
@@ -322,6 +343,18 @@ def changed(state: State, p: int, **changes: Any) -> State:
     players = list(state.players)
     players[p] = tuple.__new__(Player, values)
     return tuple.__new__(State, (state.table, tuple(players), *state[2:]))
+
+
+_STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
+
+
+def replaced(state: State, **changes: Any) -> State:
+    """``state._replace(**changes)`` by field index: the rules move the phase or the current player at nearly every
+    action, and ``_replace`` maps every field by name."""
+    values = list(state)
+    for name, value in changes.items():
+        values[_STATE_FIELD[name]] = value
+    return tuple.__new__(State, values)
 
 
 def seat(state: State, p: int) -> str:
@@ -360,7 +393,7 @@ def give_back(state: State, p: int, zone: str, die_type: str, events: list[Event
     die = die if die is not None else die_in(state, p, zone, die_type)
     events.append({"type": "gave_back", "player": seat(state, p), "zone": zone, "die": die_type})
     state = changed(remove_die(state, p, zone, die), p, gave_back=True)
-    return state._replace(stock=state.stock | {die})
+    return replaced(state, stock=state.stock | {die})
 
 
 def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
@@ -368,8 +401,10 @@ def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
     if not isinstance(dice, list) or len(dice) != count:
         raise IllegalAction("CU-30", f"expected {count} dice, got {dice!r}", legal=f"{count} dice")
     named = state.table.kit.faces_named
-    if all(isinstance(name, str) and name in named for name in dice):
+    try:
         return [named[name] for name in dice]
+    except (KeyError, TypeError):  # a name the camera cannot read (or no name at all): say which
+        pass
     known = state.table.kit.dice
     parsed = []
     for i, name in enumerate(dice):
