@@ -5,9 +5,9 @@ Greedy bots are the headline, as for Cubitos: they race the way a table does (ab
 every listed option with ``apply`` and rates it (``Automobiles.score``), so the figure is the cost of a one-step
 lookahead, not of the rules alone: the rules keep the outcomes of the last table's actions, so the option it then
 plays is not worked out twice, and ``Automobiles.rate`` gives the same rating without playing out what cannot change
-it (activations, the step to the buy phase, purchases). The random-bot line shows the rules alone over much longer races. CPU time
-(``process_time``) is reported beside wall time because the machine may be shared; the outcomes of seeded races are
-pinned by ``tests/games/test_automobiles_recorded_games.py``, so a faster run is the same races.
+it (activations, the step to the buy phase, purchases). The random-bot line shows the rules alone over much longer
+races. CPU time (``process_time``) is reported beside wall time because the machine may be shared; the outcomes of
+seeded races are pinned by ``tests/games/test_automobiles_recorded_games.py``, so a faster run is the same races.
 
     python bench/rules_automobiles.py
 """
