@@ -27,9 +27,10 @@ from vision.synth.dice_sets import get_dice_set, get_palette
 
 # Pairs are "brightness pairs" when their reference colours have the same hue and their brightness differs by less
 # than the light can fake: exposure 0.8-1.1 and white balance 0.9-1.1 per channel differ by up to x1.7 between
-# frames (the renderer's spread). Automobiles' light/dark grey (x1.83) and Cubitos' dark grey/black (x2.9) are
-# told apart by the classifier alone.
-MAX_PAIR_RATIO = 1.7
+# frames (the renderer's spread), and the light falls off across the tray on top of that. Automobiles' light and
+# dark grey (x1.83) are one (the classifier read light grey cubes as dark grey in dim light on the validation
+# surfaces; 1.7 left those, 2.0 caught them); Cubitos' dark grey and black (x2.9) are told apart by the classifier.
+MAX_PAIR_RATIO = 2.0
 SAME_HUE = 0.03  # largest distance between the two reference colours' chromaticities (each colour / its sum)
 REFERENCE_CONFIDENCE = 0.9  # a die read at least this surely may serve as a reference for the frame's light
 LIGHT_SLOPE_PRIOR = 0.3  # ridge on the light's change across the tray: larger keeps it flatter
@@ -39,11 +40,14 @@ DARK_CHANNEL = 60  # reference channels darker than this are mostly noise and in
 # validation surfaces
 SPREAD = 0.1
 CLASSIFIER_WEIGHT = 0.6  # how much the classifier's belief counts beside the colour (0: not at all)
+FITS_NONE = 3.0  # a pair die further than this many `SPREAD`s from every member's reference is left doubtful
 SURE = 0.9  # a pair die is decided when its likeliest type is at least this likely; chosen on the validation surfaces
-# relative brightness alone (no reference in the frame): two groups whose gap is at least this share of the pair's
-# log-brightness gap, each group narrower than `GROUP_WIDTH` of it
+# relative brightness alone (no reference in the frame): two groups of dice whose gap is at least this share of the
+# log-brightness gap of the two members they are taken for, each group narrower than `GROUP_WIDTH` of the gap of the
+# family's closest two members; chosen on validation frames of white and light grey dice alone
 GROUP_GAP = 0.6
 GROUP_WIDTH = 0.6
+GROUP_MATCH = 0.2  # and the groups' brightness ratio within this share of those two members' (log)
 DOUBTFUL = 0.5  # the confidence of a die the frame cannot settle: below the table's ask threshold (0.8)
 FACE_MARGIN = 0.8  # the body colour is measured inside the top face's shaded rim, this share of its side
 
@@ -197,11 +201,21 @@ class FrameColour:
                     out[k] = _decided(preds[k], family, member, labels, 1.0) if clear else _doubtful(preds[k])
                 continue
             for k in dice:
+                if _fits_none(family, colours[k] / gains[k]):
+                    out[k] = _doubtful(preds[k])
+                    continue
                 posterior = _posterior(family, colours[k] / gains[k], preds[k], labels)
                 member = int(np.argmax(posterior))
                 decided = _decided(preds[k], family, member, labels, float(posterior[member]))
                 out[k] = decided if posterior[member] >= SURE else _doubtful(decided)
         return out
+
+
+def _fits_none(family: Family, colour: np.ndarray) -> bool:
+    """The die's corrected brightness is far from every member's (a dark grey die read as light grey, a die whose
+    face the crop missed): the frame cannot say what it is."""
+    lum = _log_brightness(colour)
+    return min(abs(lum - _log_brightness(r)) for r in family.references) > FITS_NONE * SPREAD
 
 
 def _posterior(family: Family, colour: np.ndarray, pred: Prediction, labels: Sequence[str]) -> np.ndarray:
@@ -220,20 +234,26 @@ def _posterior(family: Family, colour: np.ndarray, pred: Prediction, labels: Seq
 
 
 def _groups(family: Family, colours: dict[int, np.ndarray]) -> dict[int, tuple[int, bool]]:
-    """No reference in the frame: a two-member family's dice split by relative brightness where they fall into two
-    clear groups (the brighter the brighter member); otherwise nothing is settled."""
+    """No reference in the frame: the family's dice split by relative brightness where they fall into two clear
+    groups, as the two members whose brightness differs most like the groups' (the brighter group the brighter
+    member); otherwise nothing is settled."""
     unsure = {k: (0, False) for k in colours}
-    if len(family.members) != 2 or len(colours) < 2:
+    if len(colours) < 2:
         return unsure
-    gap = _log_brightness(family.references[0]) - _log_brightness(family.references[1])
     lum = sorted((_log_brightness(c), k) for k, c in colours.items())
     steps = [lum[i + 1][0] - lum[i][0] for i in range(len(lum) - 1)]
     cut = int(np.argmax(steps)) + 1
-    dim, bright = lum[:cut], lum[cut:]
-    if steps[cut - 1] < GROUP_GAP * gap or max(dim[-1][0] - dim[0][0], bright[-1][0] - bright[0][0]) > \
-            GROUP_WIDTH * gap:
+    dim, bright = [x for x, _ in lum[:cut]], [x for x, _ in lum[cut:]]
+    apart = float(np.mean(bright) - np.mean(dim))
+    refs = [_log_brightness(r) for r in family.references]  # brightest first
+    pairs = [(i, j) for i in range(len(refs)) for j in range(i + 1, len(refs))]
+    first, second = min(pairs, key=lambda p: abs(refs[p[0]] - refs[p[1]] - apart))
+    gap = refs[first] - refs[second]
+    narrowest = min(refs[i] - refs[i + 1] for i in range(len(refs) - 1))  # a group must not hold two members
+    if steps[cut - 1] < GROUP_GAP * gap or max(dim[-1] - dim[0], bright[-1] - bright[0]) > GROUP_WIDTH * narrowest \
+            or abs(apart - gap) > GROUP_MATCH * gap:
         return unsure
-    return {k: (1 if i < cut else 0, True) for i, (_, k) in enumerate(lum)}
+    return {k: (second if i < cut else first, True) for i, (_, k) in enumerate(lum)}
 
 
 def _decided(pred: Prediction, family: Family, member: int, labels: Sequence[str], sure: float) -> Prediction:
