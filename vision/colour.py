@@ -4,8 +4,9 @@ A crop alone cannot tell a white die from a light grey one: they differ in brigh
 camera's exposure and white balance vary between frames. Within one frame, though, every die shares that exposure,
 and most rolls hold dice whose colour is not in doubt (Cubitos: the dark grey start dice, the black lead die, the
 coloured dice; Automobiles: the other colours). So the frame's gain per channel is estimated from the dice read
-surely whose colour has no brighter or dimmer twin (their body colour over their reference colour, median), and the
-dice read as one of a brightness pair are decided again by their body colour over that gain.
+surely whose colour has no brighter or dimmer twin (their body colour over their reference colour, median, with a
+smooth fall-off across the tray), and the dice read as one of a brightness pair are decided again by their body
+colour over that gain, weighed with the classifier's belief (which tells faces with a picture apart).
 
 Reference colours are the renderer's palettes of the set (`vision/synth/dice_sets.json`), the one place the dice's
 colours are written down; a factor shared by all dice (shading of the face, the camera) cancels in the gain.
@@ -65,14 +66,16 @@ def body_colour(image: np.ndarray, place: Place, body: np.ndarray, inks: Sequenc
     logs = np.log(np.maximum(pixels, 1.0))
     looks = np.log(np.maximum(np.vstack([body, *inks]), 1.0))
     distance = ((logs[:, None, :] - looks[None]) ** 2).sum(axis=2)
-    own = pixels[distance.argmin(axis=1) == 0]
-    own = own if len(own) >= len(pixels) // 8 else pixels
+    own = distance.argmin(axis=1) == 0
+    if own.sum() < len(pixels) // 8:
+        own[:] = True
+    pixels, lum = pixels[own], logs[own].mean(axis=1)
     # the body is flat colour, the pixels between it and the ink are edges: the densest half of them by brightness
-    lum = np.sort(logs_of(own))
-    order = np.argsort(logs_of(own))
-    half = max(1, len(own) // 2)
+    order = np.argsort(lum)
+    lum = lum[order]
+    half = max(1, len(lum) // 2)
     start = int(np.argmin(lum[half - 1:] - lum[:len(lum) - half + 1]))
-    return own[order[start:start + half]].mean(axis=0)
+    return pixels[order[start:start + half]].mean(axis=0)
 
 
 @dataclass(frozen=True)
@@ -84,10 +87,6 @@ class Family:
 
     def member_of(self, label: str) -> int | None:
         return next((i for i, labels in enumerate(self.members) if label in labels), None)
-
-
-def logs_of(pixels: np.ndarray) -> np.ndarray:
-    return np.log(np.maximum(pixels, 1.0)).mean(axis=1)
 
 
 def _log_brightness(colour: np.ndarray) -> float:
