@@ -1,6 +1,6 @@
 """Classifier benchmark: accuracy of the shipped models and their speed on one core.
 
-Run: `python bench/models.py`. Prints and returns
+Run: `python bench/models.py` (`python bench/models.py frames`: only the frame step's figures). Prints and returns
 - d6 accuracy on the real-d6-tray TEST split (308 dice; goal >= 99%), overall and per face, against the
   dataset's labels (the figure of record) and against the faces the photos show (`label_errors.py`),
 - chariot_race, cubitos and automobiles accuracy per class on a synthetic test set (seeded apart from training, on
@@ -11,6 +11,10 @@ Run: `python bench/models.py`. Prints and returns
   rolls), each die cut where it lies: dice and rolls read right by the classifier, and how many of those dice the
   shipped detector and the classical segmenter find; and the test crops again with the light held at one exposure
   (one table's locked camera), which shows how much of the error is the spread of light a crop cannot undo,
+- for cubitos and automobiles also the frame step (`vision.colour`: white and light grey dice decided by the light
+  of the other dice in the frame), before and after, on rendered rolls on the validation surfaces (where its
+  thresholds were chosen) and on the held-out surfaces (the figure of record): dice read right, dice read wrong
+  without the table asking (confidence >= 0.8, its default), dice it asks about, rolls all right,
 - classification time per die (onnxruntime, 1 thread, batches of dice, with the card's test-time views),
   model sizes, and the machine.
 The real photos are read from ../shared/datasets/real-d6-tray (or $REAL_D6_TRAY); when they are missing the
@@ -33,6 +37,8 @@ from label_errors import LIST, corrected  # noqa: E402
 from machine import open_benchmark  # noqa: E402
 
 from vision.card import load_card  # noqa: E402
+from vision.classify import Classifier  # noqa: E402
+from vision.colour import FrameColour  # noqa: E402
 from vision.crops import rotated_crop  # noqa: E402
 from vision.detector import shipped_detector  # noqa: E402
 from vision.evaluate import (  # noqa: E402
@@ -47,7 +53,7 @@ from vision.evaluate import (  # noqa: E402
 )
 from vision.segment import Segmenter  # noqa: E402
 from vision.synth import get_dice_set, render_die, render_scene  # noqa: E402
-from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS  # noqa: E402
+from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS, VALIDATION_BACKGROUNDS  # noqa: E402
 from vision.synth.dataset import synth_dataset  # noqa: E402
 from vision.train import CONFIGS  # noqa: E402
 
@@ -58,6 +64,10 @@ BATCHES = (1, 8, 32)
 # rolls of the games that read colour: (scenes, fewest dice, most dice); RULES.md: 1-30 dice, typically 5-14
 SCENE_ROLLS = {"cubitos": [(60, 5, 14), (10, 20, 30)], "automobiles": [(60, 5, 14), (10, 20, 30)]}
 SCENE_SEED = 20261124
+# the frame step's rolls: enough dice that a tenth of a percent is a handful of them
+FRAME_ROLLS = [(500, 5, 14), (100, 20, 30)]
+FRAME_SURFACES = {"validation": (VALIDATION_BACKGROUNDS, 20261125), "test": (HELD_OUT_BACKGROUNDS, 20261126)}
+ASK = 0.8  # the table asks about dice read less surely than this (companion's tray.min_confidence default)
 
 
 def time_per_die(card, batch: int, repeats: int = 30) -> float:
@@ -123,6 +133,61 @@ def scene_accuracy(card, dice_set: str, rolls: list[tuple[int, int, int]], seed:
             "found_by_segmenter": by_segmenter, "blank": blank, "blank_found_by_detector": blank_by_detector}
 
 
+def frame_step_accuracy(card, dice_set: str, surfaces: tuple[str, ...], seed: int,
+                        rolls: list[tuple[int, int, int]] = FRAME_ROLLS) -> dict:
+    """Rendered rolls read die by die (each cut at its true place) before and after the frame step
+    (`vision.colour.FrameColour.reread`, as `vision.pipeline.Pipeline` runs it): dice right, dice wrong the table
+    would not ask about, dice it would ask about, rolls all right and rolls all right with nothing to ask."""
+    ds = get_dice_set(dice_set)
+    step = FrameColour.for_dice_set(dice_set)
+    classifier = Classifier(card)
+    rng = np.random.default_rng(seed)
+    counts = {when: {"right": 0, "wrong_unasked": 0, "asked": 0, "rolls_right": 0, "rolls_right_unasked": 0}
+              for when in ("before", "after")}
+    wrong: dict[str, dict[str, int]] = {"before": {}, "after": {}}
+    dice = scenes = 0
+    for count, lo, hi in rolls:
+        for _ in range(count):
+            labels = [ds.labels[k] for k in rng.integers(0, len(ds.labels), int(rng.integers(lo, hi + 1)))]
+            scene = render_scene(labels, dice_set, rng, background=surfaces,
+                                 die_px=int(rng.uniform(26, 34)) if hi > 14 else None)
+            crops = [rotated_crop(scene.image, d.center, d.size, d.angle, card.input.size[0]) for d in scene.dice]
+            before = classifier.classify(crops)
+            after = step.reread(scene.image, [(d.center, d.size, d.angle) for d in scene.dice], before,
+                                classifier.labels) if step is not None else before
+            for when, preds in (("before", before), ("after", after)):
+                c = counts[when]
+                ok = [p.label == x for p, x in zip(preds, labels, strict=True)]
+                asked = [p.confidence < ASK for p in preds]
+                c["right"] += sum(ok)
+                c["asked"] += sum(asked)
+                c["rolls_right"] += all(ok)
+                c["rolls_right_unasked"] += all(ok) and not any(asked)
+                for p, x, a in zip(preds, labels, asked, strict=True):
+                    if p.label != x and not a:
+                        c["wrong_unasked"] += 1
+                        wrong[when][f"{x} as {p.label}"] = wrong[when].get(f"{x} as {p.label}", 0) + 1
+            dice, scenes = dice + len(labels), scenes + 1
+    for when in counts:
+        counts[when]["accuracy"] = round(counts[when]["right"] / dice, 4)
+        counts[when]["wrong_unasked_as"] = wrong[when]
+    return {"surfaces": list(surfaces), "scenes": scenes, "dice": dice, **counts}
+
+
+def print_frame_step(name: str, card) -> dict:
+    out = {}
+    for purpose, (surfaces, seed) in FRAME_SURFACES.items():
+        r = frame_step_accuracy(card, name, surfaces, seed)
+        out[purpose] = r
+        for when in ("before", "after"):
+            c = r[when]
+            print(f"{name}: frame step, {purpose} surfaces ({', '.join(surfaces)}), {when}: {c['right']}/{r['dice']} "
+                  f"dice = {c['accuracy']:.2%}; wrong and not asked {c['wrong_unasked']} "
+                  f"({c['wrong_unasked_as'] or 'none'}), asked {c['asked']}; rolls all right {c['rolls_right']}/"
+                  f"{r['scenes']}, all right with nothing asked {c['rolls_right_unasked']}")
+    return out
+
+
 def locked_light_accuracy(card, dice_set: str, per_class: int = 100, seed: int = SCENE_SEED) -> dict:
     """Accuracy on the held-out surfaces with the exposure and white balance held at one value (gain 0.95, no tint),
     as one table's camera with its exposure locked sees the dice: how much of the error is the renderer's spread
@@ -175,6 +240,7 @@ def run() -> dict:
                   f"misread: {scenes['wrong'] or 'none'}; found: detector {scenes['found_by_detector']}, classical "
                   f"segmenter {scenes['found_by_segmenter']} of {scenes['dice']}; blank faces found by the detector: "
                   f"{scenes['blank_found_by_detector']} of {scenes['blank']}")
+            entry["frame_step"] = print_frame_step(name, card)
             locked = locked_light_accuracy(card, name)
             entry["synthetic_locked_light"] = locked
             confused = [f"{p['pair'][0]} / {p['pair'][1]}: {p['a_as_b']} + {p['b_as_a']}" for p in locked["pairs"]
@@ -202,5 +268,13 @@ def run() -> dict:
     return results
 
 
+def run_frames() -> dict:
+    """Only the frame step's figures (`python bench/models.py frames`)."""
+    machine, _ = open_benchmark()
+    return {"machine": machine, "models": {name: {"frame_step": print_frame_step(name, load_card(MODELS_DIR /
+                                                                                                f"{name}.json"))}
+                                           for name in SCENE_ROLLS}}
+
+
 if __name__ == "__main__":
-    run()
+    run_frames() if sys.argv[1:] == ["frames"] else run()

@@ -12,7 +12,7 @@ A card's test-time views (`input.tta`, e.g. the 4 quarter turns of every crop) g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +30,9 @@ class Prediction:
     label: str
     confidence: float
     runner_up: tuple[str, float]
+    # every label's probability, in the classifier's label order: the frame step (`vision.colour`) picks the face
+    # of a die it finds to be of another colour from these
+    scores: tuple[float, ...] = field(default=(), compare=False, repr=False)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:
@@ -122,5 +125,6 @@ class Classifier:
         for p in probs:
             order = np.argsort(-p)
             second = order[1] if len(order) > 1 else order[0]
-            out.append(Prediction(self.labels[order[0]], float(p[order[0]]), (self.labels[second], float(p[second]))))
+            out.append(Prediction(self.labels[order[0]], float(p[order[0]]), (self.labels[second], float(p[second])),
+                                  tuple(float(v) for v in p)))
         return out

@@ -29,6 +29,7 @@ import numpy as np
 
 from vision.camera_state import CameraState
 from vision.classify import Classifier, Prediction
+from vision.colour import FrameColour
 from vision.detector import Detector, load_detector, shipped_detector
 from vision.overlay import draw, to_jpeg
 from vision.reading import DiceReading, DieReading
@@ -82,6 +83,23 @@ def second_look(image: np.ndarray, blobs: list[Blob], preds: list[Prediction],
         if best.confidence >= SECOND_LOOK:
             out[k] = best
     return out
+
+
+_FRAME_COLOUR: dict[str, FrameColour | None] = {}
+
+
+def frame_colour(classifier: Classifier) -> FrameColour | None:
+    """The frame step for the classifier's dice set (`vision.colour`): white and light grey dice decided by the
+    frame's light, for sets with such brightness pairs (Cubitos, Automobiles); None for the others."""
+    card = getattr(classifier, "card", None)
+    if card is None:
+        return None
+    if card.dice_set not in _FRAME_COLOUR:
+        try:
+            _FRAME_COLOUR[card.dice_set] = FrameColour.for_dice_set(card.dice_set)
+        except KeyError:  # a set the renderer's registry does not know (a table's own model): no colours to go by
+            _FRAME_COLOUR[card.dice_set] = None
+    return _FRAME_COLOUR[card.dice_set]
 
 
 def _dataclass_from(cls: type, values: dict[str, Any] | None, where: str) -> Any:
@@ -219,6 +237,9 @@ class Pipeline:
         preds = classifier.classify(crops(image, blobs, classifier.input_size))
         if self.detector is not None:
             preds = second_look(image, blobs, preds, classifier)
+        colour = frame_colour(classifier)
+        if colour is not None:
+            preds = colour.reread(image, [(b.center, b.size, b.angle) for b in blobs], preds, classifier.labels)
         return list(zip(blobs, preds, strict=True))
 
     def detect(self, image: np.ndarray) -> list[DieReading]:
