@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +102,31 @@ def accuracy_summary(cm: np.ndarray, labels: list[str] | tuple[str, ...]) -> dic
     }
 
 
+def pair_confusion(cm: np.ndarray, labels: list[str] | tuple[str, ...], pairs: Iterable[tuple[str, str]],
+                   members: Callable[[str], tuple[str, ...]]) -> list[dict]:
+    """How often each confusable pair was mixed up: dice of `a` read as any of `b`'s labels and the other way round.
+
+    members(name): the labels a pair's name stands for (a label, or every face of a die type:
+    `vision.synth.DiceSet.labels_of`).
+    """
+    index = {x: i for i, x in enumerate(labels)}
+    out = []
+    for a, b in pairs:
+        ia, ib = [index[x] for x in members(a)], [index[x] for x in members(b)]
+        out.append({"pair": [a, b], "n_a": int(cm[ia].sum()), "a_as_b": int(cm[np.ix_(ia, ib)].sum()),
+                    "n_b": int(cm[ib].sum()), "b_as_a": int(cm[np.ix_(ib, ia)].sum())})
+    return out
+
+
+def format_pairs(pairs: list[dict]) -> list[str]:
+    """Markdown table rows of `pair_confusion`."""
+    rows = ["| confusable pair (a / b) | a read as b | b read as a |", "|---|---|---|"]
+    for p in pairs:
+        a, b = p["pair"]
+        rows.append(f"| {a} / {b} | {p['a_as_b']} of {p['n_a']} | {p['b_as_a']} of {p['n_b']} |")
+    return rows
+
+
 def format_report(summary: dict, labels: list[str] | tuple[str, ...], title: str = "") -> str:
     lines = [title] if title else []
     acc = summary["accuracy"]
@@ -114,6 +140,8 @@ def format_report(summary: dict, labels: list[str] | tuple[str, ...], title: str
     lines.append(" " * width + "".join(f"{x:>{width}}" for x in labels))
     for name, row in zip(labels, summary["confusion"], strict=True):
         lines.append(f"{name:>{width}}" + "".join(f"{v:>{width}}" for v in row))
+    if summary.get("pairs"):
+        lines += ["confusable pairs:", *format_pairs(summary["pairs"])]
     return "\n".join(lines)
 
 
@@ -229,6 +257,8 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
                 pc = result["per_class"][name]
                 acc = f"{pc['accuracy'] * 100:.2f}%" if pc["accuracy"] is not None else "-"
                 parts.append(f"| {name} | {pc['n']} | {acc} |")
+            if result.get("pairs"):
+                parts += ["", *format_pairs(result["pairs"])]
             if result.get("png"):
                 parts.append(f"\n![{card.name} {key} confusion matrix]({result['png']})\n")
     detector = models_dir / "dice_detector.md"  # the detector's card (vision.train_detector): prose, no labels

@@ -35,6 +35,7 @@ from .evaluate import (
     confusion_png,
     format_report,
     load_yolo_crops,
+    pair_confusion,
     predict,
     real_d6_missing_reason,
     write_models_readme,
@@ -64,6 +65,9 @@ class TrainConfig:
     # ship that: validation has done its job (recipe, epoch count) and the latest photos are data the model needs
     refit_all: bool = False
     flips: bool = False  # mirror images are valid faces (pips yes; asymmetric icons no)
+    # the body colour is part of the class (Cubitos' die types, Automobiles' cubes): no channel swaps or grey
+    # crops while training, and milder brightness and contrast changes, as the renderer's light already varies them
+    colour: bool = False
     tta: str = "none"  # test-time views the card declares (vision.card.TTA_VIEWS); validation uses them too
     epochs: int = 30
     patience: int = 5
@@ -85,6 +89,12 @@ CONFIGS = {
     # first fold against 7 with 32
     # a full-resolution stem (build_model): on the same two folds, 4 views, 19 and 14 errors with the strided stem
     # (two seeds) became 12 and 11
+    # colour x face, 33 classes: fewer crops per class than chariot_race, as each colour's faces share most of
+    # what is learnt (the body colour, the pictures across colours)
+    "cubitos": TrainConfig(synth_per_class=1500, synth_val_per_class=150, synth_test_per_class=200, epochs=15,
+                           tta="quarter_turns", colour=True),
+    "automobiles": TrainConfig(synth_per_class=1500, synth_val_per_class=300, epochs=15, tta="quarter_turns",
+                               colour=True, flips=True),
     "d6": TrainConfig(synth_per_class=1000, real=True, real_repeat=32, flips=True, epochs=20, tta="quarter_turns",
                       refit_all=True, widths=(16, 32, 64, 96), stem_stride=1),
 }
@@ -191,8 +201,9 @@ def augment_real(context: np.ndarray, size: int, rng: np.random.Generator) -> np
     return out
 
 
-def to_tensor_batch(x: np.ndarray, rng: np.random.Generator | None, flips: bool):
-    """uint8 BGR [B, H, W, 3] -> normalised float [B, 3, H, W]; with rng: photometric + rotation augmentation."""
+def to_tensor_batch(x: np.ndarray, rng: np.random.Generator | None, flips: bool, colour: bool = False):
+    """uint8 BGR [B, H, W, 3] -> normalised float [B, 3, H, W]; with rng: photometric + rotation augmentation
+    (with `colour`, none that changes which colour a die is: see `TrainConfig.colour`)."""
     torch = _torch()
     t = torch.from_numpy(np.ascontiguousarray(x)).permute(0, 3, 1, 2).float() / 255.0
     if rng is not None:
@@ -206,15 +217,17 @@ def to_tensor_batch(x: np.ndarray, rng: np.random.Generator | None, flips: bool)
             idx = torch.from_numpy(np.nonzero(rng.random(b) < 0.5)[0])
             if len(idx):
                 t[idx] = torch.flip(t[idx], dims=(3,))
-        perm = torch.from_numpy(np.argsort(rng.random((b, 3)), axis=1))
-        swap = torch.from_numpy(rng.random(b) < 0.5)
-        permuted = torch.gather(t, 1, perm[:, :, None, None].expand_as(t))
-        t = torch.where(swap[:, None, None, None], permuted, t)
-        grey = torch.from_numpy(rng.random(b) < 0.1)
-        t = torch.where(grey[:, None, None, None], t.mean(1, keepdim=True).expand_as(t), t)
+        if not colour:
+            perm = torch.from_numpy(np.argsort(rng.random((b, 3)), axis=1))
+            swap = torch.from_numpy(rng.random(b) < 0.5)
+            permuted = torch.gather(t, 1, perm[:, :, None, None].expand_as(t))
+            t = torch.where(swap[:, None, None, None], permuted, t)
+            grey = torch.from_numpy(rng.random(b) < 0.1)
+            t = torch.where(grey[:, None, None, None], t.mean(1, keepdim=True).expand_as(t), t)
         mean = t.mean(dim=(1, 2, 3), keepdim=True)
-        contrast = torch.from_numpy(rng.uniform(0.7, 1.3, (b, 1, 1, 1))).float()
-        bright = torch.from_numpy(rng.uniform(0.7, 1.3, (b, 1, 1, 1))).float()
+        spread = 0.1 if colour else 0.3
+        contrast = torch.from_numpy(rng.uniform(1 - spread, 1 + spread, (b, 1, 1, 1))).float()
+        bright = torch.from_numpy(rng.uniform(1 - spread, 1 + spread, (b, 1, 1, 1))).float()
         t = ((t - mean) * contrast + mean) * bright
         t = t + torch.from_numpy(rng.normal(0, 1, t.shape) * rng.uniform(0, 0.03, (b, 1, 1, 1))).float()
         t = t.clamp(0, 1)
@@ -285,7 +298,7 @@ def fit(model, train_x: np.ndarray, train_y: np.ndarray, val_sets: dict[str, tup
             if step >= total_steps:
                 break
             idx = order[b * config.batch:(b + 1) * config.batch]
-            inputs = to_tensor_batch(x[idx], rng, config.flips)
+            inputs = to_tensor_batch(x[idx], rng, config.flips, config.colour)
             logits, _ = model(inputs)
             loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(y[idx]), label_smoothing=0.05)
             optimiser.zero_grad()
@@ -464,6 +477,9 @@ def measure(card, test_x: np.ndarray, test_y: np.ndarray, real_root: Path = REAL
     accuracy = {}
     pred = predict(card, list(test_x))
     summary = accuracy_summary(confusion_matrix(test_y, pred, len(labels)), labels)
+    ds = get_dice_set(card.dice_set)
+    if ds.confusable:
+        summary["pairs"] = pair_confusion(np.asarray(summary["confusion"]), labels, ds.confusable, ds.labels_of)
     png = confusion_png(np.asarray(summary["confusion"]), labels, card.path.parent / f"{card.name}_synthetic.png",
                         f"{card.name}: synthetic test ({summary['accuracy'] * 100:.1f}%)")
     accuracy["synthetic_test"] = {"data": "vision.synth test stream (seeded apart from train/val; surfaces never "

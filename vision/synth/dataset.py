@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from .backgrounds import HELD_OUT_BACKGROUNDS, TRAINING_BACKGROUNDS, VALIDATION_BACKGROUNDS
-from .dice_sets import get_dice_set
+from .dice_sets import get_dice_set, get_palette
 from .die_crop import render_die
 
 # bump when the renderer's look changes, so caches are rebuilt (5: d6 palettes of real dice; 6: printed surfaces in
@@ -46,7 +46,9 @@ def synth_dataset(dice_set: str, per_class: int, size: int, seed: int, purpose: 
     backgrounds = SURFACES.get(purpose)
     cache = None
     if cache_dir is not None:
-        key = f"{dice_set}-{per_class}-{size}-{seed}-{purpose}-v{RENDER_VERSION}-{backgrounds}"
+        # the set's labels, pictures and colours are in the key too: a changed data file renders afresh
+        looks = [get_palette(p) for p in sorted({p for x in ds.labels for p in ds.palettes_for(x)})]
+        key = f"{dice_set}-{per_class}-{size}-{seed}-{purpose}-v{RENDER_VERSION}-{backgrounds}-{ds!r}-{looks!r}"
         digest = hashlib.sha1(key.encode()).hexdigest()[:10]
         cache = Path(cache_dir) / f"synth-{dice_set}-{purpose}-{per_class}x{size}-{digest}.npz"
         if cache.is_file():

@@ -60,8 +60,10 @@ class DieLook:
 def sample_look(dice_set: DiceSet, label: str, rng: np.random.Generator, palette: str | None = None,
                 glare: bool | None = None) -> DieLook:
     names = dice_set.palettes_for(label)
-    pal = get_palette(palette if palette is not None else names[rng.integers(len(names))])
-    body = np.clip(np.asarray(pal.body, np.float32) * rng.uniform(0.85, 1.12) + rng.normal(0, 8, 3), 0, 255)
+    fixed = label in dice_set.label_palettes and palette not in names  # this die type's colour is not a choice
+    pal = get_palette(palette if palette is not None and not fixed else names[rng.integers(len(names))])
+    lo, hi, noise = pal.spread
+    body = np.clip(np.asarray(pal.body, np.float32) * rng.uniform(lo, hi) + rng.normal(0, noise, 3), 0, 255)
     ink = np.asarray(pal.inks[rng.integers(len(pal.inks))], np.float32)
     marble = tuple(float(v) for v in pal.marble) if pal.marble is not None else None
     face = FaceLook(

@@ -4,10 +4,15 @@ Symbols are drawn with OpenCV at a high resolution and warped onto the die later
 shrink to the 25-45 px a real die covers. The Chariot Race icons are our own (the printed ones are not
 available): each meaning gets a shape that stays distinct at low resolution and under 90-degree rotation:
 drive = spoked wheel, gallop = double chevron, steer = curved arrow, attack = spear, fortune = five-pointed star.
+The Cubitos pictures are our own too (`GLYPHS`): coin = disc with an inner ring, step = footprint, credit = hexagon
+token with a hole, sword = upright blade, team = shield, special = the shield inside a ring (the pair RULES.md
+section 19 names as confusable). A face's symbol counts and joins them: "coin2" is two coins, "team+coin1" a shield
+and a coin, each set smaller on the face.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -128,6 +133,87 @@ def _star(mask: np.ndarray, look: FaceLook, rng: np.random.Generator) -> None:
     cv2.fillPoly(mask, [np.array(pts, np.int32)], 1.0, cv2.LINE_AA, SHIFT)
 
 
+def _coin(mask: np.ndarray, cx: float, cy: float, r: float, look: FaceLook) -> None:
+    cv2.circle(mask, _pt(cx, cy), int(0.8 * r * ONE), 1.0, -1, cv2.LINE_AA, SHIFT)
+    cv2.circle(mask, _pt(cx, cy), int(0.5 * r * ONE), 0.0, max(1, int(0.14 * r * look.stroke)), cv2.LINE_AA, SHIFT)
+
+
+def _step(mask: np.ndarray, cx: float, cy: float, r: float, look: FaceLook) -> None:
+    """A footprint: sole, heel and four toes, pointing up."""
+    cv2.ellipse(mask, _pt(cx, cy - 0.05 * r), (int(0.34 * r * ONE), int(0.48 * r * ONE)), -8, 0, 360, 1.0, -1,
+                cv2.LINE_AA, SHIFT)
+    cv2.ellipse(mask, _pt(cx + 0.04 * r, cy + 0.62 * r), (int(0.27 * r * ONE), int(0.24 * r * ONE)), 0, 0, 360, 1.0,
+                -1, cv2.LINE_AA, SHIFT)
+    for k, (dx, dy, rr) in enumerate(((-0.3, -0.72, 0.15), (-0.06, -0.86, 0.13), (0.17, -0.8, 0.12),
+                                      (0.36, -0.64, 0.1))):
+        cv2.circle(mask, _pt(cx + dx * r, cy + dy * r), int(rr * r * ONE * (1.1 if k == 0 else 1.0)), 1.0, -1,
+                   cv2.LINE_AA, SHIFT)
+
+
+def _credit(mask: np.ndarray, cx: float, cy: float, r: float, look: FaceLook) -> None:
+    pts = [_pt(cx + 0.82 * r * np.cos(a), cy + 0.82 * r * np.sin(a)) for a in np.arange(6) * np.pi / 3 + np.pi / 6]
+    cv2.fillPoly(mask, [np.array(pts, np.int32)], 1.0, cv2.LINE_AA, SHIFT)
+    cv2.circle(mask, _pt(cx, cy), int(0.3 * r * ONE), 0.0, -1, cv2.LINE_AA, SHIFT)
+
+
+def _sword(mask: np.ndarray, cx: float, cy: float, r: float, look: FaceLook) -> None:
+    w = max(1, int(0.16 * r * look.stroke))
+    blade = [(cx - 0.1 * r, cy + 0.35 * r), (cx - 0.1 * r, cy - 0.7 * r), (cx, cy - 0.92 * r),
+             (cx + 0.1 * r, cy - 0.7 * r), (cx + 0.1 * r, cy + 0.35 * r)]
+    cv2.fillPoly(mask, [np.array([_pt(x, y) for x, y in blade], np.int32)], 1.0, cv2.LINE_AA, SHIFT)
+    cv2.line(mask, _pt(cx - 0.4 * r, cy + 0.38 * r), _pt(cx + 0.4 * r, cy + 0.38 * r), 1.0, w, cv2.LINE_AA, SHIFT)
+    cv2.line(mask, _pt(cx, cy + 0.4 * r), _pt(cx, cy + 0.8 * r), 1.0, w, cv2.LINE_AA, SHIFT)
+    cv2.circle(mask, _pt(cx, cy + 0.86 * r), int(0.12 * r * ONE), 1.0, -1, cv2.LINE_AA, SHIFT)
+
+
+def _shield(mask: np.ndarray, cx: float, cy: float, r: float, look: FaceLook) -> None:
+    pts = [(cx - 0.7 * r, cy - 0.75 * r), (cx + 0.7 * r, cy - 0.75 * r), (cx + 0.7 * r, cy + 0.05 * r),
+           (cx, cy + 0.85 * r), (cx - 0.7 * r, cy + 0.05 * r)]
+    cv2.fillPoly(mask, [np.array([_pt(x, y) for x, y in pts], np.int32)], 1.0, cv2.LINE_AA, SHIFT)
+    # a bar across the shield, in body colour, so it is not just a blob at 30 px
+    cv2.line(mask, _pt(cx - 0.7 * r, cy - 0.22 * r), _pt(cx + 0.7 * r, cy - 0.22 * r), 0.0,
+             max(1, int(0.16 * r * look.stroke)), cv2.LINE_AA, SHIFT)
+
+
+def _special(mask: np.ndarray, cx: float, cy: float, r: float, look: FaceLook) -> None:
+    cv2.circle(mask, _pt(cx, cy), int(0.9 * r * ONE), 1.0, max(1, int(0.14 * r * look.stroke)), cv2.LINE_AA, SHIFT)
+    _shield(mask, cx, cy + 0.02 * r, 0.62 * r, look)
+
+
+GLYPHS: dict[str, Callable[[np.ndarray, float, float, float, FaceLook], None]] = {
+    "coin": _coin,
+    "step": _step,
+    "credit": _credit,
+    "sword": _sword,
+    "team": _shield,
+    "special": _special,
+}
+# where n glyphs of one face sit (centre offsets in face sides) and how big each is (radius in face sides)
+GLYPH_LAYOUTS: dict[int, tuple[list[tuple[float, float]], float]] = {
+    1: ([(0, 0)], 0.33),
+    2: ([(-0.17, -0.17), (0.17, 0.17)], 0.2),
+    3: ([(-0.22, -0.22), (0, 0), (0.22, 0.22)], 0.16),
+    4: ([(-0.17, -0.17), (0.17, -0.17), (-0.17, 0.17), (0.17, 0.17)], 0.16),
+}
+_GLYPH = re.compile(r"([a-z]+)(\d*)")
+
+
+def _draw_glyphs(symbol: str, mask: np.ndarray, look: FaceLook) -> None:
+    """Draw "coin2", "team+coin1", ...: every glyph of every part, laid out together on the face."""
+    names = []
+    for part in symbol.split("+"):
+        match = _GLYPH.fullmatch(part)
+        if not match or match[1] not in GLYPHS:
+            raise KeyError(f"unknown symbol {symbol!r}; known: {symbol_names()}")
+        names += [match[1]] * int(match[2] or 1)
+    if len(names) not in GLYPH_LAYOUTS:
+        raise KeyError(f"symbol {symbol!r}: at most {max(GLYPH_LAYOUTS)} pictures on a face")
+    s = mask.shape[0]
+    places, radius = GLYPH_LAYOUTS[len(names)]
+    for name, (dx, dy) in zip(names, places, strict=True):
+        GLYPHS[name](mask, s / 2 + dx * s, s / 2 + dy * s, radius * s * look.icon_scale, look)
+
+
 ICONS: dict[str, Callable[[np.ndarray, FaceLook, np.random.Generator], None]] = {
     "wheel": _wheel,
     "chevrons": _chevrons,
@@ -138,7 +224,7 @@ ICONS: dict[str, Callable[[np.ndarray, FaceLook, np.random.Generator], None]] = 
 
 
 def symbol_names() -> list[str]:
-    return sorted(ICONS) + [f"pips{n}" for n in range(1, 7)]
+    return sorted(ICONS) + [f"pips{n}" for n in range(1, 7)] + [f"{g}N" for g in sorted(GLYPHS)] + ["blank"]
 
 
 def draw_symbol(symbol: str, size: int, look: FaceLook, rng: np.random.Generator) -> np.ndarray:
@@ -149,7 +235,7 @@ def draw_symbol(symbol: str, size: int, look: FaceLook, rng: np.random.Generator
     elif symbol in ICONS:
         ICONS[symbol](mask, look, rng)
     elif symbol != "blank":
-        raise KeyError(f"unknown symbol {symbol!r}; known: {symbol_names()}")
+        _draw_glyphs(symbol, mask, look)
     return mask
 
 

@@ -107,6 +107,7 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
     touching: the first two dice are placed edge to edge (same angle, sharing an edge).
     distractors: any of "hand", "shadow", "glare": things segmentation must not take for dice.
     tilt: how far the top faces shift outwards at the image edge, in die sides (camera parallax; random).
+    palette: the body colour of every die whose set lets it choose (a die type with its own colour keeps it).
     surface: a tray already made (`make_background`, float32 BGR, height x width) instead of a new one of
     `background`: a camera's one tray under roll after roll (`vision.sources.SyntheticSource`).
     """
@@ -178,7 +179,8 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
     for k in order:
         label = labels[k]
         look = sample_look(ds, label, rng, palette=palette)
-        sides = [ds.symbols[f][int(rng.integers(len(ds.symbols[f])))] for f in ds.faces if f != label] or ["blank"]
+        sides = [ds.symbols[f][int(rng.integers(len(ds.symbols[f])))] for f in ds.faces_of(label)
+                 if f != label] or ["blank"]
         rng.shuffle(sides)
         symbols = ds.symbols[label]
         paint_die(image, poses[k], look, symbols[int(rng.integers(len(symbols)))], sides, light, rng)
