@@ -228,7 +228,9 @@ def run(real: str = "test", show_misses: bool = False, detector: object = "shipp
             for miss in misses:
                 print("   ", *miss)
     if real == "test" or synthetic:
-        for dice_set in ("d6", "chariot_race"):
+        from vision.synth import dice_set_names
+
+        for dice_set in dice_set_names():  # every set the renderer knows and a classifier reads
             card = MODELS_DIR / f"{dice_set}.json"
             if not card.is_file():
                 continue

@@ -50,9 +50,10 @@ def load_real(names: list[str], root: Path = REAL_D6_TRAY) -> list[tuple[np.ndar
 
 
 def clutter(surface: np.ndarray, die_px: float, rng: np.random.Generator) -> np.ndarray:
-    """Things on a table that are no dice, painted on the surface before the dice are: flat squares and tiles of a
-    die's size without pips (cards, tokens, printed squares), coins, and rows of squares; a die is told from them
-    by its pips or symbol and its sides, not by being a square."""
+    """Things on a table that are no dice, painted flat on the surface before the dice are: cards and boards larger
+    than a die, coins, and printed boards' spaces as outlines. No flat square of a die's size: a plain cube
+    (Automobiles) or a blank face (Cubitos) is a die told from a printed square only by its sides and shadow, and a
+    detector taught that plain squares are clutter missed most cubes."""
     h, w = surface.shape[:2]
     out = surface.copy()
     for _ in range(int(rng.integers(1, 12))):
@@ -60,29 +61,30 @@ def clutter(surface: np.ndarray, die_px: float, rng: np.random.Generator) -> np.
         centre = rng.uniform(0, 1, 2) * (w, h)
         side = die_px * rng.uniform(0.4, 1.6)
         kind = rng.random()
-        if kind < 0.55:  # a flat square or oblong, sometimes with a darker or lighter rim
-            rect = (tuple(centre), (side, side * rng.uniform(0.7, 1.4)), rng.uniform(0, 90))
+        if kind < 0.45:  # a card or a board piece: larger than a die, often with a rim or a print
+            long = die_px * rng.uniform(1.8, 4.5)
+            rect = (tuple(centre), (long, long * rng.uniform(0.55, 0.8)), rng.uniform(0, 90))
             pts = cv2.boxPoints(rect).astype(np.int32)
             cv2.fillPoly(out, [pts], colour.tolist(), cv2.LINE_AA)
             if rng.random() < 0.5:
                 rim = np.clip(colour * rng.uniform(0.4, 1.6), 0, 255)
-                cv2.polylines(out, [pts], True, rim.tolist(), int(rng.integers(1, 3)), cv2.LINE_AA)
-        elif kind < 0.8:  # a coin: a metal disc with a rim and a soft highlight
+                cv2.polylines(out, [pts], True, rim.tolist(), int(rng.integers(1, 4)), cv2.LINE_AA)
+        elif kind < 0.75:  # a coin: a metal disc with a rim and a soft highlight
             metal = np.asarray([(150, 150, 150), (60, 150, 190), (70, 110, 160)][int(rng.integers(3))], np.float32)
             r = int(side / 2)
             cv2.circle(out, tuple(int(v) for v in centre), r, (metal * rng.uniform(0.7, 1.2)).tolist(), -1,
                        cv2.LINE_AA)
             cv2.circle(out, tuple(int(v) for v in centre), r, (metal * 0.6).tolist(), max(1, r // 6), cv2.LINE_AA)
-        else:  # a row or grid of squares (a printed board, a check cloth's corner)
+        else:  # a printed board's spaces: a row or grid of outlined squares
             n = int(rng.integers(2, 5))
             angle = rng.uniform(0, np.pi / 2)
-            step = side * rng.uniform(1.0, 2.0)
+            step = side * rng.uniform(1.0, 1.6)
             ux, uy = np.cos(angle), np.sin(angle)
             for i in range(n):
                 for j in range(n if rng.random() < 0.5 else 1):
                     c = centre + step * np.array([i * ux - j * uy, i * uy + j * ux])
                     pts = cv2.boxPoints((tuple(c), (side, side), np.degrees(angle))).astype(np.int32)
-                    cv2.fillPoly(out, [pts], colour.tolist(), cv2.LINE_AA)
+                    cv2.polylines(out, [pts], True, colour.tolist(), int(rng.integers(1, 3)), cv2.LINE_AA)
     return out
 
 

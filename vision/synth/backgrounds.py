@@ -7,7 +7,8 @@ Three families, kept apart on purpose:
   never one we rendered); and repeating patterns a die-sized square can hide in -- "plaid" (ginghams and
   tartans of random colours, band widths and scales), "knit" (rows of stitches, fuzzy felt) and "parquet"
   (bricks, planks and mosaics of random shades) -- so a detector learns that a pattern repeating across the
-  tray is the tray, not a crowd of dice.
+  tray is the tray, not a crowd of dice; and "speckle" (granite, laminate and crumbs: flecks and fibres of a few
+  random colours on any ground), so that dots which are no pips are the tray too.
 - `VALIDATION_BACKGROUNDS` (denim, terrazzo, linoleum, tiles) are only drawn by the synthetic VALIDATION stream,
   so early stopping and recipe choices reward a model that copes with a surface it was not trained on -- on the
   training surfaces a good model is at 100% and validation cannot tell two models apart.
@@ -24,7 +25,7 @@ import cv2
 import numpy as np
 
 BACKGROUNDS = ("felt", "wood", "paper", "plastic")
-TRAINING_BACKGROUNDS = BACKGROUNDS + ("printed", "plaid", "knit", "parquet")
+TRAINING_BACKGROUNDS = BACKGROUNDS + ("printed", "plaid", "knit", "parquet", "speckle")
 VALIDATION_BACKGROUNDS = ("denim", "terrazzo", "linoleum", "tiles")
 HELD_OUT_BACKGROUNDS = ("slate", "cloth", "cork", "marble")
 
@@ -216,6 +217,23 @@ def make_background(kind: str | Sequence[str] | None, height: int, width: int,
         if rng.random() < 0.5:  # a wood or stone grain along each piece
             img = img * (1 + 0.08 * np.sin((u + _smooth_noise(h, w, 4, rng) * 15) * rng.uniform(0.1, 0.5)))[..., None]
         img = img + _fine(h, w, 0.7, rng)[..., None] * rng.uniform(1, 5)
+    elif kind == "speckle":  # training only: granite, laminate, crumbs: flecks and fibres of a few colours
+        ground = rng.uniform(0, 255, 3).astype(np.float32)
+        img = ground + _smooth_noise(h, w, int(rng.integers(2, 10)), rng)[..., None] * rng.uniform(2, 12)
+        for _ in range(int(rng.integers(1, 4))):  # each layer: one colour, one grain size, one density
+            colour = rng.uniform(0, 255, 3).astype(np.float32)
+            grain = rng.uniform(0.5, 3.5)
+            field = _fine(h, w, grain, rng)
+            field /= field.std() + 1e-6
+            mask = np.clip((field - rng.uniform(1.2, 2.6)) * rng.uniform(1.5, 4.0), 0, 1)
+            img = img * (1 - mask[..., None]) + colour * mask[..., None]
+        if rng.random() < 0.3:  # fibres: short straight strokes in any direction
+            for _ in range(int(h * w * rng.uniform(0.0005, 0.003))):
+                a = rng.uniform(0, 1, 2) * (w, h)
+                b = a + rng.uniform(-8, 8, 2)
+                cv2.line(img, tuple(int(v) for v in a), tuple(int(v) for v in b),
+                         rng.uniform(0, 255, 3).tolist(), 1, cv2.LINE_AA)
+        img = img + _fine(h, w, 0.6, rng)[..., None] * rng.uniform(1, 5)
     else:
         known = TRAINING_BACKGROUNDS + VALIDATION_BACKGROUNDS + HELD_OUT_BACKGROUNDS
         raise ValueError(f"unknown background {kind!r}; choose one of {known}")
