@@ -356,3 +356,16 @@ def test_a_suggested_set_puts_its_named_cards_in_play():
     with pytest.raises(IllegalAction) as error:
         three(card_set="rs_only")
     assert error.value.rule == "AU-98"
+
+
+def test_a_season_is_refused_at_set_up_when_a_later_track_has_too_few_start_positions():
+    """AU-15 for every race of the season, not only the first: a later track short of start positions used to fail
+    with an IndexError when the first race ended."""
+    four = [{"name": f"P{n}"} for n in range(4)]
+    with pytest.raises(IllegalAction) as refused:
+        GAME.setup({"players": four, "season": ["reference_oval", "fixture_split_start", "reference_oval"]},
+                   random.Random(1))
+    assert refused.value.rule == "AU-15" and "fixture_split_start has 2 start positions" in str(refused.value)
+    two = GAME.setup({"players": four[:2], "season": ["reference_oval", "fixture_split_start", "reference_oval"]},
+                     random.Random(1))
+    assert two.table.track.id == "reference_oval"

@@ -241,9 +241,11 @@ def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
     for t in season or [track_id]:
         if t not in kit.tracks:
             raise IllegalAction("AU-4", f"no laid-out track {t!r}", legal=sorted(kit.tracks))
+    for t in dict.fromkeys(season or [track_id]):  # every race of a season needs a start position per car
+        if len(kit.tracks[t].start_positions) < len(seats):
+            raise IllegalAction("AU-15", f"{t} has {len(kit.tracks[t].start_positions)} start positions, "
+                                f"not one for each of {len(seats)} cars")
     track = kit.tracks[track_id]
-    if len(track.start_positions) < len(seats):
-        raise IllegalAction("AU-15", f"{track_id} has {len(track.start_positions)} start positions")
     laps = options.get("laps", LAP_MARKER_START)
     numbered = [f for f in kit.lap_track if f.isdigit()]
     if laps not in numbered:
