@@ -249,6 +249,17 @@ def typed_value(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
     return value
 
 
+def turn_of(turn: Mapping[str, Any], players: Sequence[str]) -> tuple[str, list[Any]]:
+    """A scenario Turn's ``player`` (one of ``players``, the ids a Position seats) and its ``actions``: the Turn
+    format of every game whose turn is one player's list of decisions."""
+    check_keys(turn, ("player", "actions"), "turn")
+    player = typed_value(turn, "player", str, "turn")
+    actions = typed_value(turn, "actions", list, "turn")
+    if player not in players:
+        raise ScenarioError("turn.player", f"expected a player's colour, one of {', '.join(players)}, got {player!r}")
+    return player, actions
+
+
 class UnknownField(IllegalAction):
     """An action carrying a field no legal action of its type has: a typo or a forged request, never stored."""
 

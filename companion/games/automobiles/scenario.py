@@ -17,7 +17,7 @@ from companion.games.automobiles import rules
 from companion.games.automobiles.kit import load_kit
 from companion.games.automobiles.rules import GAME
 from companion.games.automobiles.state import COLOURS, Player, State, Turn, as_dict, cubes, evolve, minus, plus
-from companion.games.base import IllegalAction, ScenarioError, check_keys, typed_value
+from companion.games.base import IllegalAction, ScenarioError, check_keys, turn_of, typed_value
 
 ZONES = ("bag", "active", "used", "discard")
 PLAYER_KEYS = ("name", "colour", "segment", "crossings", "marker", *ZONES, "driver", "sponsor", "deferred_draws",
@@ -29,12 +29,7 @@ VARIANT_KEYS = ("weaving", "accelerated", "open_bags", "wear_activation")
 
 def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
     state = state_from_position(position)
-    check_keys(turn, ("player", "actions"), "turn")
-    player = typed_value(turn, "player", str, "turn")
-    actions = typed_value(turn, "actions", list, "turn")
-    if player not in state.table.colours:
-        raise ScenarioError("turn.player", f"expected a player's colour, one of {', '.join(state.table.colours)}, "
-                            f"got {player!r}")
+    player, actions = turn_of(turn, state.table.colours)
     owner = state.table.colours.index(player)
     events: list[dict[str, Any]] = []
     for n, action in enumerate(actions):

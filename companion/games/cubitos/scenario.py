@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalAction, ScenarioError, check_keys, typed_value
+from companion.games.base import IllegalAction, ScenarioError, check_keys, turn_of, typed_value
 from companion.games.cubitos.kit import LEAD, load_kit
 from companion.games.cubitos.rules import GAME, PHASES, next_roller
 from companion.games.cubitos.state import Player, State, lead_order, lines_passed
@@ -32,12 +32,7 @@ START_PHASES = ("roll", "choice", "support", "move", "buy")
 
 def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
     state = state_from_position(position)
-    check_keys(turn, ("player", "actions"), "turn")
-    player = typed_value(turn, "player", str, "turn")
-    actions = typed_value(turn, "actions", list, "turn")
-    if player not in state.table.colours:
-        raise ScenarioError("turn.player", f"expected a player's colour, one of {', '.join(state.table.colours)}, "
-                            f"got {player!r}")
+    player, actions = turn_of(turn, state.table.colours)
     events: list[dict[str, Any]] = []
     for n, action in enumerate(actions):
         if not isinstance(action, Mapping):
