@@ -1,6 +1,7 @@
 """Train the dice detector (`vision.detector`): a small fully-convolutional net that marks every die's centre.
 
     python -m vision.train_detector --minutes 25 --out models/dice_detector.onnx
+    python -m vision.train_detector --init-from models/dice_detector.onnx --lr 1e-3 ...   # train it further
 
 Data: the real-d6-tray TRAIN photos without the latest fifth by photo time (`bench/rolls.py --real val` chooses
 on those), their YOLO boxes as targets; and scenes rendered by `vision.synth` for every dice set on the TRAINING
@@ -204,13 +205,17 @@ def pick(real: list, synth: list, hard: list, rng: np.random.Generator) -> tuple
     return sample((image, boxes), rng, near=points[int(rng.integers(len(points)))])
 
 
-def build_net():
+def build_net(batchnorm: bool = True):
     """Conv-BN-ReLU down to 1/8 of the work image (a die's context), one step back up to 1/4 with a skip; heads
-    for heat, size and offset. ~46 k parameters, ~0.11 G multiply-adds for a 640x480 frame (320x240 work)."""
+    for heat, size and offset. ~46 k parameters, ~0.11 G multiply-adds for a 640x480 frame (320x240 work).
+    Without `batchnorm` each conv has a bias instead: the shape of the exported file, whose BatchNorms are folded
+    into the convs, so an exported model can be trained further (`load_onnx_weights`)."""
     import torch
     from torch import nn
 
     def conv(i, o, stride=1, dilation=1):
+        if not batchnorm:
+            return nn.Sequential(nn.Conv2d(i, o, 3, stride, dilation, dilation=dilation), nn.ReLU(inplace=True))
         return nn.Sequential(nn.Conv2d(i, o, 3, stride, dilation, dilation=dilation, bias=False), nn.BatchNorm2d(o),
                              nn.ReLU(inplace=True))
 
@@ -234,6 +239,25 @@ def build_net():
             return torch.cat([torch.sigmoid(y[:, :1]), y[:, 1:]], dim=1)
 
     return Net()
+
+
+def load_onnx_weights(net, path: Path) -> None:
+    """Copy an exported detector's conv weights into `net` (built without batchnorm): the ONNX graph lists its
+    convs in the order the net runs them, which is the order of the net's modules."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    onnx_convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    convs = [m for m in net.modules() if isinstance(m, torch.nn.Conv2d)]
+    if len(onnx_convs) != len(convs):
+        raise ValueError(f"{path}: {len(onnx_convs)} convs, the net has {len(convs)}")
+    with torch.no_grad():
+        for node, conv in zip(onnx_convs, convs, strict=True):
+            conv.weight.copy_(torch.from_numpy(weights[node.input[1]].copy()))
+            conv.bias.copy_(torch.from_numpy(weights[node.input[2]].copy()))
 
 
 def loss_fn(out, t):
@@ -268,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mine-from", type=Path, help="a detector whose mistakes on rendered training scenes "
                         "are trained on as hard examples (e.g. the shipped models/dice_detector.onnx)")
     parser.add_argument("--mine-scenes", type=int, default=1500)
+    parser.add_argument("--init-from", type=Path, help="an exported detector to train further (warm start, no "
+                        "batchnorm, peak learning rate --lr)")
+    parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine to 0)")
     parser.add_argument("--all-real", action="store_true",
                         help="train on every real train photo, the validation ones too (once validation chose)")
     args = parser.parse_args(argv)
@@ -284,15 +311,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(real)} real train photos, {len(synth)} rendered scenes, {len(hard)} with hard examples "
           f"({sum(len(p) for *_, p in hard)} points) ({time.time() - started:.0f} s)", flush=True)
     rng = np.random.default_rng(args.seed)
-    net = build_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    net = build_net(batchnorm=args.init_from is None)
+    if args.init_from:
+        load_onnx_weights(net, args.init_from)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     deadline = started + args.minutes * 60
     step, last_save, running = 0, time.time(), 0.0
     total = None
     while time.time() < deadline:
         frac = (time.time() - started) / (deadline - started)
         for g in opt.param_groups:
-            g["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * min(1.0, frac)))
+            g["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * min(1.0, frac)))
         xs, ts = zip(*(pick(real, synth, hard, rng) for _ in range(args.batch)), strict=True)
         out = net(torch.from_numpy(np.stack(xs)))
         loss = loss_fn(out, torch.from_numpy(np.stack(ts)))
@@ -312,7 +341,9 @@ def main(argv: list[str] | None = None) -> int:
     info = {"steps": step, "batch": args.batch, "crop": CROP, "seconds": round(total),
             "real_train_photos": len(real), "real_val_photos_held_out": 0 if args.all_real else len(val_names),
             "rendered_scenes": len(synth), "hard_example_scenes": len(hard),
-            "mined_from": str(args.mine_from) if args.mine_from else None, "final_loss": round(running, 4)}
+            "mined_from": str(args.mine_from) if args.mine_from else None,
+            "init_from": str(args.init_from) if args.init_from else None, "peak_lr": args.lr,
+            "final_loss": round(running, 4)}
     args.out.with_suffix(".train.json").write_text(json.dumps(info, indent=2) + "\n")
     print(json.dumps(info), flush=True)
     return 0

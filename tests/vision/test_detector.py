@@ -121,3 +121,24 @@ def test_hard_examples_are_where_a_detector_misses_or_invents_dice():
         inside = ((x >= boxes[:, 0]) & (x <= boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 3])).any(axis=1)
         centres = (np.abs(points[:, None] - (boxes[:, :2] + boxes[:, 2:]) / 2).max(axis=2) < 1e-3).any(axis=1)
         assert (~inside | centres).all() and (~inside).sum() > 0
+
+
+def test_an_exported_detector_trains_on_from_exactly_the_maps_it_gave(tmp_path):
+    """Warm start (`--init-from`): the exported file's BatchNorms are folded into its convs, so the net is rebuilt
+    without them and takes the file's weights; exported again, it gives the same maps, so training goes on from
+    the shipped model rather than near it."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from vision.detector import DEFAULT_MODEL
+    from vision.train_detector import build_net, export, load_onnx_weights
+
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip("shipped detector not found (python -m vision.train_detector)")
+    net = build_net(batchnorm=False)
+    load_onnx_weights(net, DEFAULT_MODEL)
+    export(net, tmp_path / "again.onnx")
+    frame = (np.random.default_rng(3).random((240, 320, 3)) * 255).astype(np.uint8)
+    before = Detector(DEFAULT_MODEL).maps(frame)[0]
+    assert np.abs(Detector(tmp_path / "again.onnx").maps(frame)[0] - before).max() < 1e-4
+    with pytest.raises(ValueError, match="convs"):
+        load_onnx_weights(build_net(batchnorm=False).c1, DEFAULT_MODEL)
