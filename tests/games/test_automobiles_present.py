@@ -92,3 +92,49 @@ def test_standings_and_chart_follow_the_placings():
     assert [r["actor"] for r in rows] == view["placings"] and rows[0]["why"] == "winner"
     done, metrics = present.chart_point(view)
     assert done == view["round"] and set(metrics["au_chart_distance"]) == {p["colour"] for p in view["players"]}
+
+
+def test_every_card_and_driver_has_its_text_in_every_language_and_no_text_is_left_over():
+    """What a card does shows in the players' language: a card or driver added to ``cards.json`` without its texts
+    fails here, naming it and the file to add them to."""
+    from companion.games.automobiles.kit import load_kit
+
+    kit = load_kit()
+    ids = [*kit.fixed_cards, *kit.action_cards, *(d["id"] for d in kit.drivers)]
+    for lang in LANGUAGES:
+        ui = texts.catalog(lang)["ui"]
+        missing = [i for i in ids if present.card_text_key(i) not in ui]
+        assert not missing, f"no text in automobiles/i18n/{lang}.json for {missing}: add au_card_<card id>"
+        left_over = {k for k in ui if k.startswith("au_card_")} - {present.card_text_key(i) for i in ids}
+        assert not left_over, f"automobiles/i18n/{lang}.json: texts of no card in cards.json: {sorted(left_over)}"
+    assert texts.ui("nl", present.card_text_key("base_purple_2")) == ("Verwijder tot 6 blokjes van willekeurige "
+                                                                      "kleuren van je aflegstapel.")
+
+
+def test_the_layout_names_each_cards_and_drivers_text_by_key_not_in_english():
+    state = GAME.setup({**present.DEMO_OPTIONS, "drivers": True}, random.Random(1))
+    layout = present.layout(GAME.view(state))
+    assert {card["text"] for card in layout["cards"].values()} >= {"au_card_gear_3", "au_card_wear"}
+    assert all("summary" not in card for card in layout["cards"].values())
+    assert layout["drivers"]["driver_01"] == "au_card_driver_01"
+
+
+@pytest.mark.parametrize(("lang", "track", "segment", "place"), [
+    ("en", "reference_oval", "L0-00", "lane 1, field 1"),
+    ("de", "reference_oval", "L2-30", "Spur 3, Feld 8, vorn"),  # P3: the outer lane's last field, before the line
+    ("nl", "reference_oval", "L1-14", "rijstrook 2, veld 6, voor"),
+    ("de", "fixture_split_start", "SB", "Feld 1"),  # one lane: no lane to name
+    ("en", "fixture_split_start", "SA1", "field 5, rear"),
+    ("en", "reference_oval", "Z9", "Z9"),  # not on the track: as it is
+])
+def test_a_segment_is_named_by_its_lane_and_field_as_players_count_them(lang, track, segment, place):
+    assert present.place_name(lang, track, segment) == place
+
+
+def test_a_move_and_its_log_line_name_the_field_not_the_segment_id():
+    view = {"track": "reference_oval", "players": [{"colour": "red", "name": "Julia"}]}
+    step = {"type": "step", "to": "L0-00", "from": "L0-30"}
+    assert present.option_label(step, {"view": view}, "de") == "Auf Spur 1, Feld 1 fahren"
+    names = present.names(view, "nl")
+    moved = {"type": "car_moved", "player": "red", "to": "L1-14"}
+    assert present.describe_event(moved, lang="nl", names=names) == "Julia: auto rijdt naar rijstrook 2, veld 6, voor"

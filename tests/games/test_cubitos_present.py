@@ -106,3 +106,27 @@ def test_an_abilitys_choices_read_as_words_in_the_players_language(option, en, d
     view = {"players": [{"colour": "blue", "name": "Ada"}, {"colour": "red", "name": "Bo"}]}
     assert present.option_label(ability, {"view": view}, "en") == en
     assert present.option_label(ability, {"view": view}, "de") == de
+
+
+def test_every_ability_of_every_card_has_its_text_in_every_language_and_no_text_is_left_over():
+    """What a card does shows in the players' language: a card or ability added to ``cards.json`` without its texts
+    fails here, naming it and the file to add them to."""
+    from companion.games.cubitos.kit import load_kit
+
+    abilities = [a for card in load_kit().cards.values() for a in card.abilities]
+    for lang in LANGUAGES:
+        ui = texts.catalog(lang)["ui"]
+        missing = [a.id for a in abilities if present.ability_key(a) not in ui]
+        assert not missing, f"no text in cubitos/i18n/{lang}.json for {missing}: add cu_ab_<ability id>"
+        left_over = {k for k in ui if k.startswith("cu_ab_")} - {present.ability_key(a) for a in abilities}
+        assert not left_over, f"cubitos/i18n/{lang}.json: texts of no ability in cards.json: {sorted(left_over)}"
+    described = next(a for a in abilities if a.id == "mutiger_maasdamer.1")
+    assert texts.ui("de", present.ability_key(described)).startswith("Bei jedem Riskieren ohne Fehlwurf")
+
+
+def test_the_layout_names_each_abilitys_text_by_key_not_in_english():
+    state = GAME.setup({**FOUR_PLAYERS, "race": "race_1"}, random.Random(1))
+    cards = present.layout(GAME.view(state))["cards"]
+    keys = {a["text"] for card in cards.values() for a in card["abilities"]}
+    assert "cu_ab_mutiger_maasdamer.1" in keys and "cu_ab_unknown" in keys  # Mr. Krabs: not in the seed
+    assert all("summary" not in a for card in cards.values() for a in card["abilities"])

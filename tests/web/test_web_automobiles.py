@@ -6,6 +6,7 @@ see (the other players' buys and draws) go straight to the session."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -82,11 +83,13 @@ def test_a_race_played_from_the_screen(race, open_page):
     destination = page.locator("#overlay .au-dest[data-dest=L0-00]")
     expect(destination).to_have_count(1)
     expect(destination.locator(".au-wear-badge")).to_have_text("2")  # a light grey field: wear 2 on the wear table
-    expect(page.locator("#au-moves")).to_contain_text("Move to L0-00 · wear 2")
+    expect(page.locator("#au-moves")).to_contain_text("Move to lane 1, field 1 · wear 2")  # L0-00: a place, not an id
+    expect(destination).to_have_attribute("aria-label", "Move to lane 1, field 1 · wear 2")
     shoot(page, "automobiles-action")
     destination.dispatch_event("click")
     expect(page.locator("#overlay .au-cube[data-segment=L0-00]")).to_have_count(1)
     cubes.locator(".au-cube-row[data-colour=light_grey] button").click()
+    expect(page.locator("body")).not_to_have_class(re.compile(r"\bbusy\b"))  # a tap while a send is out is dropped
     page.locator("#overlay .au-dest[data-dest=L0-02]").dispatch_event("click")
     expect(page.locator("#overlay .au-cube.cube-light_grey")).to_have_count(2)
 
@@ -167,3 +170,27 @@ def test_a_race_is_set_up_on_the_new_game_page(empty_table, open_page):
     expect(page.locator("#prompt")).to_have_text(f"{first}: Opening buy")
     expect(page.locator("#au-buy .au-money")).to_have_text("$10 to spend★")  # the reference oval's start money
     expect(page.locator("#track .au-name")).to_have_text("Reference oval")
+
+
+def test_a_tap_on_a_card_in_play_shows_what_it_does_in_german_and_a_move_names_its_field(race, open_page):
+    session = race.session
+    act(session, *[{"type": "draw", "dice": FIRST_DRAW}] * 3, {"type": "activate", "colour": "light_grey"})
+    page = open_page(f"http://127.0.0.1:{race.port}/?kiosk=0", control=True, locale="de-DE", viewport=(1024, 768))
+    expect(page.locator("#prompt")).to_have_text("Julia: Kartenwirkung")
+    expect(page.locator("#au-moves")).to_contain_text("Auf Spur 1, Feld 1 fahren · Verschleiß 2")
+
+    manager = page.locator("#au-cards .au-card[data-colour=yellow]")
+    text = manager.locator(".au-card-text")
+    expect(text).to_be_hidden()
+    head = manager.locator("summary").bounding_box()
+    assert head["height"] >= 44 and head["width"] >= 44  # a thumb's target on a tablet
+    manager.locator("summary").click()
+    expect(text).to_have_text("Lege 0–3 Würfel aus deinem aktiven Bereich auf deine Ablage, dann entferne genau so "
+                              "viele Würfel aus deiner Ablage (die gerade abgelegten dürfen dabei sein).")
+    expect(manager.locator(".au-ref")).to_have_text("★")  # its cost is still marked as reference data
+
+    page.locator("#overlay .au-dest[data-dest=L0-00]").dispatch_event("click")  # the table plays on: it stays open
+    expect(page.locator("#events")).to_contain_text("Julia: hellgrau Würfel fährt auf Spur 1, Feld 1")
+    expect(text).to_be_visible()
+    page.locator("#au-cards").scroll_into_view_if_needed()
+    shoot_page(page, "automobiles-card-texts-de")

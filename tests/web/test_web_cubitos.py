@@ -298,3 +298,26 @@ def test_a_destination_on_the_track_is_a_44_px_target_on_a_tablet(table, open_pa
     expect(targets).to_have_count(len([o for o in session.prompt().options if o["type"] == "move"]))
     assert min(min(b["width"], b["height"]) for b in (targets.nth(k).bounding_box()
                                                        for k in range(targets.count()))) >= 44
+
+
+def test_a_tap_on_a_card_in_play_shows_what_it_does_in_german_and_it_stays_open(table, open_page):
+    page = open_page(f"http://127.0.0.1:{table.port}/?kiosk=0", control=True, locale="de-DE", viewport=(1024, 768))
+    expect(page.locator("#prompt")).to_have_text("Ada: Würfeln")
+    maasdamer = page.locator("#cu-market .cu-card[data-colour=yellow]")
+    texts = maasdamer.locator(".cu-card-texts")
+    expect(texts).to_be_hidden()
+    head = maasdamer.locator("summary").bounding_box()
+    assert head["height"] >= 44 and head["width"] >= 44  # a thumb's target on a tablet
+    maasdamer.locator("summary").click()
+    expect(texts).to_have_text("Bei jedem Riskieren ohne Fehlwurf: Erhalte 1 Schritt und geh ihn sofort "
+                               "(keine Sonderaktion, kein Bonus).")
+    expect(maasdamer.locator(".cu-cost")).to_have_text("4●*")  # its cost is still marked as reference data
+    page.click("#cu-market .cu-card[data-colour=red] summary")  # Mr. Krabs: the seed does not describe it
+    krabs = page.locator("#cu-market .cu-card[data-colour=red] .cu-card-texts")
+    expect(krabs).to_contain_text("Die Fähigkeit steht auf der Karte")
+
+    play(table.session, roll(*ADA_FIRST))  # the table plays on: the open cards stay open
+    expect(page.locator("#prompt")).to_have_text("Ada: Riskieren oder passen?")
+    expect(texts).to_be_visible()
+    page.locator("#cu-market").scroll_into_view_if_needed()
+    shoot_page(page, "cubitos-card-texts-de")

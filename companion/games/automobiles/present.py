@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import cache
 from math import comb
 from typing import Any
 
@@ -35,13 +36,50 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
     for colour_id, card_id in (view.get("cards") or {}).items():
         card = kit.fixed_cards.get(card_id) or kit.action_cards[card_id]
         cards[colour_id] = {"id": card.id, "name": card.name_de, "cost": card.cost, "value": card.value,
-                            "cost_is_reference": not card.verified, "summary": card.summary_en}
+                            "cost_is_reference": not card.verified, "text": card_text_key(card.id)}
         cards[colour_id]["category"] = card.category
     return {"track": {"id": track.id, "name": track.name, "reference": track.reference,
                       "lap_length": track.lap_length, "fields": fields, "segments": segments,
                       "start_positions": [{"id": i, "segment": s, "money": m} for i, s, m in track.start_positions]},
             "lap_track": list(kit.lap_track), "cards": cards, "draw_per_turn": kit.draw_per_turn,
+            "drivers": {driver["id"]: card_text_key(driver["id"]) for driver in kit.drivers},
             "cubes": [{"id": c.id, "name": c.name_de, "count": c.count, "kind": c.kind} for c in kit.cubes.values()]}
+
+
+def card_text_key(card_id: str) -> str:
+    """The ``ui`` key of what a card (a driver too) does, in every language: the screens look it up in their own."""
+    return f"au_card_{card_id}"
+
+
+@cache
+def _places(track_id: str) -> dict[str, tuple[int | None, int, int, int]]:
+    """Segment -> (lane counted from the inside, or None on a one-lane track; field along the lane from the finish
+    line; the segment's place in its field, rear first; the field's segments)."""
+    track = load_kit().tracks[track_id]
+    lanes = sorted({f.lane for f in track.fields.values()})
+    places = {}
+    for lane in lanes:
+        fields = sorted((f for f in track.fields.values() if f.lane == lane), key=lambda f: f.back % track.lap_length)
+        for n, field in enumerate(fields, 1):
+            for k, segment in enumerate(field.segments):
+                places[segment] = (lanes.index(lane) + 1 if len(lanes) > 1 else None, n, k, len(field.segments))
+    return places
+
+
+def place_name(lang: str, track_id: Any, segment: Any) -> str:
+    """Where a segment is, as players at the table say it ("Spur 2, Feld 5, vorn"), not its id in tracks.json
+    ("L1-14"): lanes counted from the inside, fields along each lane from the finish line, and the rear or front
+    segment of a field of two. An id the track does not have stays as it is."""
+    place = _places(str(track_id)).get(str(segment)) if track_id in load_kit().tracks else None
+    if place is None:
+        return str(segment)
+    lane, field, k, parts = place
+    name = ui_text(lang, "au_place", lane=lane, field=field) if lane else ui_text(lang, "au_place_field", field=field)
+    if parts == 1:
+        return name
+    if parts == 2:
+        return ui_text(lang, "au_place_front" if k else "au_place_rear", place=name)
+    return ui_text(lang, "au_place_part", place=name, part=k + 1)
 
 
 def draw_odds(bag: Mapping[str, int], n: int, refill: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -82,8 +120,12 @@ def draw_odds(bag: Mapping[str, int], n: int, refill: Mapping[str, int] | None =
 
 
 def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
-    """A car's colour -> its player's name."""
-    return {p["colour"]: p["name"] for p in (view or {}).get("players") or []}
+    """A car's colour -> its player's name, and each segment of the race's tracks -> where it is (``place_name``;
+    a season's earlier tracks too, the current one winning where ids repeat)."""
+    view = view or {}
+    tracks = [t for t in [*(view.get("season") or []), view.get("track")] if t in load_kit().tracks]
+    places = {segment: place_name(lang, track, segment) for track in tracks for segment in _places(track)}
+    return {**places, **{p["colour"]: p["name"] for p in view.get("players") or []}}
 
 
 # -- the log ---------------------------------------------------------------------------------------------------------
@@ -126,6 +168,9 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
     """One line for one rules event ("Julia activates a white cube"), or None for an event the log leaves out."""
     kind = event.get("type")
     fields = {**event, "player": names.get(event.get("player", ""), event.get("player"))}
+    for key in ("to", "segment"):  # a segment where a cube or car goes
+        if key in event:
+            fields[key] = names.get(str(event[key]), event[key])
     if "colour" in event:
         fields["cube"] = cube_name(lang, event["colour"])
     if kind == "activated":
@@ -219,7 +264,7 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         extra += [ui_text(lang, f"au_opt_option_{option['option']}")] if "option" in option else []
         return ui_text(lang, "au_opt_activate", cube=cube) + (f" ({', '.join(extra)})" if extra else "")
     if kind in ("step", "drive"):
-        label = ui_text(lang, f"au_opt_{kind}", to=option.get("to")) + (
+        label = ui_text(lang, f"au_opt_{kind}", to=place_name(lang, view.get("track"), option.get("to"))) + (
             f" ({cube_name(lang, option['colour'])})" if "colour" in option else "")
         wear = (view.get("landing_wear") or {}).get(option.get("to"))
         return label + (" · " + ui_text(lang, "au_opt_wear", n=wear) if wear is not None else "")

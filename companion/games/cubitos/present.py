@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import log_lines_of, ranked
-from companion.games.cubitos.kit import load_kit
+from companion.games.cubitos.kit import Ability, load_kit
 from companion.texts import catalog, colour, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {
@@ -39,7 +39,7 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
         card = kit.cards[card_id]
         cards[colour_id] = {"id": card.id, "name": card.name_de, "cost": card.cost,
                             "cost_is_reference": card.cost_is_reference,
-                            "abilities": [{"id": a.id, "slot": a.slot, "timing": a.timing, "summary": a.summary_en}
+                            "abilities": [{"id": a.id, "slot": a.slot, "timing": a.timing, "text": ability_key(a)}
                                           for a in card.abilities]}
     dice = {d.id: {"colour": d.colour, "shade": d.shade, "reference": d.reference,
                    "faces": [{"label": f.label, "coins": f.coins, "steps": f.steps, "credits": f.credits,
@@ -48,6 +48,13 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
     return {"tracks": tracks, "cards": cards, "dice": dice,
             "fan_track": [{"credits": c, "limit_tokens": t} for c, t in kit.fan_track],
             "fan_track_reference": True}
+
+
+def ability_key(ability: Ability) -> str:
+    """The ``ui`` key of what an ability does, in every language (the screens look it up in their own): one text of
+    its own per ability the data describes; the abilities it does not (CU-89) share the one that says to read the
+    printed card and resolve it by hand."""
+    return f"cu_ab_{ability.id}" if ability.known else "cu_ab_unknown"
 
 
 def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:

@@ -14,7 +14,7 @@ const Automobiles = (() => {
   const STEP_OF = { deferred: 0, action: 0, effect: 0, boost: 0, buy: 1, movement: 2, wear: 3, end: 4, advance: 4 };
   const LANE = 1;        // a lane's width in track units
   const INNER = 2.4;     // the infield's radius at the curves
-  const ui = { key: "", dest: null };
+  const ui = { key: "", dest: null, open: new Set() };  // open: the cards whose texts show
   // A phone gets shorter straights: the oval fills more of a narrow screen, and its cars are bigger.
   const narrow = window.matchMedia("(max-width: 700px)");
   narrow.addEventListener("change", () => { if (gameUI() === Automobiles) { drawBoard(); drawOverlay(); } });
@@ -132,7 +132,7 @@ const Automobiles = (() => {
       const [x, y] = centre(segment);
       const chosen = ui.dest === o.to;
       overlay.append(svg("g", { class: `au-dest${chosen ? " selected" : ""}`, "data-dest": o.to,
-        onclick: () => onDestination(o.to, i) },
+        role: "button", "aria-label": optionLabel(o), onclick: () => onDestination(o.to, i) },
       svg("polygon", { points: band(segment.lane, segment.back, segment.front, -0.02, 1.02) }),
       o.to in wear ? svg("g", { class: "au-wear-badge", transform: `translate(${x} ${y})` },
         svg("circle", { r: 0.3 }), svg("text", { y: 0.11, "text-anchor": "middle" }, String(wear[o.to]))) : null));
@@ -393,21 +393,30 @@ const Automobiles = (() => {
         el("span", { class: "au-zone-name" }, T("au_zone_aside")), el("span", { class: "au-zone-cubes" },
           cubeRow(p.aside))) : null),
     el("p", { class: "au-facts" }, T("au_distance", { n: p.distance }),
-      p.driver ? ` · ${T("au_driver")} ${p.driver.replace("driver_", "")}` : "",
       v().season && v().season.length ? ` · ${T("au_points", { n: p.points })}` : ""),
+    p.driver ? cardDetails(p.driver, { class: "au-driver", "data-driver": p.driver },
+      `${T("au_driver")} ${p.driver.replace("driver_", "")}`, ((S.layout || {}).drivers || {})[p.driver]) : null,
     oddsLine(p.odds)));
     return [...list, cardsBoard()];
+  }
+
+  // A card (or a driver) that a tap opens to what it does, in the screen's language (present.py sends the text's
+  // key); it stays open while the table plays on.
+  function cardDetails(id, attrs, head, textKey) {
+    return el("details", { ...attrs, open: ui.open.has(id),
+      ontoggle: (e) => (e.target.open ? ui.open.add(id) : ui.open.delete(id)) },
+    el("summary", { title: T("au_what_it_does") }, head), el("p", { class: "au-card-text" }, T(textKey)));
   }
 
   // The cards in play (AU-3, AU-9) with cost and value; a value not printed in the rules is marked as reference.
   function cardsBoard() {
     const list = COLOURS.filter((c) => cards()[c]).map((colour) => {
       const card = cards()[colour];
-      return el("li", { class: "au-card", "data-colour": colour }, cube(colour),
+      return el("li", { class: "au-card", "data-colour": colour }, cardDetails(card.id, {}, [cube(colour),
         el("span", { class: "au-card-name" }, card.name || cubeName(colour)),
         card.cost !== null && card.cost !== undefined ? el("span", { class: "au-cost" }, `$${card.cost}`,
           card.cost_is_reference ? el("sup", { class: "au-ref", "data-reference": "true" }, "★") : null) : null,
-        el("span", { class: "au-card-value" }, T("au_value", { n: card.value })));
+        el("span", { class: "au-card-value" }, T("au_value", { n: card.value }))], card.text));
     });
     const reference = Object.values(cards()).some((c) => c.cost_is_reference);
     return el("article", { class: "au-board au-cards", id: "au-cards" }, el("header", {},

@@ -16,7 +16,7 @@ const Cubitos = (() => {
   const ZONES = ["draw", "ready", "active", "rest"];
   const R = 0.62;            // a space's radius in track units (neighbouring spaces are about 2 apart)
   const GAP = 3;             // between two tracks of a chained race
-  const ui = { key: "", dest: null, roll: null, rest: {} };
+  const ui = { key: "", dest: null, roll: null, rest: {}, open: new Set() };  // open: the cards whose texts show
 
   const v = () => view();
   const players = () => v().players || [];
@@ -364,10 +364,20 @@ const Cubitos = (() => {
         return el("button", { type: "button", class: "cu-card buyable", "data-colour": colour, "data-option": option,
           onclick: () => confirmOption(option) }, body);
       }
-      return el("div", { class: `cu-card${why ? " unaffordable" : ""}`, "data-colour": colour }, body);
+      if (buying) return el("div", { class: `cu-card${why ? " unaffordable" : ""}`, "data-colour": colour }, body);
+      // A tap on a card in play opens what it does, in the screen's language; it stays open while the table plays on.
+      return el("details", { class: "cu-card", "data-colour": colour, open: ui.open.has(colour),
+        ontoggle: (e) => (e.target.open ? ui.open.add(colour) : ui.open.delete(colour)) },
+      el("summary", { title: T("cu_card_texts") }, body), abilityTexts(card));
     });
     return el("article", { class: `cu-market${buying ? " buying" : ""}`, id: buying ? "cu-buy" : "cu-market" },
       el("h3", {}, T(buying ? "cu_buy_title" : "cu_cards")), el("div", { class: "cu-cards" }, cards));
+  }
+
+  // What a card's abilities do (present.py sends each one's text key, the catalogue holds it in every language).
+  function abilityTexts(card) {
+    return el("ul", { class: "cu-card-texts" }, (card.abilities || []).map((a) => el("li", { "data-ability": a.id },
+      T(a.text))));
   }
 
   // ---- the turn panel ---------------------------------------------------------------------------------------------
