@@ -1938,6 +1938,20 @@ _APPLIED: list[tuple[Any, dict[tuple[Any, ...], tuple[State, list[Event]]]]] = [
 """The last table and its applied actions' outcomes (one tuple, read and replaced whole)."""
 
 
+def outcome(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+    """``Automobiles.apply`` with the kept events themselves, not copies: ``rate`` only looks at the table after."""
+    key = _action_key(action)
+    if key is None:
+        return GAME._apply(state, action)
+    known = _APPLIED[0]
+    if known[0] is not state:
+        known = _APPLIED[0] = (state, {})
+    found = known[1].get(key)
+    if found is None:
+        found = known[1][key] = GAME._apply(state, action)
+    return found
+
+
 class Automobiles:
     id = "automobiles"
     title = "Automobiles"
@@ -1966,17 +1980,9 @@ class Automobiles:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
 
         The outcomes of the last table's actions are kept (the rules are pure): a greedy bot tries each option and
-        then plays the one it chose, which is the same question again."""
-        key = _action_key(action)
-        if key is None:
-            return self._apply(state, action)
-        known = _APPLIED[0]
-        if known[0] is not state:
-            known = _APPLIED[0] = (state, {})
-        outcome = known[1].get(key)
-        if outcome is None:
-            outcome = known[1][key] = self._apply(state, action)
-        return outcome[0], [dict(event) for event in outcome[1]]
+        then plays the one it chose, which is the same question again. Each caller gets its own copy of the events."""
+        after, events = outcome(state, action)
+        return after, [dict(event) for event in events]
 
     def _apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         phase = state.phase
@@ -2082,7 +2088,7 @@ def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
             _driver_ready(state, state.current, "driver_08") and count(player.used, WEAR) + count(player.discard, WEAR))
         if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
             return score(state, actor, returned_wear=wear)
-    return score(GAME.apply(state, dict(option))[0], actor)
+    return score(outcome(state, option)[0], actor)
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
