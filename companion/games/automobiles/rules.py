@@ -573,9 +573,14 @@ def _move_cube(state: State, p: int, colour: str, src: str, dst: str, events: li
 
 
 def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event]) -> State:
+    """Every cube of ``colour`` in the zone back to the stock: one copy of the table, one event per cube."""
     n = count(getattr(state.players[p], zone), colour)
-    for _ in range(n):
-        state = _move_cube(state, p, colour, zone, "stock", events)
+    if not n:
+        return state
+    state = evolve(state, stock=add(state.stock, colour, n))
+    state = state.with_player(p, **{zone: add(getattr(state.players[p], zone), colour, -n)})
+    event = {"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": zone, "to": "stock"}
+    events += [dict(event) for _ in range(n)]
     return state
 
 
@@ -2041,10 +2046,13 @@ GEAR_WEIGHTS = {"white": 1, "light_grey": 2, "dark_grey": 3, "black": 4}
 """``score``: what a gear cube owned is worth to a greedy bot."""
 
 
-def score(state: State, actor: str, bought: str = "", returned_wear: int = 0) -> float:
-    """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned
-    (``bought``: one more cube of that colour, just taken from the stock by the player who decides;
-    ``returned_wear``: wear cubes that player has just put back into the stock)."""
+def score(state: State, actor: str, bought: str = "", wear_change: int = 0, placed: tuple[str, int] | None = None
+          ) -> float:
+    """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned.
+
+    ``rate`` passes what an option would change without playing it out, for the player who decides: ``bought``,
+    one more cube of that colour; ``wear_change``, wear cubes gained (negative: put back into the stock);
+    ``placed``, one more cube on the track (segment, crossings) in that player's turn."""
     p = state.table.colours.index(actor)
     if state.phase == "over":
         return 1000.0 if p in state.winners else -1000.0
@@ -2052,9 +2060,13 @@ def score(state: State, actor: str, bought: str = "", returned_wear: int = 0) ->
     track = state.table.track
     here = distance(state, p)
     ahead = 0.0
-    if p == state.current and state.turn.placed:
-        segments, lap = track.segments, track.lap_length
-        ahead = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed) - here
+    if p == state.current:
+        cubes_placed = [(c.segment, c.crossings) for c in state.turn.placed]
+        if placed is not None and p == state.actor:
+            cubes_placed.append(placed)
+        if cubes_placed:
+            segments, lap = track.segments, track.lap_length
+            ahead = max(crossings * lap + segments[segment].front for segment, crossings in cubes_placed) - here
     bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
     wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
     gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
@@ -2063,23 +2075,26 @@ def score(state: State, actor: str, bought: str = "", returned_wear: int = 0) ->
              + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
     if p == state.actor:
         gears += GEAR_WEIGHTS.get(bought, 0)
-        wear -= returned_wear
+        wear += wear_change
     return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
 
 
 def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
     """``score`` of the table after ``option``, the same number as playing it out (``apply``), but without playing
-    out the options that change nothing ``score`` looks at: an activation of a gear or wear cube or the step to the
-    buy phase only waits for the next decision, a bought cube only adds its gear, a pit stop that ends in the draw
-    (or driver_08's choice) only returns the active wear. None for a draw: the bot plays it out with its own sample
-    draw (``bots.roll``), so its choices stay those of a bot that plays out every option (``GreedyBot``'s hook)."""
+    out the options that change nothing ``score`` looks at or change it in a way known beforehand: an activation of
+    a gear or wear cube or the step to the buy phase only waits for the next decision, a bought cube only adds its
+    gear, a pit stop that ends in the draw (or driver_08's choice) only returns the active wear, and a gear cube's
+    last step places the cube where it lands (with Rote Linie's wear) and returns to the action phase. None for a
+    draw: the bot plays it out with its own sample draw (``bots.roll``), so its choices stay those of a bot that
+    plays out every option (``GreedyBot``'s hook)."""
     kind = option["type"]
     if "roll" in option:
         return None
+    stage = state.stage
     if state.phase == "action" and (kind in ("to_buy", "use_driver") or kind == "activate" and (
             option["colour"] in GEARS or option["colour"] == WEAR)):
         return score(state, actor)
-    if kind == "buy" and state.stage is None and state.phase in ("buy", "opening_buy"):
+    if kind == "buy" and stage is None and state.phase in ("buy", "opening_buy"):
         return score(state, actor, bought=option["colour"])
     if kind == "pit_stop" and state.phase == "action" and not state.turn.placed:
         player = state.players[state.current]
@@ -2087,7 +2102,13 @@ def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
         waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
             _driver_ready(state, state.current, "driver_08") and count(player.used, WEAR) + count(player.discard, WEAR))
         if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
-            return score(state, actor, returned_wear=wear)
+            return score(state, actor, wear_change=-wear)
+    if kind == "step" and stage.then == "to_action" and stage.mover == "cube" and stage.done + 1 >= stage.hi:
+        crossings, target = step_choices(state, stage)[(option.get("from", ""), option["to"], "")]
+        fields = (*stage.fields, target)
+        red_line = stage.card == "red_line" and any("white" not in field_colours(state, f) for f in fields)
+        gained = min(1, count(state.stock, WEAR)) if red_line else 0  # AU-88, AU-22
+        return score(state, actor, wear_change=gained, placed=(option["to"], crossings))
     return score(outcome(state, option)[0], actor)
 
 
