@@ -1923,7 +1923,10 @@ def _action_key(action: Any) -> tuple[Any, ...] | None:
     for anything that is not a plain dict of plain values."""
     if type(action) is not dict:
         return None
-    if all(type(value) is str for value in action.values()):
+    for value in action.values():  # a loop, not all(...): this runs for every action and every option rated
+        if type(value) is not str:
+            break
+    else:
         return tuple(action.items())
     key = []
     for name, value in action.items():
@@ -2002,16 +2005,17 @@ class Automobiles:
                 if refusal is not None:
                     raise refusal
             else:
-                bare = {k: v for k, v in action.items() if k != "dice"}
-                if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
-                    bare["roll"] = len(action["dice"])
+                bare = action
+                if "dice" in action or type(action) is not dict:  # the listed option: no dice, a plain dict
+                    bare = {k: v for k, v in action.items() if k != "dice"}
+                    if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
+                        bare["roll"] = len(action["dice"])
+                        action = {**action, "roll": bare["roll"]}
                 if bare not in listed(state):
                     if state.stage is not None:
                         raise _stage_why_not(state, action)
                     raise IllegalAction(step.rule, f"{seat(state, state.actor)} cannot {dict(action)} now",
                                         legal=listed(state))
-                if "roll" in bare:
-                    action = {**action, "roll": bare["roll"]}
                 events = []
                 return step.handler(state, action, events), events
         return apply_in_phase(state, action, phase, seat(state, state.actor), PHASES)
