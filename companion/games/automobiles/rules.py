@@ -2048,15 +2048,25 @@ class Automobiles:
 GAME = Automobiles()
 GEAR_WEIGHTS = {"white": 1, "light_grey": 2, "dark_grey": 3, "black": 4}
 """``score``: what a gear cube owned is worth to a greedy bot."""
+SCORE_NEUTRAL_EFFECTS = frozenset({
+    "active_to_discard_then_remove_same", "remove_active_then_return_to_bag", "active_to_used_then_remove_discard",
+    "remove_active_then_double_discard", "draw_then_remove_one", "remove_self_then_draw",
+    "active_gear_lower_colour_move", "draw_two_split", "remove_discard", "remove_per_distinct_discard_colours",
+    "remove_discard_then_fewest_bonus",
+})
+"""Action-card effects that change nothing ``score`` looks at (wear and gear cubes owned, the car, placed cubes)
+except through the player's own decisions: no wear, no cube gained or removed before a decision (rs_yellow_3 puts
+its own yellow cube back, which ``score`` does not count). Each step waits for a pick, a step or a draw, or is
+skipped when there is nothing to decide, so ``rate`` scores their activation, and a pick or stop inside them, from
+the table as it is. A card whose effect gains wear or moves cubes on its own is not listed."""
 
 
-def score(state: State, actor: str, bought: str = "", wear_change: int = 0, placed: tuple[str, int] | None = None
-          ) -> float:
+def score(state: State, actor: str, cube: str = "", more: int = 0, placed: tuple[str, int] | None = None) -> float:
     """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned.
 
-    ``rate`` passes what an option would change without playing it out, for the player who decides: ``bought``,
-    one more cube of that colour; ``wear_change``, wear cubes gained (negative: put back into the stock);
-    ``placed``, one more cube on the track (segment, crossings) in that player's turn."""
+    ``rate`` passes what an option would change without playing it out, for the player who decides: ``more``
+    cubes of colour ``cube`` owned (negative: fewer; bought, put back into the stock, gained wear) and ``placed``,
+    one more cube on the track (segment, crossings) in that player's turn."""
     p = state.table.colours.index(actor)
     if state.phase == "over":
         return 1000.0 if p in state.winners else -1000.0
@@ -2077,42 +2087,56 @@ def score(state: State, actor: str, bought: str = "", wear_change: int = 0, plac
              + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
              + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
              + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
-    if p == state.actor:
-        gears += GEAR_WEIGHTS.get(bought, 0)
-        wear += wear_change
+    if more and p == state.actor:
+        if cube == WEAR:
+            wear += more
+        else:
+            gears += GEAR_WEIGHTS.get(cube, 0) * more
     return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
 
 
 def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
     """``score`` of the table after ``option``, the same number as playing it out (``apply``), but without playing
     out the options that change nothing ``score`` looks at or change it in a way known beforehand: an activation of
-    a gear or wear cube or the step to the buy phase only waits for the next decision, a bought cube only adds its
-    gear, a pit stop that ends in the draw (or driver_08's choice) only returns the active wear, and a gear cube's
-    last step places the cube where it lands (with Rote Linie's wear) and returns to the action phase. None for a
-    draw: the bot plays it out with its own sample draw (``bots.roll``), so its choices stay those of a bot that
-    plays out every option (``GreedyBot``'s hook)."""
+    a gear or wear cube or of a card in ``SCORE_NEUTRAL_EFFECTS`` (and a pick or stop inside such a card), or the
+    step to the buy phase only wait for the next decision; a bought or picked cube only adds or removes itself; a
+    pit stop that ends in the draw (or driver_08's choice) only returns the active wear; and a cube's last step in a
+    gear's or such a card's move places the cube where it lands (with Rote Linie's wear). None for a draw: the bot
+    plays it out with its own sample draw (``bots.roll``), so its choices stay those of a bot that plays out every
+    option (``GreedyBot``'s hook). An option rated here is played out only if the bot chooses it."""
     kind = option["type"]
     if "roll" in option:
         return None
     stage = state.stage
     if state.phase == "action" and (kind in ("to_buy", "use_driver") or kind == "activate" and (
-            option["colour"] in GEARS or option["colour"] == WEAR)):
+            option["colour"] in GEARS or option["colour"] == WEAR
+            or _card(state, option["colour"]).effect["type"] in SCORE_NEUTRAL_EFFECTS)):
         return score(state, actor)
     if kind == "buy" and stage is None and state.phase in ("buy", "opening_buy"):
-        return score(state, actor, bought=option["colour"])
+        return score(state, actor, option["colour"], 1)
     if kind == "pit_stop" and state.phase == "action" and not state.turn.placed:
         player = state.players[state.current]
         wear = count(player.active, WEAR)
         waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
             _driver_ready(state, state.current, "driver_08") and count(player.used, WEAR) + count(player.discard, WEAR))
         if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
-            return score(state, actor, wear_change=-wear)
-    if kind == "step" and stage.then == "to_action" and stage.mover == "cube" and stage.done + 1 >= stage.hi:
-        crossings, target = step_choices(state, stage)[(option.get("from", ""), option["to"], "")]
+            return score(state, actor, WEAR, -wear)
+    if stage is None:
+        return score(outcome(state, option)[0], actor)
+    neutral = stage.then == "card" and state.table.kit.action_cards[stage.card].effect["type"] in SCORE_NEUTRAL_EFFECTS
+    if kind == "step" and (stage.then == "to_action" or neutral) and stage.mover == "cube" \
+            and stage.done + 1 >= stage.hi:
+        key = (option.get("from", ""), option["to"], option.get("colour", ""))
+        crossings, target = step_choices(state, stage)[key]
         fields = (*stage.fields, target)
         red_line = stage.card == "red_line" and any("white" not in field_colours(state, f) for f in fields)
         gained = min(1, count(state.stock, WEAR)) if red_line else 0  # AU-88, AU-22
-        return score(state, actor, wear_change=gained, placed=(option["to"], crossings))
+        return score(state, actor, WEAR, gained, placed=(option["to"], crossings))
+    if neutral and stage.kind == "pick" and not stage.wear_each:
+        if kind == "stop":
+            return score(state, actor)
+        if kind == "pick":
+            return score(state, actor, option["colour"], (option["from"] == "stock") - (stage.dst == "stock"))
     return score(outcome(state, option)[0], actor)
 
 
