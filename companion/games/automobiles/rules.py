@@ -15,6 +15,7 @@ import operator
 import random
 from collections.abc import Callable, Mapping
 from functools import cache
+from math import inf
 from typing import Any
 
 from companion.games.automobiles.kit import Card, Kit, Track, load_kit, read_data
@@ -2075,12 +2076,13 @@ def score(state: State, actor: str, cube: str = "", more: int = 0, placed: tuple
     here = distance(state, p)
     ahead = 0.0
     if p == state.current:
-        cubes_placed = [(c.segment, c.crossings) for c in state.turn.placed]
-        if placed is not None and p == state.actor:
-            cubes_placed.append(placed)
-        if cubes_placed:
+        extra = placed is not None and p == state.actor
+        if state.turn.placed or extra:
             segments, lap = track.segments, track.lap_length
-            ahead = max(crossings * lap + segments[segment].front for segment, crossings in cubes_placed) - here
+            far = max((c.crossings * lap + segments[c.segment].front for c in state.turn.placed), default=-inf)
+            if extra:
+                far = max(far, placed[1] * lap + segments[placed[0]].front)
+            ahead = far - here
     bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
     wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
     gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]

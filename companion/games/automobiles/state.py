@@ -71,7 +71,12 @@ def as_dict(zone: Cubes) -> dict[str, int]:
 
 
 def as_list(zone: Cubes) -> list[str]:
-    return [c for c, n in zip(COLOURS, zone, strict=True) for _ in range(n)]
+    """A zone as colours, each as often as the zone holds it (a bot's draw samples the bag from this list)."""
+    colours: list[str] = []
+    for colour, n in zip(COLOURS, zone, strict=True):
+        if n:
+            colours += [colour] * n
+    return colours
 
 
 def from_list(colours: list[str]) -> Cubes:
