@@ -1,13 +1,18 @@
 """Automobiles rules speed: complete bot races per second on one core (4 players, the reference oval, 3 laps, the
-base and expansion cards in turn). Goal (issue 17): >= 50.
+base and expansion cards in turn). Goal (issue 17): >= 50; measured 32.8-34.5 greedy races/s CPU (26.5-27.0 before
+issue 17's second pass, run in turn in the same minutes), so the goal is not met.
 
-Greedy bots are the headline, as for Cubitos: they race the way a table does (about 30 rounds). A greedy bot tries
-every listed option with ``apply`` and rates it (``Automobiles.score``), so the figure is the cost of a one-step
-lookahead, not of the rules alone: the rules keep the outcomes of the last table's actions, so the option it then
-plays is not worked out twice, and ``Automobiles.rate`` gives the same rating without playing out what cannot change
-it (activations, the step to the buy phase, purchases). The random-bot line shows the rules alone over much longer
-races. CPU time (``process_time``) is reported beside wall time because the machine may be shared; the outcomes of
-seeded races are pinned by ``tests/games/test_automobiles_recorded_games.py``, so a faster run is the same races.
+Greedy bots are the headline, as for Cubitos: they race the way a table does (about 30 rounds). A greedy bot rates
+every listed option (``Automobiles.rate``, the number ``Automobiles.score`` gives the table after it), so the figure
+is the cost of a one-step lookahead, not of the rules alone. ``rate`` plays out only what it cannot score from the
+table as it is: activations of gear and wear cubes and of cards whose effect changes nothing scored but through
+later decisions (``SCORE_NEUTRAL_EFFECTS``), picks inside those, purchases and a cube's last step are scored
+directly, and the rules keep the outcomes of the last table's actions, so an option played out for its rating is
+not worked out twice. What is left is mostly the rules themselves (listing options, copying the table per action:
+replaying the same races' actions without a bot costs about three quarters of a greedy race). The random-bot line
+shows the rules alone over much longer races. CPU time (``process_time``) is reported beside wall time because the
+machine may be shared; the outcomes of seeded races, and these 30 races' actions, are pinned by
+``tests/games/test_automobiles_recorded_games.py``, so a faster run is the same races.
 
     python bench/rules_automobiles.py
 """

@@ -21,7 +21,7 @@ import pytest
 
 from companion.games.automobiles.rules import GAME, rate
 from companion.games.automobiles.state import State
-from companion.games.bots import GreedyBot, RandomBot, roll
+from companion.games.bots import GreedyBot, RandomBot, play_game, roll
 
 CAP = 1500
 """Actions digested per race at most."""
@@ -127,6 +127,57 @@ def test_seeded_bot_race_replays_the_recorded_prompts_actions_events_and_states(
     assert race_digest(*race) == RECORDED[race]
 
 
+BENCH_POOLS = ("base", "racing_season", "both")
+BENCH_RACES: dict[int, str] = {
+    # seed: sha256 over the actions of the race bench/rules_automobiles.py times (4 greedy bots, the reference oval,
+    # card pool BENCH_POOLS[seed % 3]) and its final table, recorded at commit ce643cf
+    0: "c27da58b378e94f7b5c0d601000d2220c0f7ff19f99f76d45100363c8129925b",
+    1: "19897ae6bff3def519379e23bd05b4949c3dfcc6f13d811186a2c197d108ce9e",
+    2: "9743ccc98dfad3fa5a7990a87967b17a4fe55d672575f577ce17ce869993778e",
+    3: "0b7a2219629db573133273b6f296782656a7647bb971a1a8d9384fed5b2957e2",
+    4: "5619f9fd0ae916545108828ec8bac5cf9e18f974224ae8985286948e3c1035e3",
+    5: "ec0d5434985153f9f2348a26baf8c3555aef1064328f794fff55d6bc9f045bf7",
+    6: "77ef08a82faf84ce7e12f0c564452091ce9f687b700fb50066a50eb12298f0b7",
+    7: "00fea91412f0927e11c1eae9fb1e4f7f084a56909557fbfbaa9aad3e6ff91f1f",
+    8: "367cd67b7b997bb0bc8c2a858130b80daf6d79a654dcf3d29c4a0ea6520b6c13",
+    9: "8afa9bb144859b8830e000fd7d5fa2f97b12957389f838859d2184e5a504e0da",
+    10: "f026910f9c9524d0f795f950f3ea67c3b9f31379bcc6974e05432d835a5bbb5e",
+    11: "0cc3118c3385d215a6c556e0d4c40ab0fae6c25f6f0c38b7f249aff8c30addd4",
+    12: "d96b28ce976ec9767ed046efd3cfd62609e37243379f465c9073d59678288512",
+    13: "13913c8406b37902afe15d10bc4ef339f7ce2d282815e8269b07b52f5e777247",
+    14: "3674e709de409948b1c3c108fa322e71e2b0975ff16eaaa19ee1320a93ebe936",
+    15: "cb795f792c644a792042626c0d067b725de4c3c8cfd6588b73bc2c60d385f7b1",
+    16: "b9d4746821cbe6307eaa0ffaf13928373aeee5b0326f5f99eaecce9af418b15b",
+    17: "0ea5635d237a78dff040f9f1daa8d40c66ca719bd83c60c66d7061cb3a0e8fcf",
+    18: "3a8a5216a8200b98816439f763dfb70743ee50da50f2b359136e703afebfcaa0",
+    19: "e1d7cd4a5aa9ba1179f18ea64d37ba39cf66acc8774f9695f0f2cef19dc6cd14",
+    20: "e607a34dae431406558e27f1637efbb02328dc85f8afeab29b1c380d8a3a1369",
+    21: "a93ba281b81e4d2cef05192404a34ec43fd31f277a1af3d95a745b7dd8721069",
+    22: "708067e031e971b47f55f5a50a84a99a9145252a54b3dd3e7c58ac437eefacd4",
+    23: "3c281a0242918f37172c1f34e2d2a1fb530b50f46a98bb5a04aa56d6be801a45",
+    24: "6171f88387dcd22cc7e5c521fb9d58d44e4ecf25a035add0552c34458487d915",
+    25: "fd74a0356f7656055b125b0f824327909bea33e10a05b0a1bf32c3eebe934ca8",
+    26: "fb81367857aeaa5aa4cc2faf96238f4eb3bad262d66dbc253f0dde1f5c65553e",
+    27: "635c7a901cdee9eda1b9dabd4d7b570c99a6fce0c181d4d964d905a44e0d1303",
+    28: "61ee2a87fb007f2e02541cd624cf03eb7ad4c2aa971843ac60c851dc6be75e67",
+    29: "b01f2d6d29f8a09329cbaec1b83dfcc36664df89ab202788b1bb3741c17397e5",
+}
+
+
+def bench_digest(seed: int) -> str:
+    """The sha256 of one headline race of the bench: every action played (dice included) and the final table."""
+    options = {"players": [{"name": c.title(), "colour": c} for c in ("red", "blue", "yellow", "green")],
+               "card_pool": BENCH_POOLS[seed % len(BENCH_POOLS)]}
+    final, actions = play_game(GAME, options, seed, GreedyBot())
+    return hashlib.sha256(json.dumps([actions, canonical(final)], sort_keys=True).encode()).hexdigest()
+
+
+def test_the_bench_greedy_races_play_the_recorded_actions():
+    """The 30 races ``bench/rules_automobiles.py`` times, recorded before issue 17's second speed pass: a faster
+    run of the bench must be the very same races (the per-step digests above pin events and states)."""
+    assert {seed: bench_digest(seed) for seed in range(30)} == BENCH_RACES
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_rate_gives_the_score_of_the_option_played_out(seed):
     """``rate`` skips playing out options that change nothing ``score`` looks at; it must give the very number that
@@ -154,3 +205,5 @@ def test_rate_gives_the_score_of_the_option_played_out(seed):
 if __name__ == "__main__":
     for race in races():
         print(f"    {race!r}: \"{race_digest(*race)}\",")
+    for seed in range(30):
+        print(f"    {seed}: \"{bench_digest(seed)}\",")

@@ -15,6 +15,7 @@ import operator
 import random
 from collections.abc import Callable, Mapping
 from functools import cache
+from math import inf
 from typing import Any
 
 from companion.games.automobiles.kit import Card, Kit, Track, load_kit, read_data
@@ -573,9 +574,14 @@ def _move_cube(state: State, p: int, colour: str, src: str, dst: str, events: li
 
 
 def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event]) -> State:
+    """Every cube of ``colour`` in the zone back to the stock: one copy of the table, one event per cube."""
     n = count(getattr(state.players[p], zone), colour)
-    for _ in range(n):
-        state = _move_cube(state, p, colour, zone, "stock", events)
+    if not n:
+        return state
+    state = evolve(state, stock=add(state.stock, colour, n))
+    state = state.with_player(p, **{zone: add(getattr(state.players[p], zone), colour, -n)})
+    event = {"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": zone, "to": "stock"}
+    events += [dict(event) for _ in range(n)]
     return state
 
 
@@ -1918,7 +1924,10 @@ def _action_key(action: Any) -> tuple[Any, ...] | None:
     for anything that is not a plain dict of plain values."""
     if type(action) is not dict:
         return None
-    if all(type(value) is str for value in action.values()):
+    for value in action.values():  # a loop, not all(...): this runs for every action and every option rated
+        if type(value) is not str:
+            break
+    else:
         return tuple(action.items())
     key = []
     for name, value in action.items():
@@ -1936,6 +1945,20 @@ def _action_key(action: Any) -> tuple[Any, ...] | None:
 
 _APPLIED: list[tuple[Any, dict[tuple[Any, ...], tuple[State, list[Event]]]]] = [(None, {})]
 """The last table and its applied actions' outcomes (one tuple, read and replaced whole)."""
+
+
+def outcome(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+    """``Automobiles.apply`` with the kept events themselves, not copies: ``rate`` only looks at the table after."""
+    key = _action_key(action)
+    if key is None:
+        return GAME._apply(state, action)
+    known = _APPLIED[0]
+    if known[0] is not state:
+        known = _APPLIED[0] = (state, {})
+    found = known[1].get(key)
+    if found is None:
+        found = known[1][key] = GAME._apply(state, action)
+    return found
 
 
 class Automobiles:
@@ -1966,17 +1989,9 @@ class Automobiles:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
 
         The outcomes of the last table's actions are kept (the rules are pure): a greedy bot tries each option and
-        then plays the one it chose, which is the same question again."""
-        key = _action_key(action)
-        if key is None:
-            return self._apply(state, action)
-        known = _APPLIED[0]
-        if known[0] is not state:
-            known = _APPLIED[0] = (state, {})
-        outcome = known[1].get(key)
-        if outcome is None:
-            outcome = known[1][key] = self._apply(state, action)
-        return outcome[0], [dict(event) for event in outcome[1]]
+        then plays the one it chose, which is the same question again. Each caller gets its own copy of the events."""
+        after, events = outcome(state, action)
+        return after, [dict(event) for event in events]
 
     def _apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         phase = state.phase
@@ -1991,16 +2006,17 @@ class Automobiles:
                 if refusal is not None:
                     raise refusal
             else:
-                bare = {k: v for k, v in action.items() if k != "dice"}
-                if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
-                    bare["roll"] = len(action["dice"])
+                bare = action
+                if "dice" in action or type(action) is not dict:  # the listed option: no dice, a plain dict
+                    bare = {k: v for k, v in action.items() if k != "dice"}
+                    if "dice" in action and "roll" not in bare and isinstance(action["dice"], list):
+                        bare["roll"] = len(action["dice"])
+                        action = {**action, "roll": bare["roll"]}
                 if bare not in listed(state):
                     if state.stage is not None:
                         raise _stage_why_not(state, action)
                     raise IllegalAction(step.rule, f"{seat(state, state.actor)} cannot {dict(action)} now",
                                         legal=listed(state))
-                if "roll" in bare:
-                    action = {**action, "roll": bare["roll"]}
                 events = []
                 return step.handler(state, action, events), events
         return apply_in_phase(state, action, phase, seat(state, state.actor), PHASES)
@@ -2033,12 +2049,25 @@ class Automobiles:
 GAME = Automobiles()
 GEAR_WEIGHTS = {"white": 1, "light_grey": 2, "dark_grey": 3, "black": 4}
 """``score``: what a gear cube owned is worth to a greedy bot."""
+SCORE_NEUTRAL_EFFECTS = frozenset({
+    "active_to_discard_then_remove_same", "remove_active_then_return_to_bag", "active_to_used_then_remove_discard",
+    "remove_active_then_double_discard", "draw_then_remove_one", "remove_self_then_draw",
+    "active_gear_lower_colour_move", "draw_two_split", "remove_discard", "remove_per_distinct_discard_colours",
+    "remove_discard_then_fewest_bonus",
+})
+"""Action-card effects that change nothing ``score`` looks at (wear and gear cubes owned, the car, placed cubes)
+except through the player's own decisions: no wear, no cube gained or removed before a decision (rs_yellow_3 puts
+its own yellow cube back, which ``score`` does not count). Each step waits for a pick, a step or a draw, or is
+skipped when there is nothing to decide, so ``rate`` scores their activation, and a pick or stop inside them, from
+the table as it is. A card whose effect gains wear or moves cubes on its own is not listed."""
 
 
-def score(state: State, actor: str, bought: str = "", returned_wear: int = 0) -> float:
-    """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned
-    (``bought``: one more cube of that colour, just taken from the stock by the player who decides;
-    ``returned_wear``: wear cubes that player has just put back into the stock)."""
+def score(state: State, actor: str, cube: str = "", more: int = 0, placed: tuple[str, int] | None = None) -> float:
+    """Greedy-bot heuristic: distance, cubes on the track ahead of the car, fewer wear cubes, higher gears owned.
+
+    ``rate`` passes what an option would change without playing it out, for the player who decides: ``more``
+    cubes of colour ``cube`` owned (negative: fewer; bought, put back into the stock, gained wear) and ``placed``,
+    one more cube on the track (segment, crossings) in that player's turn."""
     p = state.table.colours.index(actor)
     if state.phase == "over":
         return 1000.0 if p in state.winners else -1000.0
@@ -2046,43 +2075,71 @@ def score(state: State, actor: str, bought: str = "", returned_wear: int = 0) ->
     track = state.table.track
     here = distance(state, p)
     ahead = 0.0
-    if p == state.current and state.turn.placed:
-        segments, lap = track.segments, track.lap_length
-        ahead = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed) - here
+    if p == state.current:
+        extra = placed is not None and p == state.actor
+        if state.turn.placed or extra:
+            segments, lap = track.segments, track.lap_length
+            far = max((c.crossings * lap + segments[c.segment].front for c in state.turn.placed), default=-inf)
+            if extra:
+                far = max(far, placed[1] * lap + segments[placed[0]].front)
+            ahead = far - here
     bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
     wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
     gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
              + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
              + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
              + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
-    if p == state.actor:
-        gears += GEAR_WEIGHTS.get(bought, 0)
-        wear -= returned_wear
+    if more and p == state.actor:
+        if cube == WEAR:
+            wear += more
+        else:
+            gears += GEAR_WEIGHTS.get(cube, 0) * more
     return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
 
 
 def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
     """``score`` of the table after ``option``, the same number as playing it out (``apply``), but without playing
-    out the options that change nothing ``score`` looks at: an activation of a gear or wear cube or the step to the
-    buy phase only waits for the next decision, a bought cube only adds its gear, a pit stop that ends in the draw
-    (or driver_08's choice) only returns the active wear. None for a draw: the bot plays it out with its own sample
-    draw (``bots.roll``), so its choices stay those of a bot that plays out every option (``GreedyBot``'s hook)."""
+    out the options that change nothing ``score`` looks at or change it in a way known beforehand: an activation of
+    a gear or wear cube or of a card in ``SCORE_NEUTRAL_EFFECTS`` (and a pick or stop inside such a card), or the
+    step to the buy phase only wait for the next decision; a bought or picked cube only adds or removes itself; a
+    pit stop that ends in the draw (or driver_08's choice) only returns the active wear; and a cube's last step in a
+    gear's or such a card's move places the cube where it lands (with Rote Linie's wear). None for a draw: the bot
+    plays it out with its own sample draw (``bots.roll``), so its choices stay those of a bot that plays out every
+    option (``GreedyBot``'s hook). An option rated here is played out only if the bot chooses it."""
     kind = option["type"]
     if "roll" in option:
         return None
+    stage = state.stage
     if state.phase == "action" and (kind in ("to_buy", "use_driver") or kind == "activate" and (
-            option["colour"] in GEARS or option["colour"] == WEAR)):
+            option["colour"] in GEARS or option["colour"] == WEAR
+            or _card(state, option["colour"]).effect["type"] in SCORE_NEUTRAL_EFFECTS)):
         return score(state, actor)
-    if kind == "buy" and state.stage is None and state.phase in ("buy", "opening_buy"):
-        return score(state, actor, bought=option["colour"])
+    if kind == "buy" and stage is None and state.phase in ("buy", "opening_buy"):
+        return score(state, actor, option["colour"], 1)
     if kind == "pit_stop" and state.phase == "action" and not state.turn.placed:
         player = state.players[state.current]
         wear = count(player.active, WEAR)
         waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
             _driver_ready(state, state.current, "driver_08") and count(player.used, WEAR) + count(player.discard, WEAR))
         if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
-            return score(state, actor, returned_wear=wear)
-    return score(GAME.apply(state, dict(option))[0], actor)
+            return score(state, actor, WEAR, -wear)
+    if stage is None:
+        return score(outcome(state, option)[0], actor)
+    neutral = stage.then == "card" and state.table.kit.action_cards[stage.card].effect["type"] in SCORE_NEUTRAL_EFFECTS
+    if kind == "step" and (stage.then == "to_action" or neutral) and stage.mover == "cube" \
+            and stage.done + 1 >= stage.hi:
+        key = (option.get("from", ""), option["to"], option.get("colour", ""))
+        crossings, target = step_choices(state, stage)[key]
+        fields = (*stage.fields, target)
+        red_line = stage.card == "red_line" and any("white" not in field_colours(state, f) for f in fields)
+        gained = min(1, count(state.stock, WEAR)) if red_line else 0  # AU-88, AU-22
+        return score(state, actor, WEAR, gained, placed=(option["to"], crossings))
+    if neutral and stage.kind == "pick" and not stage.wear_each:
+        if kind == "stop":
+            return score(state, actor)
+        if kind == "pick":
+            return score(state, actor, option["colour"], (option["from"] == "stock") - (stage.dst == "stock"))
+    return score(outcome(state, option)[0], actor)
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
