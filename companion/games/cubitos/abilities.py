@@ -134,7 +134,22 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     per event, and only through a die that was active when the player pushed (CU-40); an ability using several dice
     (Mungojerrie, CU-138) needs that many unused active dice of its card.
     """
-    moments = moments or ("phase5",)
+    global _last_usable
+    last = _last_usable  # read once: another thread may ask about another state meanwhile
+    if last is not None and last[0] is state and last[1] == p and last[2] == moments:
+        return last[3]
+    found = _usable(state, p, moments or ("phase5",))
+    _last_usable = (state, p, moments, found)
+    return found
+
+
+_last_usable: tuple[State, int, tuple[str, ...], list[tuple[int | None, str | None, Ability]]] | None = None
+"""The last answer of ``usable``, not to be changed by its callers: a state's options list the abilities, then a
+greedy bot rates each use by using it (``_use_ability`` asks again for every option), and a moment's options ask
+whether something is owed first."""
+
+
+def _usable(state: State, p: int, moments: tuple[str, ...]) -> list[tuple[int | None, str | None, Ability]]:
     table = state.table
     player = state.players[p]
     found: list[tuple[int | None, str | None, Ability]] = []

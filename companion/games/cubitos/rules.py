@@ -1204,15 +1204,15 @@ def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple
     """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
     that change only resources: (the race left and reached, the fans, the dice owned, the active dice's worth, the
     push's (bust, gain) while the player may still push)."""
-    active = table.memo.get(("worth", player.active))
-    if active is None:
-        worths = table.memo.get("face worths")
-        if worths is None:
-            worths = table.remember("face worths", {kind.id: {f.label: 1.5 * f.steps + f.coins / 3 + f.credits / 2
-                                                                + (f.team or f.special) for f in kind.faces}
-                                                     for kind in table.kit.dice.values()})
+    worth = table.worth
+    if not worth:
         types = table.types
-        active = table.remember(("worth", player.active), sum([worths[types[d]][label] for d, label in player.active]))
+        for kind in table.kit.dice.values():
+            for f in kind.faces:
+                value = 1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
+                for die in (d for d, t in enumerate(types) if t == kind.id):
+                    worth[(die, f.label)] = value
+    active = sum(map(worth.__getitem__, player.active))
     push = None
     if not player.done_rolling and player.ready:
         push = _push(table, player.ready)

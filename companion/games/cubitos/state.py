@@ -104,6 +104,12 @@ class Table:
         return {}
 
     @cached_property
+    def worth(self) -> dict[tuple[int, str], float]:
+        """(die, face label) -> what the face shown brings the greedy rating (``rules._standing``), which fills it
+        on first use: summed over the active zone for every option a bot weighs."""
+        return {}
+
+    @cached_property
     def offers_at(self) -> dict[tuple[str, ...], bool]:
         """Moments -> whether any face may grant an ability at one of them (``offered``); filled likewise."""
         return {}
