@@ -159,44 +159,30 @@ def _usable(state: State, p: int, moments: tuple[str, ...]) -> list[tuple[int | 
                 found.append((None, None, ability))
     if not player.active:
         return found
-    offers = table.offers_at.get(moments)
-    if offers is None:  # most races' cards have no ability for most moments: then no die needs asking
-        offers = table.offers_at[moments] = any(_offered_at(table, moment) for moment in moments)
-    if not offers:
-        return found
-    key = ("usable", moments, player.active)
-    offered = table.memo.get(key)
-    if offered is None:
-        offered = table.remember(key, _offered_to(table, moments, player.active))
-    for moment, die, label, ability in offered:
-        if (die, ability.id) in (player.event_used if moment == "event" else player.used):
+    offering = table.offers_at.get(moments)
+    if offering is None:  # most races' cards have no ability for most moments: then no die needs asking
+        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
+                                                    if _offered_at(table, moment))
+    for moment, offered in offering:
+        if offered.keys().isdisjoint(player.active):  # the usual answer, found without a loop over the dice
             continue
-        if moment == "event" and die not in (player.pushed_active or ()):
-            continue
-        if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
-            found.append((die, label, ability))
-            continue
-        if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
-            continue
-        if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
-                and _has_effect(state, p, die, ability):
-            found.append((die, label, ability))
+        spent = player.event_used if moment == "event" else player.used
+        for shown in player.active:
+            for ability in offered.get(shown, ()):
+                die, label = shown
+                if (die, ability.id) in spent:
+                    continue
+                if moment == "event" and die not in (player.pushed_active or ()):
+                    continue
+                if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
+                    found.append((die, label, ability))
+                    continue
+                if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
+                    continue
+                if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
+                        and _has_effect(state, p, die, ability):
+                    found.append((die, label, ability))
     return found
-
-
-def _offered_to(table: Table, moments: tuple[str, ...], active: tuple[tuple[int, str], ...]) -> tuple[
-        tuple[str, int, str, Ability], ...]:
-    """(moment, die, face label, ability) that the active dice's faces may grant at ``moments``, in the order
-    ``usable`` offers them, before what the player has used and the gates: kept per active zone in the table's memo,
-    as most moments find none and the rules ask at every roll, push and phase."""
-    found = []
-    types = table.types
-    for moment in moments:
-        offered = _offered_at(table, moment)
-        for die, label in active if offered else ():
-            for ability in offered.get((types[die], label), ()):
-                found.append((moment, die, label, ability))
-    return tuple(found)
 
 
 def _offered_at(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
@@ -207,12 +193,12 @@ def _offered_at(table: Table, moment: str) -> dict[tuple[str, str], tuple[Abilit
     return offered
 
 
-def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
-    """(die type, face label) -> the abilities of its card that the face may grant at ``moment`` (faces granting none
+def _offered(table: Table, moment: str) -> dict[tuple[int, str], tuple[Ability, ...]]:
+    """(die, face label) -> the abilities of its card that the face may grant at ``moment`` (faces granting none
     are left out): the special ones only through the special symbol, none gated by swords (those belong to the
     player), the abilities the engine does not play only in phase 5 (CU-89), the others in their window (and
     event)."""
-    found = {}
+    by_face = {}
     for (kind, label), (card, special) in table.granting.items():
         abilities = tuple(
             ability for ability in card.abilities
@@ -220,8 +206,8 @@ def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, 
             and (moment == "phase5" if not played(ability) else (ability.timing, ability.window) in WINDOWS[moment]
                  and (moment != "event" or ability.event == "push_without_bust")))
         if abilities:
-            found[(kind, label)] = abilities
-    return found
+            by_face[(kind, label)] = abilities
+    return {(die, label): abilities for (kind, label), abilities in by_face.items() for die in table.dice_of[kind]}
 
 
 def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
@@ -235,19 +221,21 @@ def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
 
 def _has_effect(state: State, p: int, die: int, ability: Ability) -> bool:
     """An ability that can do nothing now is not offered (Bar Bar's special with no other active die, CU-115)."""
-    ops = {e["op"] for e in ability.effects}
+    if len(ability.ops) != 1:
+        return True
+    (op,) = ability.ops
     player = state.players[p]
-    if ops == {"other_active_to_ready"}:
+    if op == "other_active_to_ready":
         return len(player.active) > 1
-    if ops == {"immediate_step"}:
+    if op == "immediate_step":
         return bool(step_targets(state, p))
-    if ops == {"give_back_if_took_credit"}:
+    if op == "give_back_if_took_credit":
         return player.took_credits
-    if ops == {"credits_if_gave_back"}:
+    if op == "credits_if_gave_back":
         return player.gave_back
-    if ops == {"ready_die_to_active_choose_face"}:
+    if op == "ready_die_to_active_choose_face":
         return bool(player.ready)
-    if ops == {"take_die"}:
+    if op == "take_die":
         return bool(take_targets(state, p, ability.effects[0]))
     return True
 

@@ -81,6 +81,12 @@ class Ability:
     rule: str
     summary_en: str
 
+    @cached_property
+    def ops(self) -> frozenset[str]:
+        """The ops of its effects (not those nested in them): whether a use can do anything now depends on them, and
+        the rules ask for every active die at every moment."""
+        return frozenset(effect["op"] for effect in self.effects)
+
     @property
     def known(self) -> bool:
         """CU-89: an ability whose text is not in the seed is resolved by the players with a manual adjustment."""

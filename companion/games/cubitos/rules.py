@@ -1169,9 +1169,13 @@ class Cubitos:
             player = state.players[state.table.colours.index(actor)]
             last = self._rated = (state, actor, player, _standing(state.table, player))
         player, standing = last[2], last[3]
-        if kind == "move":
+        if kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
-            return None if walked is None else self.score(walked, actor)
+            if walked is None:
+                return None
+            runner = walked.players[state.current]
+            return _total((_lead(state.table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits, 0,
+                          not runner.done_rolling)
         if kind in self.HANDING_ON:
             if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
                 # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
@@ -1206,12 +1210,10 @@ def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple
     push's (bust, gain) while the player may still push)."""
     worth = table.worth
     if not worth:
-        types = table.types
-        for kind in table.kit.dice.values():
-            for f in kind.faces:
-                value = 1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
-                for die in (d for d, t in enumerate(types) if t == kind.id):
-                    worth[(die, f.label)] = value
+        dice = table.kit.dice
+        for die, kind in enumerate(table.types):
+            for f in dice[kind].faces:
+                worth[(die, f.label)] = 1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
     active = sum(map(worth.__getitem__, player.active))
     push = None
     if not player.done_rolling and player.ready:
@@ -1219,7 +1221,12 @@ def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple
         if not player.danger:
             push = (0.0, push[1])
     owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-    return -2 * spaces_left(table, player) + 40 * player.reached, player.fans, owned, active, push
+    return _lead(table, player), player.fans, owned, active, push
+
+
+def _lead(table: Table, player: Player) -> int:
+    """The part of ``_standing`` that a walk changes: the race left, and having reached the finish."""
+    return -2 * spaces_left(table, player) + 40 * player.reached
 
 
 def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
