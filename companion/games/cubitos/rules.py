@@ -273,14 +273,26 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     elif player.refill_no_limit:
         chosen = rng.sample(pool, extra)
     else:
-        counted = [d for d in player.draw if not _excluded(state, p, d)]
+        counted, excluded = _split_excluded(state, p, player.draw)
         if recycle:  # all of the draw zone first (CU-28), then from the recycled rest zone
-            chosen = counted + rng.sample([d for d in player.rest if not _excluded(state, p, d)], low - len(counted))
+            rest_counted, rest_excluded = _split_excluded(state, p, player.rest)
+            chosen = counted + rng.sample(rest_counted, low - len(counted))
+            excluded += rest_excluded
         else:
             chosen = rng.sample(counted, low)
-        chosen += rng.sample([d for d in pool if _excluded(state, p, d)], extra - low)
-    names = table.kit.face_names
-    return [rng.choice(names[table.types[d]]) for d in [*player.ready, *chosen]]
+        chosen += rng.sample(excluded, extra - low)
+    names, types = table.kit.face_names, table.types
+    return [rng.choice(names[types[d]]) for d in [*player.ready, *chosen]]
+
+
+def _split_excluded(state: State, p: int, dice: Iterable[int]) -> tuple[list[int], list[int]]:
+    """(the dice that count for the refill's limit, those of colours excluded from it, CU-29), in order; in the
+    usual round all count, found without asking each die."""
+    excluded = state.players[p].refill_exclude
+    if not excluded:
+        return list(dice), []
+    colours = state.table.colours_of
+    return [d for d in dice if colours[d] not in excluded], [d for d in dice if colours[d] in excluded]
 
 
 def _counts(kinds: list[str]) -> dict[str, int]:
@@ -324,7 +336,7 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
                             + (f" not {', '.join(sorted(excluded))}" if excluded else "")
                             + f", the roll shows {counted}")
     if recycle:  # CU-28: what is left of the draw zone first, then the rest zone becomes the draw zone
-        first = _counts([types[d] for d in draw if not _excluded(state, p, d)])
+        first = _counts([types[d] for d in _split_excluded(state, p, draw)[0]])
         if _beyond(first, extra):
             raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
         draw, rest = draw + rest, []
