@@ -1237,8 +1237,13 @@ def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple
 
 
 def _lead(table: Table, player: Player) -> int:
-    """The part of ``_standing`` that a walk changes: the race left, and having reached the finish."""
-    return -2 * spaces_left(table, player) + 40 * player.reached
+    """The part of ``_standing`` that a walk changes: the race left, and having reached the finish. Kept per place
+    in the table's memo: a runner stands still through the roll section, where bots rate most options."""
+    key = ("lead", player.segment, player.space, player.laps, player.reached)
+    lead = table.memo.get(key)
+    if lead is None:
+        lead = table.remember(key, -2 * spaces_left(table, player) + 40 * player.reached)
+    return lead
 
 
 def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
