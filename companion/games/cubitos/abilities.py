@@ -479,18 +479,42 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
     return after
 
 
+def _matched(state: State, action: Mapping[str, Any], moments: tuple[str, ...]) -> tuple[int | None, str | None,
+                                                                                         Ability]:
+    """(die, face label, ability) of the use ``action`` names among those usable now at ``moments``."""
+    p = state.current
+    types = state.table.types
+    for die, label, ability in usable(state, p, *moments):
+        if ability.id == action["ability"] and (die is None or (types[die], label) ==
+                                                (action.get("die"), action.get("face"))):
+            return die, label, ability
+    raise IllegalAction("CU-76", f"{seat(state, p)} cannot use {action['ability']} now")
+
+
+TURN_OP = "ready_die_to_active_choose_face"
+
+
+def turned(state: State, action: Mapping[str, Any], *moments: str) -> tuple[int, str] | None:
+    """(die, face label) that a use whose only effect turns a ready die to a chosen face (Wadenbeißer, CU-104,
+    CU-88) places in the active zone, or None for any other use. The greedy rating weighs such a use by that die
+    alone (``rules.Cubitos.rate``): nothing else it does (the die's use spent, a push owed) changes a rating, and a
+    bot weighs one such use for every face of every die type in the ready zone."""
+    if "pick" not in action:
+        return None
+    die, label, ability = _matched(state, action, moments or ("phase5",))
+    if len(ability.effects) != 1 or ability.ops != {TURN_OP} or _paired(state, die, label, ability) is not None:
+        return None
+    kind, shown = action["pick"]
+    return die_in(state, state.current, "ready", kind), shown
+
+
 def _use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
     p = state.current
     table = state.table
     player = state.players[p]
     moments = moments or ("phase5",)
     moment = moments[0]
-    matches = [(die, label, ability) for die, label, ability in usable(state, p, *moments)
-               if ability.id == action["ability"] and (die is None or (table.types[die], label) ==
-                                                       (action.get("die"), action.get("face")))]
-    if not matches:
-        raise IllegalAction("CU-76", f"{seat(state, p)} cannot use {action['ability']} now")
-    die, label, ability = matches[0]
+    die, label, ability = _matched(state, action, moments)
     pair = _paired(state, die, label, ability)
     if die is None:
         state = changed(state, p, gated=player.gated | {ability.id})
@@ -736,7 +760,7 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         return give_back(state, p, zone, kind, events)
     if op == "credits_if_gave_back":  # CU-139
         return _gain(state, p, events, credits=effect["credits"])
-    if op == "ready_die_to_active_choose_face":  # CU-104, CU-88
+    if op == TURN_OP:  # CU-104, CU-88 (``turned`` says which die it turns)
         kind, label = action["pick"]
         chosen = die_in(state, p, "ready", kind)
         state = changed(remove_die(state, p, "ready", chosen), p, active=player.active + ((chosen, label),))

@@ -46,11 +46,13 @@ from companion.games.cubitos.abilities import (
     roll_in,
     support_options,
     take_targets,
+    turned,
     usable,
     use_ability,
 )
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
 from companion.games.cubitos.state import (
+    DANGER_THRESHOLD,
     Player,
     State,
     Table,
@@ -1173,7 +1175,8 @@ class Cubitos:
         end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
         A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase,
         a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
-        as ``apply`` would. The actor's standing (``_standing``) is worked out once per state: the options of one
+        as ``apply`` would; an ability that only turns a ready die to a face of choice (Wadenbeißer) by that die,
+        without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass. The actor's standing (``_standing``) is worked out once per state: the options of one
         state mostly change only the actor's resources."""
         kind = option["type"]
         last = self._rated
@@ -1212,7 +1215,11 @@ class Cubitos:
         if state.phase == "bonus":
             return self.score(_bonus_chosen(state, option, []), actor)
         if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
-            return self.score(use_ability(state, option, [], *self.USING_ONLY[state.phase]), actor)
+            moments = self.USING_ONLY[state.phase]
+            turn = turned(state, option, *moments)
+            if turn is not None:  # a die turned from the ready zone to a face: what else the use does rates nil
+                return _turned_rating(state.table, player, standing, turn)
+            return self.score(use_ability(state, option, [], *moments), actor)
         return None
 
 
@@ -1220,20 +1227,40 @@ def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple
     """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
     that change only resources: (the race left and reached, the fans, the dice owned, the active dice's worth, the
     push's (bust, gain) while the player may still push)."""
+    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
+    return (_lead(table, player), player.fans, owned, _worth(table, player.active),
+            _pushing(table, player.ready, player.danger, player.done_rolling))
+
+
+def _worth(table: Table, active: tuple[tuple[int, str], ...]) -> float:
+    """What the faces of the active zone bring, by a per-table (die, face) table."""
     worth = table.worth
     if not worth:
         dice = table.kit.dice
         for die, kind in enumerate(table.types):
             for f in dice[kind].faces:
                 worth[(die, f.label)] = 1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
-    active = sum(map(worth.__getitem__, player.active))
-    push = None
-    if not player.done_rolling and player.ready:
-        push = _push(table, player.ready)
-        if not player.danger:
-            push = (0.0, push[1])
-    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-    return _lead(table, player), player.fans, owned, active, push
+    return sum(map(worth.__getitem__, active))
+
+
+def _pushing(table: Table, ready: tuple[int, ...], danger: bool, done_rolling: bool) -> tuple[float, float] | None:
+    """The push's (bust, gain) while the player may still push (no bust out of danger), else None."""
+    if done_rolling or not ready:
+        return None
+    push = _push(table, ready)
+    return push if danger else (0.0, push[1])
+
+
+def _turned_rating(table: Table, player: Player, standing: tuple[int, int, int, float, tuple[float, float] | None],
+                   turn: tuple[int, str]) -> float:
+    """``_rating`` of the player once ``turn`` (die, face) moved from the ready zone to the active zone
+    (``abilities.turned``): the place, fans and dice owned stand; the active zone gains the face, the push loses the
+    die, and a third active die puts the player in danger (CU-32, as ``abilities.placed`` does)."""
+    active = (*player.active, turn)
+    ready = tuple(d for d in player.ready if d != turn[0])
+    danger = player.danger or len(active) >= DANGER_THRESHOLD
+    return _total((*standing[:3], _worth(table, active), _pushing(table, ready, danger, player.done_rolling)),
+                  player.steps, player.coins, player.credits, 0, not player.done_rolling)
 
 
 def _lead(table: Table, player: Player) -> int:
