@@ -1173,11 +1173,12 @@ class Cubitos:
         to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
         everyone's phase 5, the round's end) for every option a bot weighs; the last buyer's ``done`` by the round's
         end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
-        A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase,
+        A move is rated by the place its path's walk reached when the options were listed; a conversion, a purchase,
         a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
         as ``apply`` would; an ability that only turns a ready die to a face of choice (Wadenbeißer) by that die,
-        without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass. The actor's standing (``_standing``) is worked out once per state: the options of one
-        state mostly change only the actor's resources."""
+        without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass. The
+        actor's standing (``_standing``) is worked out once per state: the options of one state mostly change only
+        the actor's resources."""
         kind = option["type"]
         last = self._rated
         if last is None or last[0] is not state or last[1] != actor:
