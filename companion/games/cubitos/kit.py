@@ -134,6 +134,13 @@ class Track:
     to_finish: dict[str, int] = field(compare=False)
     """Fewest spaces to the finish: how far a runner still has to go (the bots' measure of progress)."""
 
+    @cached_property
+    def steps_from(self) -> dict[str, tuple[tuple[str, bool], ...]]:
+        """Space -> (neighbour, whether it is water) of each space a step from it may enter, never the start (CU-60:
+        only a placement puts a runner back on it): asked at every step of every walk the rules list."""
+        return {space: tuple((there, self.spaces[there].kind == "water") for there in others if there != self.start)
+                for space, others in self.neighbours.items()}
+
 
 @dataclass(frozen=True)
 class Race:

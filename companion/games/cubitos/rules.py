@@ -717,14 +717,8 @@ def _step_targets(state: State, p: int) -> list[str]:
         if player.segment + 1 < len(table.segments):
             return ["next_track"] if player.steps >= CHAIN_TRANSFER_COST else []
         origin = track.start
-    targets = []
-    for there in track.neighbours[origin]:
-        if there == track.start:
-            continue  # CU-60: only a placement puts a runner back on the start
-        if track.spaces[there].kind == "water" and player.water < 1:
-            continue  # CU-59: water needs an entry; leaving it never does
-        targets.append(there)
-    return targets
+    entry = player.water >= 1  # CU-59: water needs an entry; leaving it never does
+    return [there for there, water in track.steps_from[origin] if entry or not water]
 
 
 def move_paths(state: State) -> list[list[str]]:
@@ -960,14 +954,22 @@ def _buy_options(state: State) -> list[Action]:
     player = state.players[p]
     options: list[Action] = [{"type": "done"}]
     if len(player.bought) < MAX_BUYS:
-        dice, costs = table.kit.dice, table.costs
-        for die_type in in_stock(state):
-            kind = dice[die_type]
-            if (kind.kind != "ability" and not GREY_BUYABLE) or (BUYS_DIFFERENT and kind.colour in player.bought):
-                continue
-            if player.coins >= costs[die_type]:
+        stock = in_stock(state)
+        for die_type, colour, cost in _buyable(table):
+            if die_type in stock and not (BUYS_DIFFERENT and colour in player.bought) and player.coins >= cost:
                 options.append({"type": "buy", "die": die_type})
     return options + _convert_options(state) + ability_options(state, *ANY_TIME)
+
+
+def _buyable(table: Table) -> tuple[tuple[str, str, int], ...]:
+    """(die type, colour, cost) of every type a player may buy (CU-49: ability dice), by type as the stock lists
+    them: kept in the table's memo, as every phase 7 prompt asks."""
+    found = table.memo.get("buyable")
+    if found is None:
+        found = table.remember("buyable", tuple(
+            (kind.id, kind.colour, table.costs[kind.id]) for kind in sorted(table.kit.dice.values(), key=lambda k: k.id)
+            if kind.kind == "ability" or (GREY_BUYABLE and kind.kind != "lead")))
+    return found
 
 
 def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
