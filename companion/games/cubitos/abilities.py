@@ -103,13 +103,14 @@ def played(ability: Ability) -> bool:
 def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | None) -> bool:
     """CU-45: ``most`` names the single player with the most swords (a tie by the card's rule: ``nase_vorn`` the
     first of them in lead order, ``nobody`` no one); ``at_least_1`` every player with a sword."""
-    swords = {k: state.players[k].swords or 0 for k in state.racing}
+    players = state.players
+    mine = players[p].swords or 0
     if gate["swords"] == "at_least_1":
-        return swords[p] >= 1
-    best = max(swords.values())
-    if SWORDS_MOST_NEEDS_ONE and best < 1:
+        return mine >= 1
+    best = max([players[k].swords or 0 for k in state.racing])
+    if (SWORDS_MOST_NEEDS_ONE and best < 1) or mine < best:
         return False
-    top = [k for k in lead_order(state) if swords[k] == best]
+    top = [k for k in lead_order(state) if (players[k].swords or 0) == best]
     if len(top) > 1 and tie_rule != "nase_vorn":
         return False
     return top[0] == p
@@ -571,8 +572,8 @@ def _candidates(state: State, p: int, die: int | None, effect: Mapping[str, Any]
     if effect["op"] == "grey_rescue_roll":
         colours = ["grey"]
     exclude = effect.get("exclude_colours") or []
-    return [d for d in pool if d != die and (not colours or table.colour(d) in colours)
-            and table.colour(d) not in exclude]
+    colour = table.colours_of
+    return [d for d in pool if d != die and (not colours or colour[d] in colours) and colour[d] not in exclude]
 
 
 def roll_counts(state: State, p: int, die: int | None, effect: Mapping[str, Any]) -> list[int]:
@@ -581,7 +582,7 @@ def roll_counts(state: State, p: int, die: int | None, effect: Mapping[str, Any]
     if effect["op"] == "grey_rescue_roll":
         return list(range(1, len(pool) + 1))
     if effect["op"] == "distinct_colour_roll":
-        colours = {state.table.colour(d) for d in pool}
+        colours = {state.table.colours_of[d] for d in pool}
         return list(range(0, min(effect.get("max", 9), len(colours)) + 1))
     n = effect["n"]
     if n == "all":
