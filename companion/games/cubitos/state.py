@@ -358,7 +358,7 @@ def changed(state: State, p: int, **changes: Any) -> State:
         values[_PLAYER_FIELD[name]] = value
     players = list(state.players)
     players[p] = tuple.__new__(Player, values)
-    return tuple.__new__(State, (state.table, tuple(players), *state[2:]))
+    return tuple.__new__(State, (state.table, tuple(players)) + state[2:])
 
 
 _STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
