@@ -136,10 +136,18 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     (Mungojerrie, CU-138) needs that many unused active dice of its card.
     """
     global _last_usable
+    moments = moments or ("phase5",)
+    table = state.table
+    offering = table.offers_at.get(moments)
+    if offering is None:
+        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
+                                                    if _offered_at(table, moment))
+    if not offering and not (table.sword_gated and "phase5" in moments):
+        return []  # most races' cards offer nothing at most moments: then no die needs asking
     last = _last_usable  # read once: another thread may ask about another state meanwhile
     if last is not None and last[0] is state and last[1] == p and last[2] == moments:
         return last[3]
-    found = _usable(state, p, moments or ("phase5",))
+    found = _usable(state, p, moments, offering)
     _last_usable = (state, p, moments, found)
     return found
 
@@ -150,7 +158,9 @@ greedy bot rates each use by using it (``_use_ability`` asks again for every opt
 whether something is owed first."""
 
 
-def _usable(state: State, p: int, moments: tuple[str, ...]) -> list[tuple[int | None, str | None, Ability]]:
+def _usable(state: State, p: int, moments: tuple[str, ...],
+            offering: tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]], ...]) -> list[
+        tuple[int | None, str | None, Ability]]:
     table = state.table
     player = state.players[p]
     found: list[tuple[int | None, str | None, Ability]] = []
@@ -160,10 +170,6 @@ def _usable(state: State, p: int, moments: tuple[str, ...]) -> list[tuple[int | 
                 found.append((None, None, ability))
     if not player.active:
         return found
-    offering = table.offers_at.get(moments)
-    if offering is None:  # most races' cards have no ability for most moments: then no die needs asking
-        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
-                                                    if _offered_at(table, moment))
     for moment, offered in offering:
         if offered.keys().isdisjoint(player.active):  # the usual answer, found without a loop over the dice
             continue
