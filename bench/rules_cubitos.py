@@ -18,7 +18,7 @@ two versions only by runs in the same minute.
 
 The headline's games are pinned (``tests/games/test_cubitos_recorded_games.py``, ``RATING_RECORDED``: the first seven
 seeds, recorded before the second speed pass), so a speed-up that changes a single decision of these bots fails
-there rather than making the figure a different race. The third pass (37 games/s, 33-34 before it in the same
+there rather than making the figure a different race. The third pass (36-37 games/s, 32-34 before it in the same
 minutes; 24 before the second) rates a die turned to a face of choice (Wadenbeißer, a dozen options at every push
 or pass of race 7) by that die instead of using the ability, and trims the rest: abilities offered looked up per
 (die, face), the race left kept per place, faces' worths and purchasable types kept per table. What is left is
