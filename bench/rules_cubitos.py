@@ -18,10 +18,16 @@ two versions only by runs in the same minute.
 
 The headline's games are pinned (``tests/games/test_cubitos_recorded_games.py``, ``RATING_RECORDED``: the first seven
 seeds, recorded before the second speed pass), so a speed-up that changes a single decision of these bots fails
-there rather than making the figure a different race. What is left after that pass (about 30 games/s, 24 before it)
-is spread thin: a roll's refill and placing, a new player tuple per change (``state.changed``, 40 fields), the
-ratings of each option, the abilities asked at each phase and the dice rolled with ``random``, no function much above a
-sixteenth of the bytecodes run; the next step is a cheaper state, not more caching.
+there rather than making the figure a different race. The third pass (36-37 games/s, 32-34 before it in the same
+minutes; 24 before the second) rates a die turned to a face of choice (Wadenbeißer, a dozen options at every push
+or pass of race 7) by that die instead of using the ability, and trims the rest: abilities offered looked up per
+(die, face), the race left kept per place, faces' worths and purchasable types kept per table. What is left is
+the Python work of each action, spread thin: about 2,850 bytecodes run per action, a seventh of them in the shared
+bot and game layers (prompt, choose, the phase table) and a twentieth in ``random``; no Cubitos function runs more
+than 7% of them (``rate``, the 40-field player copied by ``state.changed``, placing a roll, the abilities the active
+dice offer), and a roll's refill and placing cost per die. Fifty games/s needs about 2,000 bytecodes per action:
+fewer steps per action (one player copy per move instead of two or three, one listing of a moment's abilities
+instead of one per question), not more caching.
 
     python bench/rules_cubitos.py
 """

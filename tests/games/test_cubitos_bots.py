@@ -103,3 +103,16 @@ def test_an_ability_used_again_from_the_same_state_leaves_the_same_table_and_fre
     assert again == first and again_events == first_events
     again_events[0]["type"] = "changed by a reader"
     assert first_events[0]["type"] == "ability"
+
+
+def test_a_die_turned_to_a_face_of_choice_is_rated_by_that_die_without_using_the_ability(monkeypatch):
+    turns = next((state, prompt, [o for o in prompt.options if "pick" in o])
+                 for state, prompt in states(seed=6, actions=1500, race="race_7")
+                 if prompt.phase == "choice" and any("pick" in o for o in prompt.options))
+    state, prompt, picks = turns
+    twin = state._replace()  # an equal state, whose uses the rules have not kept
+    ratings = [GAME.score(use_ability(twin, pick, [], "any"), prompt.actor) for pick in picks]
+    carried_out = []
+    monkeypatch.setattr(abilities, "_use_ability", lambda *args: carried_out.append(args[1]))
+    assert [GAME.rate(state, pick, prompt.actor) for pick in picks] == ratings
+    assert len(picks) > 1 and carried_out == []

@@ -103,13 +103,14 @@ def played(ability: Ability) -> bool:
 def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | None) -> bool:
     """CU-45: ``most`` names the single player with the most swords (a tie by the card's rule: ``nase_vorn`` the
     first of them in lead order, ``nobody`` no one); ``at_least_1`` every player with a sword."""
-    swords = {k: state.players[k].swords or 0 for k in state.racing}
+    players = state.players
+    mine = players[p].swords or 0
     if gate["swords"] == "at_least_1":
-        return swords[p] >= 1
-    best = max(swords.values())
-    if SWORDS_MOST_NEEDS_ONE and best < 1:
+        return mine >= 1
+    best = max([players[k].swords or 0 for k in state.racing])
+    if (SWORDS_MOST_NEEDS_ONE and best < 1) or mine < best:
         return False
-    top = [k for k in lead_order(state) if swords[k] == best]
+    top = [k for k in lead_order(state) if (players[k].swords or 0) == best]
     if len(top) > 1 and tie_rule != "nase_vorn":
         return False
     return top[0] == p
@@ -134,7 +135,32 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     per event, and only through a die that was active when the player pushed (CU-40); an ability using several dice
     (Mungojerrie, CU-138) needs that many unused active dice of its card.
     """
+    global _last_usable
     moments = moments or ("phase5",)
+    table = state.table
+    offering = table.offers_at.get(moments)
+    if offering is None:
+        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
+                                                    if _offered_at(table, moment))
+    if not offering and not (table.sword_gated and "phase5" in moments):
+        return []  # most races' cards offer nothing at most moments: then no die needs asking
+    last = _last_usable  # read once: another thread may ask about another state meanwhile
+    if last is not None and last[0] is state and last[1] == p and last[2] == moments:
+        return last[3]
+    found = _usable(state, p, moments, offering)
+    _last_usable = (state, p, moments, found)
+    return found
+
+
+_last_usable: tuple[State, int, tuple[str, ...], list[tuple[int | None, str | None, Ability]]] | None = None
+"""The last answer of ``usable``, not to be changed by its callers: a state's options list the abilities, then a
+greedy bot rates each use by using it (``_use_ability`` asks again for every option), and a moment's options ask
+whether something is owed first."""
+
+
+def _usable(state: State, p: int, moments: tuple[str, ...],
+            offering: tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]], ...]) -> list[
+        tuple[int | None, str | None, Ability]]:
     table = state.table
     player = state.players[p]
     found: list[tuple[int | None, str | None, Ability]] = []
@@ -144,44 +170,26 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
                 found.append((None, None, ability))
     if not player.active:
         return found
-    offers = table.offers_at.get(moments)
-    if offers is None:  # most races' cards have no ability for most moments: then no die needs asking
-        offers = table.offers_at[moments] = any(_offered_at(table, moment) for moment in moments)
-    if not offers:
-        return found
-    key = ("usable", moments, player.active)
-    offered = table.memo.get(key)
-    if offered is None:
-        offered = table.remember(key, _offered_to(table, moments, player.active))
-    for moment, die, label, ability in offered:
-        if (die, ability.id) in (player.event_used if moment == "event" else player.used):
+    for moment, offered in offering:
+        if offered.keys().isdisjoint(player.active):  # the usual answer, found without a loop over the dice
             continue
-        if moment == "event" and die not in (player.pushed_active or ()):
-            continue
-        if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
-            found.append((die, label, ability))
-            continue
-        if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
-            continue
-        if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
-                and _has_effect(state, p, die, ability):
-            found.append((die, label, ability))
+        spent = player.event_used if moment == "event" else player.used
+        for shown in player.active:
+            for ability in offered.get(shown, ()):
+                die, label = shown
+                if (die, ability.id) in spent:
+                    continue
+                if moment == "event" and die not in (player.pushed_active or ()):
+                    continue
+                if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
+                    found.append((die, label, ability))
+                    continue
+                if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
+                    continue
+                if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
+                        and _has_effect(state, p, die, ability):
+                    found.append((die, label, ability))
     return found
-
-
-def _offered_to(table: Table, moments: tuple[str, ...], active: tuple[tuple[int, str], ...]) -> tuple[
-        tuple[str, int, str, Ability], ...]:
-    """(moment, die, face label, ability) that the active dice's faces may grant at ``moments``, in the order
-    ``usable`` offers them, before what the player has used and the gates: kept per active zone in the table's memo,
-    as most moments find none and the rules ask at every roll, push and phase."""
-    found = []
-    types = table.types
-    for moment in moments:
-        offered = _offered_at(table, moment)
-        for die, label in active if offered else ():
-            for ability in offered.get((types[die], label), ()):
-                found.append((moment, die, label, ability))
-    return tuple(found)
 
 
 def _offered_at(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
@@ -192,12 +200,12 @@ def _offered_at(table: Table, moment: str) -> dict[tuple[str, str], tuple[Abilit
     return offered
 
 
-def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
-    """(die type, face label) -> the abilities of its card that the face may grant at ``moment`` (faces granting none
+def _offered(table: Table, moment: str) -> dict[tuple[int, str], tuple[Ability, ...]]:
+    """(die, face label) -> the abilities of its card that the face may grant at ``moment`` (faces granting none
     are left out): the special ones only through the special symbol, none gated by swords (those belong to the
     player), the abilities the engine does not play only in phase 5 (CU-89), the others in their window (and
     event)."""
-    found = {}
+    by_face = {}
     for (kind, label), (card, special) in table.granting.items():
         abilities = tuple(
             ability for ability in card.abilities
@@ -205,8 +213,8 @@ def _offered(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, 
             and (moment == "phase5" if not played(ability) else (ability.timing, ability.window) in WINDOWS[moment]
                  and (moment != "event" or ability.event == "push_without_bust")))
         if abilities:
-            found[(kind, label)] = abilities
-    return found
+            by_face[(kind, label)] = abilities
+    return {(die, label): abilities for (kind, label), abilities in by_face.items() for die in table.dice_of[kind]}
 
 
 def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
@@ -220,19 +228,21 @@ def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
 
 def _has_effect(state: State, p: int, die: int, ability: Ability) -> bool:
     """An ability that can do nothing now is not offered (Bar Bar's special with no other active die, CU-115)."""
-    ops = {e["op"] for e in ability.effects}
+    if len(ability.ops) != 1:
+        return True
+    (op,) = ability.ops
     player = state.players[p]
-    if ops == {"other_active_to_ready"}:
+    if op == "other_active_to_ready":
         return len(player.active) > 1
-    if ops == {"immediate_step"}:
+    if op == "immediate_step":
         return bool(step_targets(state, p))
-    if ops == {"give_back_if_took_credit"}:
+    if op == "give_back_if_took_credit":
         return player.took_credits
-    if ops == {"credits_if_gave_back"}:
+    if op == "credits_if_gave_back":
         return player.gave_back
-    if ops == {"ready_die_to_active_choose_face"}:
+    if op == "ready_die_to_active_choose_face":
         return bool(player.ready)
-    if ops == {"take_die"}:
+    if op == "take_die":
         return bool(take_targets(state, p, ability.effects[0]))
     return True
 
@@ -476,18 +486,42 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
     return after
 
 
+def _matched(state: State, action: Mapping[str, Any], moments: tuple[str, ...]) -> tuple[int | None, str | None,
+                                                                                         Ability]:
+    """(die, face label, ability) of the use ``action`` names among those usable now at ``moments``."""
+    p = state.current
+    types = state.table.types
+    for die, label, ability in usable(state, p, *moments):
+        if ability.id == action["ability"] and (die is None or (types[die], label) ==
+                                                (action.get("die"), action.get("face"))):
+            return die, label, ability
+    raise IllegalAction("CU-76", f"{seat(state, p)} cannot use {action['ability']} now")
+
+
+TURN_OP = "ready_die_to_active_choose_face"
+
+
+def turned(state: State, action: Mapping[str, Any], *moments: str) -> tuple[int, str] | None:
+    """(die, face label) that a use whose only effect turns a ready die to a chosen face (Wadenbeißer, CU-104,
+    CU-88) places in the active zone, or None for any other use. The greedy rating weighs such a use by that die
+    alone (``rules.Cubitos.rate``): nothing else it does (the die's use spent, a push owed) changes a rating, and a
+    bot weighs one such use for every face of every die type in the ready zone."""
+    if "pick" not in action:
+        return None
+    die, label, ability = _matched(state, action, moments or ("phase5",))
+    if len(ability.effects) != 1 or ability.ops != {TURN_OP} or _paired(state, die, label, ability) is not None:
+        return None
+    kind, shown = action["pick"]
+    return die_in(state, state.current, "ready", kind), shown
+
+
 def _use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
     p = state.current
     table = state.table
     player = state.players[p]
     moments = moments or ("phase5",)
     moment = moments[0]
-    matches = [(die, label, ability) for die, label, ability in usable(state, p, *moments)
-               if ability.id == action["ability"] and (die is None or (table.types[die], label) ==
-                                                       (action.get("die"), action.get("face")))]
-    if not matches:
-        raise IllegalAction("CU-76", f"{seat(state, p)} cannot use {action['ability']} now")
-    die, label, ability = matches[0]
+    die, label, ability = _matched(state, action, moments)
     pair = _paired(state, die, label, ability)
     if die is None:
         state = changed(state, p, gated=player.gated | {ability.id})
@@ -544,8 +578,8 @@ def _candidates(state: State, p: int, die: int | None, effect: Mapping[str, Any]
     if effect["op"] == "grey_rescue_roll":
         colours = ["grey"]
     exclude = effect.get("exclude_colours") or []
-    return [d for d in pool if d != die and (not colours or table.colour(d) in colours)
-            and table.colour(d) not in exclude]
+    colour = table.colours_of
+    return [d for d in pool if d != die and (not colours or colour[d] in colours) and colour[d] not in exclude]
 
 
 def roll_counts(state: State, p: int, die: int | None, effect: Mapping[str, Any]) -> list[int]:
@@ -554,7 +588,7 @@ def roll_counts(state: State, p: int, die: int | None, effect: Mapping[str, Any]
     if effect["op"] == "grey_rescue_roll":
         return list(range(1, len(pool) + 1))
     if effect["op"] == "distinct_colour_roll":
-        colours = {state.table.colour(d) for d in pool}
+        colours = {state.table.colours_of[d] for d in pool}
         return list(range(0, min(effect.get("max", 9), len(colours)) + 1))
     n = effect["n"]
     if n == "all":
@@ -733,7 +767,7 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         return give_back(state, p, zone, kind, events)
     if op == "credits_if_gave_back":  # CU-139
         return _gain(state, p, events, credits=effect["credits"])
-    if op == "ready_die_to_active_choose_face":  # CU-104, CU-88
+    if op == TURN_OP:  # CU-104, CU-88 (``turned`` says which die it turns)
         kind, label = action["pick"]
         chosen = die_in(state, p, "ready", kind)
         state = changed(remove_die(state, p, "ready", chosen), p, active=player.active + ((chosen, label),))

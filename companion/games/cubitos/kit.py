@@ -81,6 +81,12 @@ class Ability:
     rule: str
     summary_en: str
 
+    @cached_property
+    def ops(self) -> frozenset[str]:
+        """The ops of its effects (not those nested in them): whether a use can do anything now depends on them, and
+        the rules ask for every active die at every moment."""
+        return frozenset(effect["op"] for effect in self.effects)
+
     @property
     def known(self) -> bool:
         """CU-89: an ability whose text is not in the seed is resolved by the players with a manual adjustment."""
@@ -127,6 +133,13 @@ class Track:
     """CU-147: fewest spaces from the start over every space, water too, shortcut lines not; the finish is 0."""
     to_finish: dict[str, int] = field(compare=False)
     """Fewest spaces to the finish: how far a runner still has to go (the bots' measure of progress)."""
+
+    @cached_property
+    def steps_from(self) -> dict[str, tuple[tuple[str, bool], ...]]:
+        """Space -> (neighbour, whether it is water) of each space a step from it may enter, never the start (CU-60:
+        only a placement puts a runner back on it): asked at every step of every walk the rules list."""
+        return {space: tuple((there, self.spaces[there].kind == "water") for there in others if there != self.start)
+                for space, others in self.neighbours.items()}
 
 
 @dataclass(frozen=True)
@@ -184,14 +197,18 @@ class Kit:
         if known is None:  # exact sums and products as (numerator, denominator); int / int rounds correctly
             (blank, of), (coins, coins_of), (steps, steps_of) = (1, 1), (0, 1), (0, 1)
             for kind in kinds:
-                chance, mean_coins, mean_steps = self.dice[kind].odds
-                blank, of = blank * chance.numerator, of * chance.denominator
-                coins, coins_of = (coins * mean_coins.denominator + mean_coins.numerator * coins_of,
-                                   coins_of * mean_coins.denominator)
-                steps, steps_of = (steps * mean_steps.denominator + mean_steps.numerator * steps_of,
-                                   steps_of * mean_steps.denominator)
+                (chance, chance_of), (die_coins, die_coins_of), (die_steps, die_steps_of) = self._odds_parts[kind]
+                blank, of = blank * chance, of * chance_of
+                coins, coins_of = coins * die_coins_of + die_coins * coins_of, coins_of * die_coins_of
+                steps, steps_of = steps * die_steps_of + die_steps * steps_of, steps_of * die_steps_of
             known = self._pool_odds[kinds] = (blank / of, coins / coins_of, steps / steps_of)
         return known
+
+    @cached_property
+    def _odds_parts(self) -> dict[str, tuple[tuple[int, int], ...]]:
+        """Die type -> its ``odds`` as (numerator, denominator) pairs: a Fraction's parts are properties, slow to read
+        for every die of every new pool."""
+        return {kind: tuple((f.numerator, f.denominator) for f in die.odds) for kind, die in self.dice.items()}
 
     @cached_property
     def _pool_odds(self) -> dict[tuple[str, ...], tuple[float, float, float]]:

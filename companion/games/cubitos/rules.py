@@ -46,11 +46,13 @@ from companion.games.cubitos.abilities import (
     roll_in,
     support_options,
     take_targets,
+    turned,
     usable,
     use_ability,
 )
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
 from companion.games.cubitos.state import (
+    DANGER_THRESHOLD,
     Player,
     State,
     Table,
@@ -273,14 +275,26 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     elif player.refill_no_limit:
         chosen = rng.sample(pool, extra)
     else:
-        counted = [d for d in player.draw if not _excluded(state, p, d)]
+        counted, excluded = _split_excluded(state, p, player.draw)
         if recycle:  # all of the draw zone first (CU-28), then from the recycled rest zone
-            chosen = counted + rng.sample([d for d in player.rest if not _excluded(state, p, d)], low - len(counted))
+            rest_counted, rest_excluded = _split_excluded(state, p, player.rest)
+            chosen = counted + rng.sample(rest_counted, low - len(counted))
+            excluded += rest_excluded
         else:
             chosen = rng.sample(counted, low)
-        chosen += rng.sample([d for d in pool if _excluded(state, p, d)], extra - low)
-    names = table.kit.face_names
-    return [rng.choice(names[table.types[d]]) for d in [*player.ready, *chosen]]
+        chosen += rng.sample(excluded, extra - low)
+    names, types = table.kit.face_names, table.types
+    return [rng.choice(names[types[d]]) for d in [*player.ready, *chosen]]
+
+
+def _split_excluded(state: State, p: int, dice: Iterable[int]) -> tuple[list[int], list[int]]:
+    """(the dice that count for the refill's limit, those of colours excluded from it, CU-29), in order; in the
+    usual round all count, found without asking each die."""
+    excluded = state.players[p].refill_exclude
+    if not excluded:
+        return list(dice), []
+    colours = state.table.colours_of
+    return [d for d in dice if colours[d] not in excluded], [d for d in dice if colours[d] in excluded]
 
 
 def _counts(kinds: list[str]) -> dict[str, int]:
@@ -296,6 +310,14 @@ def _beyond(counts: dict[str, int], other: dict[str, int]) -> dict[str, int]:
     return {kind: n - other.get(kind, 0) for kind, n in counts.items() if n > other.get(kind, 0)}
 
 
+def _by_type(dice: Iterable[int], types: tuple[str, ...]) -> dict[str, list[int]]:
+    """Die type -> ``dice`` of it, lowest first."""
+    found: dict[str, list[int]] = {}
+    for die in sorted(dice):
+        found.setdefault(types[die], []).append(die)
+    return found
+
+
 def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int, bool],
             events: list[Event]) -> tuple[list[int], list[int], list[int]]:
     """CU-27..CU-29: the dice the roll shows beyond the ready zone, taken from the draw zone (the rest zone
@@ -306,9 +328,10 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
     draw, rest = list(player.draw), list(player.rest)
     if player.refill_no_limit:  # CU-99: any dice of any zone; **Decision**: from the draw zone first
         taken = []
+        by_type = [_by_type(draw, types), _by_type(rest, types)]  # sorted once: such a roll may show 20 dice
         for die_type, n in sorted(extra.items()):
-            for source in (draw, rest):
-                lowest = sorted([d for d in source if types[d] == die_type])[:n]
+            for source, of_type in zip((draw, rest), by_type, strict=True):
+                lowest = of_type.get(die_type, [])[:n]
                 for die in lowest:
                     source.remove(die)
                 taken += lowest
@@ -324,7 +347,7 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
                             + (f" not {', '.join(sorted(excluded))}" if excluded else "")
                             + f", the roll shows {counted}")
     if recycle:  # CU-28: what is left of the draw zone first, then the rest zone becomes the draw zone
-        first = _counts([types[d] for d in draw if not _excluded(state, p, d)])
+        first = _counts([types[d] for d in _split_excluded(state, p, draw)[0]])
         if _beyond(first, extra):
             raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
         draw, rest = draw + rest, []
@@ -694,14 +717,8 @@ def _step_targets(state: State, p: int) -> list[str]:
         if player.segment + 1 < len(table.segments):
             return ["next_track"] if player.steps >= CHAIN_TRANSFER_COST else []
         origin = track.start
-    targets = []
-    for there in track.neighbours[origin]:
-        if there == track.start:
-            continue  # CU-60: only a placement puts a runner back on the start
-        if track.spaces[there].kind == "water" and player.water < 1:
-            continue  # CU-59: water needs an entry; leaving it never does
-        targets.append(there)
-    return targets
+    entry = player.water >= 1  # CU-59: water needs an entry; leaving it never does
+    return [there for there, water in track.steps_from[origin] if entry or not water]
 
 
 def move_paths(state: State) -> list[list[str]]:
@@ -937,14 +954,22 @@ def _buy_options(state: State) -> list[Action]:
     player = state.players[p]
     options: list[Action] = [{"type": "done"}]
     if len(player.bought) < MAX_BUYS:
-        dice, costs = table.kit.dice, table.costs
-        for die_type in in_stock(state):
-            kind = dice[die_type]
-            if (kind.kind != "ability" and not GREY_BUYABLE) or (BUYS_DIFFERENT and kind.colour in player.bought):
-                continue
-            if player.coins >= costs[die_type]:
+        stock = in_stock(state)
+        for die_type, colour, cost in _buyable(table):
+            if die_type in stock and not (BUYS_DIFFERENT and colour in player.bought) and player.coins >= cost:
                 options.append({"type": "buy", "die": die_type})
     return options + _convert_options(state) + ability_options(state, *ANY_TIME)
+
+
+def _buyable(table: Table) -> tuple[tuple[str, str, int], ...]:
+    """(die type, colour, cost) of every type a player may buy (CU-49: ability dice), by type as the stock lists
+    them: kept in the table's memo, as every phase 7 prompt asks."""
+    found = table.memo.get("buyable")
+    if found is None:
+        found = table.remember("buyable", tuple(
+            (kind.id, kind.colour, table.costs[kind.id]) for kind in sorted(table.kit.dice.values(), key=lambda k: k.id)
+            if kind.kind == "ability" or (GREY_BUYABLE and kind.kind != "lead")))
+    return found
 
 
 def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -1159,19 +1184,25 @@ class Cubitos:
         to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
         everyone's phase 5, the round's end) for every option a bot weighs; the last buyer's ``done`` by the round's
         end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
-        A move is rated by the state its path's walk reached when the options were listed; a conversion, a purchase,
+        A move is rated by the place its path's walk reached when the options were listed; a conversion, a purchase,
         a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
-        as ``apply`` would. The actor's standing (``_standing``) is worked out once per state: the options of one
-        state mostly change only the actor's resources."""
+        as ``apply`` would; an ability that only turns a ready die to a face of choice (Wadenbeißer) by that die,
+        without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass. The
+        actor's standing (``_standing``) is worked out once per state: the options of one state mostly change only
+        the actor's resources."""
         kind = option["type"]
         last = self._rated
         if last is None or last[0] is not state or last[1] != actor:
             player = state.players[state.table.colours.index(actor)]
             last = self._rated = (state, actor, player, _standing(state.table, player))
         player, standing = last[2], last[3]
-        if kind == "move":
+        if kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
-            return None if walked is None else self.score(walked, actor)
+            if walked is None:
+                return None
+            runner = walked.players[state.current]
+            return _total((_lead(state.table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits, 0,
+                          not runner.done_rolling)
         if kind in self.HANDING_ON:
             if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
                 # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
@@ -1196,7 +1227,11 @@ class Cubitos:
         if state.phase == "bonus":
             return self.score(_bonus_chosen(state, option, []), actor)
         if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
-            return self.score(use_ability(state, option, [], *self.USING_ONLY[state.phase]), actor)
+            moments = self.USING_ONLY[state.phase]
+            turn = turned(state, option, *moments)
+            if turn is not None:  # a die turned from the ready zone to a face: what else the use does rates nil
+                return _turned_rating(state.table, player, standing, turn)
+            return self.score(use_ability(state, option, [], *moments), actor)
         return None
 
 
@@ -1204,22 +1239,50 @@ def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple
     """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
     that change only resources: (the race left and reached, the fans, the dice owned, the active dice's worth, the
     push's (bust, gain) while the player may still push)."""
-    active = table.memo.get(("worth", player.active))
-    if active is None:
-        worths = table.memo.get("face worths")
-        if worths is None:
-            worths = table.remember("face worths", {kind.id: {f.label: 1.5 * f.steps + f.coins / 3 + f.credits / 2
-                                                                + (f.team or f.special) for f in kind.faces}
-                                                     for kind in table.kit.dice.values()})
-        types = table.types
-        active = table.remember(("worth", player.active), sum([worths[types[d]][label] for d, label in player.active]))
-    push = None
-    if not player.done_rolling and player.ready:
-        push = _push(table, player.ready)
-        if not player.danger:
-            push = (0.0, push[1])
     owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-    return -2 * spaces_left(table, player) + 40 * player.reached, player.fans, owned, active, push
+    return (_lead(table, player), player.fans, owned, _worth(table, player.active),
+            _pushing(table, player.ready, player.danger, player.done_rolling))
+
+
+def _worth(table: Table, active: tuple[tuple[int, str], ...]) -> float:
+    """What the faces of the active zone bring, by a per-table (die, face) table."""
+    worth = table.worth
+    if not worth:
+        dice = table.kit.dice
+        for die, kind in enumerate(table.types):
+            for f in dice[kind].faces:
+                worth[(die, f.label)] = 1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
+    return sum(map(worth.__getitem__, active))
+
+
+def _pushing(table: Table, ready: tuple[int, ...], danger: bool, done_rolling: bool) -> tuple[float, float] | None:
+    """The push's (bust, gain) while the player may still push (no bust out of danger), else None."""
+    if done_rolling or not ready:
+        return None
+    push = _push(table, ready)
+    return push if danger else (0.0, push[1])
+
+
+def _turned_rating(table: Table, player: Player, standing: tuple[int, int, int, float, tuple[float, float] | None],
+                   turn: tuple[int, str]) -> float:
+    """``_rating`` of the player once ``turn`` (die, face) moved from the ready zone to the active zone
+    (``abilities.turned``): the place, fans and dice owned stand; the active zone gains the face, the push loses the
+    die, and a third active die puts the player in danger (CU-32, as ``abilities.placed`` does)."""
+    active = (*player.active, turn)
+    ready = tuple(d for d in player.ready if d != turn[0])
+    danger = player.danger or len(active) >= DANGER_THRESHOLD
+    return _total((*standing[:3], _worth(table, active), _pushing(table, ready, danger, player.done_rolling)),
+                  player.steps, player.coins, player.credits, 0, not player.done_rolling)
+
+
+def _lead(table: Table, player: Player) -> int:
+    """The part of ``_standing`` that a walk changes: the race left, and having reached the finish. Kept per place
+    in the table's memo: a runner stands still through the roll section, where bots rate most options."""
+    key = ("lead", player.segment, player.space, player.laps, player.reached)
+    lead = table.memo.get(key)
+    if lead is None:
+        lead = table.remember(key, -2 * spaces_left(table, player) + 40 * player.reached)
+    return lead
 
 
 def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:

@@ -59,6 +59,14 @@ class Table:
         return self.colours_of[die]
 
     @cached_property
+    def dice_of(self) -> dict[str, tuple[int, ...]]:
+        """Die type -> its dice (ids), lowest first."""
+        found: dict[str, list[int]] = {}
+        for die, kind in enumerate(self.types):
+            found.setdefault(kind, []).append(die)
+        return {kind: tuple(dice) for kind, dice in found.items()}
+
+    @cached_property
     def colours_of(self) -> tuple[str, ...]:
         """Die id -> its colour for rules (CU-85)."""
         return tuple(self.kit.dice[kind].colour for kind in self.types)
@@ -98,14 +106,22 @@ class Table:
         return value
 
     @cached_property
-    def offered(self) -> dict[str, dict[tuple[str, str], tuple[Ability, ...]]]:
-        """Moment -> (die type, face label) -> the abilities the face may grant then, as far as the cards in play
-        decide it; filled by ``abilities.usable`` on first use, as it alone knows the moments."""
+    def offered(self) -> dict[str, dict[tuple[int, str], tuple[Ability, ...]]]:
+        """Moment -> (die, face label) -> the abilities the face may grant then, as far as the cards in play decide
+        it; filled by ``abilities.usable`` on first use, as it alone knows the moments. Keyed by die, as the
+        active zone names its dice, so the rules look up each active die as it is at every moment they ask."""
         return {}
 
     @cached_property
-    def offers_at(self) -> dict[tuple[str, ...], bool]:
-        """Moments -> whether any face may grant an ability at one of them (``offered``); filled likewise."""
+    def worth(self) -> dict[tuple[int, str], float]:
+        """(die, face label) -> what the face shown brings the greedy rating (``rules._standing``), which fills it
+        on first use: summed over the active zone for every option a bot weighs."""
+        return {}
+
+    @cached_property
+    def offers_at(self) -> dict[tuple[str, ...], tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]], ...]]:
+        """Moments -> (moment, ``offered[moment]``) of those at which any face may grant an ability, in order
+        (most races' cards offer none at most moments); filled likewise."""
         return {}
 
     @cached_property
@@ -342,7 +358,7 @@ def changed(state: State, p: int, **changes: Any) -> State:
         values[_PLAYER_FIELD[name]] = value
     players = list(state.players)
     players[p] = tuple.__new__(Player, values)
-    return tuple.__new__(State, (state.table, tuple(players), *state[2:]))
+    return tuple.__new__(State, (state.table, tuple(players)) + state[2:])
 
 
 _STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
