@@ -1948,7 +1948,8 @@ _APPLIED: list[tuple[Any, dict[tuple[Any, ...], tuple[State, list[Event]]]]] = [
 
 
 def outcome(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-    """``Automobiles.apply`` with the kept events themselves, not copies: ``rate`` only looks at the table after."""
+    """``Automobiles.apply``, kept for the last table: ``rate`` only looks at the table after, and ``apply`` takes
+    the kept outcome of the option the bot chose."""
     key = _action_key(action)
     if key is None:
         return GAME._apply(state, action)
@@ -1988,10 +1989,16 @@ class Automobiles:
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
 
-        The outcomes of the last table's actions are kept (the rules are pure): a greedy bot tries each option and
-        then plays the one it chose, which is the same question again. Each caller gets its own copy of the events."""
-        after, events = outcome(state, action)
-        return after, [dict(event) for event in events]
+        A greedy bot tries options (``outcome`` keeps what they gave, the rules are pure) and then plays the one it
+        chose, which is the same question again: the kept outcome is taken out and handed over as it is, so the
+        caller owns its events without a copy, and an action nobody tried is worked out without being kept."""
+        key = _action_key(action)
+        known = _APPLIED[0]
+        if key is not None and known[0] is state:
+            found = known[1].pop(key, None)
+            if found is not None:
+                return found
+        return self._apply(state, action)
 
     def _apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         phase = state.phase
