@@ -2078,30 +2078,48 @@ def score(state: State, actor: str, cube: str = "", more: int = 0, placed: tuple
     p = state.table.colours.index(actor)
     if state.phase == "over":
         return 1000.0 if p in state.winners else -1000.0
-    player = state.players[p]
-    track = state.table.track
-    here = distance(state, p)
+    here, far, wear, gears = _standing(state, p)
     ahead = 0.0
     if p == state.current:
-        extra = placed is not None and p == state.actor
-        if state.turn.placed or extra:
-            segments, lap = track.segments, track.lap_length
-            far = max((c.crossings * lap + segments[c.segment].front for c in state.turn.placed), default=-inf)
-            if extra:
-                far = max(far, placed[1] * lap + segments[placed[0]].front)
+        if placed is not None and p == state.actor:
+            track = state.table.track
+            far = max(far, placed[1] * track.lap_length + track.segments[placed[0]].front)
+        if far > -inf:
             ahead = far - here
-    bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
-    wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
-    gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
-             + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
-             + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
-             + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
     if more and p == state.actor:
         if cube == WEAR:
             wear += more
         else:
             gears += GEAR_WEIGHTS.get(cube, 0) * more
     return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
+
+
+def _standing(state: State, p: int) -> tuple[float, float, int, int]:
+    """What ``score`` reads of the table for ``p``: the car's distance, the furthest placed cube's (-inf for none;
+    only the current player places cubes), wear cubes and weighted gear cubes owned. The last answer is kept (one
+    tuple, read and replaced whole): a greedy bot rates most options of a table from the table as it is."""
+    last = _STANDING[0]
+    if last[0] is state and last[1] == p:
+        return last[2]
+    player = state.players[p]
+    track = state.table.track
+    here = player.crossings * track.lap_length + track.segments[player.segment].front  # distance(state, p)
+    far = -inf
+    if p == state.current and state.turn.placed:
+        segments, lap = track.segments, track.lap_length
+        far = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed)
+    bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
+    wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
+    gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
+             + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
+             + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
+             + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
+    found = (here, far, wear, gears)
+    _STANDING[0] = (state, p, found)
+    return found
+
+
+_STANDING: list[tuple[Any, int, tuple[float, float, int, int]]] = [(None, -1, (0.0, -inf, 0, 0))]
 
 
 def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
