@@ -1962,6 +1962,11 @@ def outcome(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]
     return found
 
 
+NO_PROMPT = Prompt(actor=None, phase="")
+"""What ``prompt`` fills in: a copy of a frozen dataclass with its fields changed is one dict copy, where building
+one sets each field through ``object.__setattr__`` (a prompt is built for every action)."""
+
+
 class Automobiles:
     id = "automobiles"
     title = "Automobiles"
@@ -1984,7 +1989,8 @@ class Automobiles:
                          "at_most": state.stage.hi})
         if state.phase == "buy" and state.stage is None:
             info["money"] = money(state, state.current)
-        return Prompt(actor=seat(state, state.actor), phase=state.phase, options=list(self.options(state)), info=info)
+        return evolve(NO_PROMPT, actor=seat(state, state.actor), phase=state.phase, options=list(listed(state)),
+                      info=info)
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
