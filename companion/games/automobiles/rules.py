@@ -2137,23 +2137,28 @@ def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
     gear's or such a card's move places the cube where it lands (with Rote Linie's wear). None for a draw: the bot
     plays it out with its own sample draw (``bots.roll``), so its choices stay those of a bot that plays out every
     option (``GreedyBot``'s hook). An option rated here is played out only if the bot chooses it."""
-    kind = option["type"]
     if "roll" in option:
         return None
+    kind = option["type"]
     stage = state.stage
-    if state.phase == "action" and (kind in ("to_buy", "use_driver") or kind == "activate" and (
-            option["colour"] in GEARS or option["colour"] == WEAR
-            or _card(state, option["colour"]).effect["type"] in SCORE_NEUTRAL_EFFECTS)):
-        return score(state, actor)
-    if kind == "buy" and stage is None and state.phase in ("buy", "opening_buy"):
+    phase = state.phase
+    if phase == "action":  # most options a greedy bot rates: the table as it is
+        if kind == "activate":
+            colour = option["colour"]
+            if colour in GEAR_SET or colour == WEAR or _card(state, colour).effect["type"] in SCORE_NEUTRAL_EFFECTS:
+                return _score_as_is(state, actor)
+        elif kind == "to_buy" or kind == "use_driver":
+            return _score_as_is(state, actor)
+        elif kind == "pit_stop" and not state.turn.placed:
+            player = state.players[state.current]
+            wear = count(player.active, WEAR)
+            waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
+                _driver_ready(state, state.current, "driver_08")
+                and count(player.used, WEAR) + count(player.discard, WEAR))
+            if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
+                return score(state, actor, WEAR, -wear)
+    elif kind == "buy" and stage is None and phase in ("buy", "opening_buy"):
         return score(state, actor, option["colour"], 1)
-    if kind == "pit_stop" and state.phase == "action" and not state.turn.placed:
-        player = state.players[state.current]
-        wear = count(player.active, WEAR)
-        waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
-            _driver_ready(state, state.current, "driver_08") and count(player.used, WEAR) + count(player.discard, WEAR))
-        if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
-            return score(state, actor, WEAR, -wear)
     if stage is None:
         return score(outcome(state, option)[0], actor)
     neutral = stage.then == "card" and state.table.kit.action_cards[stage.card].effect["type"] in SCORE_NEUTRAL_EFFECTS
@@ -2167,10 +2172,23 @@ def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
         return score(state, actor, WEAR, gained, placed=(option["to"], crossings))
     if neutral and stage.kind == "pick" and not stage.wear_each:
         if kind == "stop":
-            return score(state, actor)
+            return _score_as_is(state, actor)
         if kind == "pick":
             return score(state, actor, option["colour"], (option["from"] == "stock") - (stage.dst == "stock"))
     return score(outcome(state, option)[0], actor)
+
+
+def _score_as_is(state: State, actor: str) -> float:
+    """``score(state, actor)``, kept for the last table: ``rate`` gives most options of a table this number."""
+    last = _AS_IS[0]
+    if last[0] is state and last[1] == actor:
+        return last[2]
+    found = score(state, actor)
+    _AS_IS[0] = (state, actor, found)
+    return found
+
+
+_AS_IS: list[tuple[Any, str, float]] = [(None, "", 0.0)]
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
