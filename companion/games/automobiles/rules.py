@@ -320,7 +320,7 @@ def _own_car(state: State, segment: str, mover: int | None) -> bool:
 
 
 def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...], barred: frozenset[str],
-              mover: int | None, cars: tuple[str, ...]) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+              mover: int | None, board: Board) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
     """AU-26..AU-33: every (source, landing, crossings after, field, colours it may be entered as) of one step.
 
     The landing is the front-most free segment the cube slides to inside the field it enters (AU-29); under the
@@ -328,7 +328,7 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     only strike out whole entries, so the reach is cached without them and they are applied here.
     """
     found = []
-    for start, seg, n, target, field_cols in _reach_of(state, source, mover, cars):
+    for start, seg, n, target, field_cols in _reach_of(state, source, mover, board):
         if target in barred:
             continue
         allowed = tuple(c for c in field_cols if c in colours)
@@ -337,22 +337,55 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     return found
 
 
-def _reach_of(state: State, source: str, mover: int | None, cars: tuple[str, ...] | None = None
+class Board:
+    """The reaches of one placing of the cars on a track (its variant and protected start segments included): the
+    cars stand still for most of a turn, and a greedy bot asks the same questions for every option it tries, so each
+    reach is worked out once per placing and kept here (``board``)."""
+
+    __slots__ = ("cars", "reach", "gear_steps")
+
+    def __init__(self, cars: tuple[str, ...]) -> None:
+        self.cars = cars
+        self.reach: dict[tuple[str, int | None], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
+        """(source, the car that moves or None for a cube) -> ``_reach``."""
+        self.gear_steps: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        """source -> ``_gear_steps``."""
+
+
+def board(state: State) -> Board:
+    """The ``Board`` of the table's placing of the cars."""
+    cars = tuple([q.segment for q in state.players])
+    key = (state.table.track.id, state.table.weaving, cars, state.protected)
+    found = _BOARDS.get(key)
+    if found is None:
+        if len(_BOARDS) > 10_000:
+            _BOARDS.clear()
+        found = _BOARDS[key] = Board(cars)
+    return found
+
+
+_BOARDS: dict[tuple[Any, ...], Board] = {}
+
+
+def _reach_of(state: State, source: str, mover: int | None, where: Board | None = None
               ) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
-    """``_reach``, cached; ``cars``: the cars' segments when the caller has them already."""
-    cars = cars or tuple(p.segment for p in state.players)
-    key = (state.table.track.id, state.table.weaving, cars, state.protected, source, mover)
-    reach = _REACH.get(key)
+    """``_reach``, kept on the board; ``where``: the table's board when the caller has it already."""
+    where = where or board(state)
+    reach = where.reach.get((source, mover))
     if reach is None:
-        if len(_REACH) > 100_000:
-            _REACH.clear()
-        reach = _REACH[key] = _reach(state, source, mover, frozenset(cars))
+        reach = where.reach[source, mover] = _reach(state, source, mover, frozenset(where.cars))
     return reach
 
 
-_REACH: dict[tuple[Any, ...], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
-"""``_reach`` by everything it depends on: the cars stand still for most of a turn, and a greedy bot asks the same
-question for every option it tries."""
+def _gear_steps(state: State, source: str, where: Board) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The fields a cube's step from ``source`` enters that have a gear colour, each once with its colours: what
+    ``steppable`` asks of a reach, which lists a field once per landing (under weaving, from each slid-to source)."""
+    steps = where.gear_steps.get(source)
+    if steps is None:
+        targets = {target: field_cols for _, _, _, target, field_cols in _reach_of(state, source, None, where)
+                   if not GEAR_SET.isdisjoint(field_cols)}
+        steps = where.gear_steps[source] = tuple(targets.items())
+    return steps
 
 
 def _reach(state: State, source: str, mover: int | None, cars: frozenset[str]
@@ -418,9 +451,9 @@ def _step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tupl
     barred = _barred(state, stage)
     mover = p if stage.mover == "car" else None
     found: dict[tuple[str, str, str], tuple[int, str]] = {}
-    cars = tuple(q.segment for q in state.players)
+    where = board(state)
     for start, crossings in dict.fromkeys(starts):
-        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover, cars):
+        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover, where):
             named = allowed if stage.same_colour else ("",)
             for colour in named:
                 found.setdefault((frm if stage.mover == "cube" and stage.at is None else "", to, colour),
@@ -439,12 +472,13 @@ def steppable(state: State, p: int) -> frozenset[str]:
     if last[0] is state and last[1] == p:
         return last[2]
     player = state.players[p]
-    barred = state.turn.entered | {field_of(state, player.segment)}
-    cars = tuple(q.segment for q in state.players)
+    turn = state.turn
+    where = board(state)
+    own, entered = field_of(state, player.segment), turn.entered
     colours: set[str] = set()
-    for start in {player.segment, *(c.segment for c in state.turn.placed)}:
-        for _, _, _, target, field_cols in _reach_of(state, start, None, cars):
-            if target not in barred and not GEAR_SET.isdisjoint(field_cols):
+    for start in {player.segment, *[c.segment for c in turn.placed]} if turn.placed else (player.segment,):
+        for target, field_cols in _gear_steps(state, start, where):
+            if target != own and target not in entered:
                 colours.update(field_cols)
     found = frozenset(colours)
     _STEPPABLE[0] = (state, p, found)
