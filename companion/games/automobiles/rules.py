@@ -2032,10 +2032,10 @@ class Automobiles:
         A greedy bot tries options (``outcome`` keeps what they gave, the rules are pure) and then plays the one it
         chose, which is the same question again: the kept outcome is taken out and handed over as it is, so the
         caller owns its events without a copy, and an action nobody tried is worked out without being kept."""
-        key = _action_key(action)
         known = _APPLIED[0]
-        if key is not None and known[0] is state:
-            found = known[1].pop(key, None)
+        if known[0] is state:
+            key = _action_key(action)
+            found = known[1].pop(key, None) if key is not None else None
             if found is not None:
                 return found
         return self._apply(state, action)
