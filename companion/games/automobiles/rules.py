@@ -490,13 +490,14 @@ _STEPPABLE: list[tuple[Any, int, frozenset[str]]] = [(None, -1, frozenset())]
 card."""
 
 
-def _cross(state: State, p: int, crossings: int, events: list[Event]) -> State:
-    """AU-41, AU-56: each crossing moves the lap marker one field towards Finish."""
+def _cross(state: State, p: int, crossings: int, events: list[Event], segment: str | None = None) -> State:
+    """AU-41, AU-56: each crossing moves the lap marker one field towards Finish; ``segment``: where the car that
+    crossed now stands, set in the same copy of the table."""
     player = state.players[p]
     moved = crossings - player.crossings
     last = len(state.table.kit.lap_track) - 1
     marker = min(last, player.marker + max(0, moved))
-    state = state.with_player(p, crossings=crossings, marker=marker)
+    state = state.with_player(p, crossings=crossings, marker=marker, segment=segment or player.segment)
     if moved > 0:
         events.append({"type": "crossed", "player": seat(state, p), "marker": state.table.kit.lap_track[marker]})
         if marker == last and player.marker < last:
@@ -508,9 +509,8 @@ def _car_to(state: State, p: int, segment: str, crossings: int, events: list[Eve
     player = state.players[p]
     if player.segment in state.protected and segment != player.segment:  # AU-34: it has left its start field
         state = evolve(state, protected=tuple(s for s in state.protected if s != player.segment))
-    state = state.with_player(p, segment=segment)
     events.append({"type": "car_moved", "player": seat(state, p), "to": segment, "why": why})
-    return _cross(state, p, crossings, events)
+    return _cross(state, p, crossings, events, segment)
 
 
 def sog(state: State, events: list[Event]) -> State:
@@ -535,7 +535,7 @@ def sog(state: State, events: list[Event]) -> State:
             to, crossings = nxt, crossings + track.segments[nxt].line_at_back
         if to != segment:
             events.append({"type": "sog", "player": seat(state, p), "to": to})
-            state = _cross(state.with_player(p, segment=to), p, crossings, events)
+            state = _cross(state, p, crossings, events, to)
     return state
 
 
@@ -584,8 +584,8 @@ def gain(state: State, p: int, colour: str, n: int, events: list[Event]) -> tupl
     n = min(n, have) if colour == WEAR else n
     if n <= 0:
         return state, 0
-    state = evolve(state, stock=add(state.stock, colour, -n))
-    state = state.with_player(p, used=add(state.players[p].used, colour, n))
+    player = state.players[p]
+    state = state.with_seat(p, evolve(player, used=add(player.used, colour, n)), stock=add(state.stock, colour, -n))
     events.append({"type": "gained", "player": seat(state, p), "colour": colour, "n": n})
     return state, n
 
@@ -594,15 +594,16 @@ def _move_cube(state: State, p: int, colour: str, src: str, dst: str, events: li
     """One cube from a zone (``stock`` included) to another."""
     zones = {}
     player = state.players[p]
+    stock = state.stock
     if src == "stock":
-        state = evolve(state, stock=add(state.stock, colour, -1))
+        stock = add(stock, colour, -1)
     else:
         zones[src] = add(getattr(player, src), colour, -1)
     if dst == "stock":
-        state = evolve(state, stock=add(state.stock, colour, 1))
+        stock = add(stock, colour, 1)
     else:
         zones[dst] = add(zones.get(dst, getattr(player, dst)), colour, 1)
-    state = state.with_player(p, **zones)
+    state = state.with_seat(p, evolve(player, **zones), stock=stock)
     events.append({"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": src, "to": dst})
     return state
 
@@ -612,8 +613,9 @@ def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event
     n = count(getattr(state.players[p], zone), colour)
     if not n:
         return state
-    state = evolve(state, stock=add(state.stock, colour, n))
-    state = state.with_player(p, **{zone: add(getattr(state.players[p], zone), colour, -n)})
+    player = state.players[p]
+    state = state.with_seat(p, evolve(player, **{zone: add(getattr(player, zone), colour, -n)}),
+                            stock=add(state.stock, colour, n))
     event = {"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": zone, "to": "stock"}
     events += [dict(event) for _ in range(n)]
     return state
@@ -658,6 +660,12 @@ BLANK_STAGE = Stage(kind="", then="", who=0)
 """What ``pick``, ``move`` and ``draw`` fill in: a copy with a few fields changed is quicker than a new frozen
 dataclass, and they build a stage for every card a greedy bot tries."""
 NEW_TURN = Turn()
+
+
+def _unstaged(state: State) -> State:
+    """The table waiting for no stage; one that already waits for none is not copied again (the end of a turn
+    passes through several rules that each start from such a table)."""
+    return state if state.stage is None else evolve(state, stage=None)
 
 
 def _wait(state: State, stage: Stage, phase: str) -> State:
@@ -1347,6 +1355,8 @@ def _deferred(state: State, p: int, events: list[Event]) -> State:
         if step_choices(state, stage):
             return _wait(state, stage, "deferred")
         state = state.with_player(p, deferred_moves=0)
+    if state.phase == "action" and state.actor == p and state.stage is None:  # begin_turn's table, nothing owed
+        return state
     return evolve(state, phase="action", actor=p, stage=None)
 
 
@@ -1561,7 +1571,7 @@ def _movement(state: State, p: int, events: list[Event]) -> State:
 
 
 def _drive(state: State, p: int, cube: Placed, events: list[Event]) -> State:
-    state = _car_to(evolve(state, stage=None), p, cube.segment, cube.crossings, events, "furthest_cube")
+    state = _car_to(_unstaged(state), p, cube.segment, cube.crossings, events, "furthest_cube")
     state = evolve(state, turn=evolve(state.turn, car_moved=True))
     return _movement_bonus(state, p, 0, events)
 
@@ -1608,18 +1618,20 @@ def wear_table_value(state: State, fields: frozenset[str]) -> int:
 
 
 def _wear_phase(state: State, p: int, events: list[Event]) -> State:
-    """AU-42..AU-45, then driver_01 (AU-101)."""
-    state = evolve(state, stage=None, phase="wear", actor=p)
+    """AU-42..AU-45, then driver_01 (AU-101). The table shows the wear phase only when it waits in it: otherwise
+    the end phase follows at once (``_end_phase`` sets the phase)."""
     owed = wear_owed(state, p)
     events.append({"type": "wear_phase", "player": seat(state, p), "owed": owed, "slipstream": slipstream(state, p)})
     state, got = gain(state, p, WEAR, owed, events)
-    state = evolve(state, turn=evolve(state.turn, wear_gained=got))
+    turn = evolve(state.turn, wear_gained=got)
     if got and _driver_ready(state, p, "driver_01"):
-        state = evolve(state, turn=evolve(state.turn, drivers_used=state.turn.drivers_used | {"driver_01"}))
+        turn = evolve(turn, drivers_used=turn.drivers_used | {"driver_01"})
+        state = evolve(state, stage=None, phase="wear", actor=p, turn=turn)
         stage = move(p, "end_phase", ("light_grey",), 0, got, mover="car", counts_wear=False, card="driver_01")
         if step_choices(state, stage):
             return _wait(state, stage, "wear")
-    return _end_phase(state, p, events)
+        return _end_phase(state, p, events)
+    return _end_phase(evolve(state, turn=turn), p, events)
 
 
 def _pit_stop(state: State, p: int, events: list[Event]) -> State:
@@ -1632,8 +1644,7 @@ def _pit_stop(state: State, p: int, events: list[Event]) -> State:
 
 
 def _end_phase(state: State, p: int, events: list[Event], *_: Any) -> State:
-    """AU-47: driver_08 may remove wear first (AU-108)."""
-    state = evolve(state, stage=None, phase="end", actor=p)
+    """AU-47: driver_08 may remove wear first (AU-108). Both ways set the end phase in the copy they make."""
     player = state.players[p]
     wear_anywhere = count(player.active, WEAR) + count(player.used, WEAR) + count(player.discard, WEAR)
     if _driver_ready(state, p, "driver_08") and wear_anywhere:
@@ -1644,23 +1655,25 @@ def _end_phase(state: State, p: int, events: list[Event], *_: Any) -> State:
 
 
 def _sweep(state: State, p: int, events: list[Event]) -> State:
-    """AU-47, AU-48: everything to the discard, then draw 7 (driver_07 and driver_09 allow more)."""
+    """AU-47, AU-48: everything to the discard, then draw 7 (driver_07 and driver_09 allow more). The sweep and
+    the end phase's draw are one copy of the table: every turn ends here."""
     player = state.players[p]
-    state = state.with_player(p, active=EMPTY, used=EMPTY,
-                              discard=plus(player.discard, plus(player.active, player.used)))
-    state = evolve(state, turn=evolve(state.turn, placed=()))
+    player = evolve(player, active=EMPTY, used=EMPTY, discard=plus(player.discard, plus(player.active, player.used)))
     events.append({"type": "swept", "player": seat(state, p)})
+    turn = state.turn
     base = state.table.kit.draw_per_turn
     extra = 0
-    if state.players[p].driver == "driver_07" and state.turn.wear_gained > 0:
-        extra += state.turn.wear_gained  # AU-107
-    if state.players[p].driver == "driver_09":
+    if player.driver == "driver_07" and turn.wear_gained > 0:
+        extra += turn.wear_gained  # AU-107
+    if player.driver == "driver_09":
         extra += 2  # AU-109
-    avail = _available(state.players[p])
+    avail = _available(player)
     sizes = tuple(dict.fromkeys(min(k, avail) for k in range(base, base + extra + 1)))
+    stage = draw(p, "end_draw", sizes=sizes) if avail else None
+    state = state.with_seat(p, player, turn=evolve(turn, placed=()), stage=stage, phase="end", actor=p)
     if not avail:
         return _after_end_draw(state, Stage(kind="draw", then="", who=p), events)
-    return _wait(state, draw(p, "end_draw", sizes=sizes), "end")
+    return state
 
 
 def _after_end_draw(state: State, stage: Stage, events: list[Event]) -> State:
@@ -1682,7 +1695,7 @@ def _after_mulligan(state: State, stage: Stage, events: list[Event]) -> State:
 
 def _turn_over(state: State, p: int, events: list[Event]) -> State:
     """AU-49 Sog, then AU-95: the players behind move, best placed first, each followed by Sog."""
-    state = sog(evolve(state, stage=None), events)
+    state = sog(_unstaged(state), events)
     n = state.turn.advance
     if n and not state.turn.pit_stop:
         behind = [q for q in ranking(state) if rank_key(state, q) > rank_key(state, p)]
@@ -1708,13 +1721,13 @@ def _next_advance(state: State, events: list[Event]) -> State:
 
 
 def _after_advance(state: State, stage: Stage, events: list[Event]) -> State:
-    return _next_advance(sog(evolve(state, stage=None), events), events)
+    return _next_advance(sog(_unstaged(state), events), events)
 
 
 def _end_turn(state: State, p: int, events: list[Event]) -> State:
     """AU-57: the race ends after the last turn of a round in which a marker reached Finish."""
     order = state.table.order
-    state = evolve(state, stage=None)
+    state = _unstaged(state)
     last = len(state.table.kit.lap_track) - 1
     if order.index(p) == len(order) - 1:
         if any(player.marker == last for player in state.players):

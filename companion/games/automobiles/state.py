@@ -260,9 +260,14 @@ class State:
         return self.players[p]
 
     def with_player(self, p: int, **changes: Any) -> State:
+        return self.with_seat(p, evolve(self.players[p], **changes))
+
+    def with_seat(self, p: int, player: Player, **changes: Any) -> State:
+        """The table with ``player`` in seat ``p`` and ``changes`` of its own, in one copy (a cube from the stock to
+        a player is one change of the table, not two)."""
         players = list(self.players)
-        players[p] = evolve(players[p], **changes)
-        return evolve(self, players=tuple(players))
+        players[p] = player
+        return evolve(self, players=tuple(players), **changes)
 
 
 def seat(state: State, p: int) -> str:
