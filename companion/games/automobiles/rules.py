@@ -331,7 +331,10 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     for start, seg, n, target, field_cols in _reach_of(state, source, mover, board):
         if target in barred:
             continue
-        allowed = tuple(c for c in field_cols if c in colours)
+        if len(colours) == 1:  # most moves name one colour: no generator for it
+            allowed = colours if colours[0] in field_cols else ()
+        else:
+            allowed = tuple(c for c in field_cols if c in colours)
         if allowed:
             found.append((start, seg, crossings + n, target, allowed))
     return found
@@ -875,14 +878,15 @@ def _activations(state: State, p: int) -> list[Action]:
     for colour, n in zip(COLOURS, player.active, strict=True):
         if not n:
             continue
-        if colour == WEAR:
-            if state.table.wear_activation == "to_discard":
+        if colour in GEAR_SET:  # AU-21: its step must be possible (can_step, one colour at a time)
+            steps = steppable(state, p)
+            if colour == "white" and turn.red_line:  # AU-88: a white cube may act as any gear colour
+                options += [{"type": "activate", "colour": colour, "as": g} for g in GEARS if g in steps]
+            elif colour in steps:
                 options.append({"type": "activate", "colour": colour})
             continue
-        if colour in GEARS:
-            if colour == "white" and turn.red_line:  # AU-88: a white cube may act as any gear colour
-                options += [{"type": "activate", "colour": colour, "as": g} for g in GEARS if can_step(state, p, (g,))]
-            elif can_step(state, p, (colour,)):
+        if colour == WEAR:
+            if state.table.wear_activation == "to_discard":
                 options.append({"type": "activate", "colour": colour})
             continue
         options += [{"type": "activate", "colour": colour, **arg} for arg in _card_args(state, p, _card(state, colour))]
