@@ -298,27 +298,6 @@ def _free(state: State, segment: str, mover: int | None) -> bool:
     return p is None or p == mover
 
 
-def _sources(state: State, segment: str, crossings: int, mover: int | None, cars: frozenset[str]
-             ) -> list[tuple[str, int]]:
-    """AU-26 ``SOURCE_SLIDE``: the segment, and each free segment further forward in its field."""
-    found = [(segment, crossings)]
-    if not SOURCE_SLIDE:
-        return found
-    segments = field_segments(state, field_of(state, segment))
-    track = state.table.track
-    for nxt in segments[segments.index(segment) + 1:] if segment in segments else ():
-        if nxt in cars and not _own_car(state, nxt, mover):
-            break
-        crossings += track.segments[nxt].line_at_back
-        found.append((nxt, crossings))
-    return found
-
-
-def _own_car(state: State, segment: str, mover: int | None) -> bool:
-    """AU-28: a segment holding a car is free only for that car's own move."""
-    return mover is not None and state.players[mover].segment == segment
-
-
 def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...], barred: frozenset[str],
               mover: int | None, board: Board) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
     """AU-26..AU-33: every (source, landing, crossings after, field, colours it may be entered as) of one step.
@@ -393,27 +372,61 @@ def _gear_steps(state: State, source: str, where: Board) -> tuple[tuple[str, tup
 
 def _reach(state: State, source: str, mover: int | None, cars: frozenset[str]
            ) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
-    """Every (source, landing, crossings on the way, field, the field's colours) of one step from ``source``."""
-    track = state.table.track
+    """Every (source, landing, crossings on the way, field, the field's colours) of one step from ``source``: the
+    track's ways from there (``_ways``) walked until a car other than the mover's own stands in the way (AU-28)."""
+    own = state.players[mover].segment if mover is not None else None
+    weaving = state.table.weaving
     found = []
-    for start, crossed in _sources(state, source, 0, mover, cars):
-        own = field_of(state, start)
-        for entry in entries(state, start):
-            target = field_of(state, entry)
-            if target == own or (entry in cars and not _own_car(state, entry, mover)):
-                continue
-            segments = field_segments(state, target)
-            if entry not in segments:
-                continue
-            reach, n = [], crossed
-            for seg in segments[segments.index(entry):]:
-                if seg in cars and not _own_car(state, seg, mover):
+    for k, (start, crossed, steps) in enumerate(_ways(state, source)):
+        if k and start in cars and start != own:  # AU-26: the slide to a further source stops at a car
+            break
+        for target, field_cols, walk in steps:
+            stops, n = [], crossed
+            for seg, line in walk:
+                if seg in cars and seg != own:
                     break
-                n += track.segments[seg].line_at_back
-                reach.append((seg, n))
-            stops = reach if state.table.weaving else reach[-1:]
-            found += [(start, seg, n, target, field_colours(state, target)) for seg, n in stops]
+                n += line
+                stops.append((start, seg, n, target, field_cols))
+            found += stops if weaving else stops[-1:]
     return found
+
+
+Ways = tuple[tuple[str, int, tuple[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], ...]], ...]
+
+
+def _ways(state: State, source: str) -> Ways:
+    """The cars' placing left out of ``_reach``, worked out once per track: the sources a step from ``source`` may
+    start from (AU-26 ``SOURCE_SLIDE``: the segment, then each segment further forward in its field, with the
+    crossings on the way) and, for each, the fields it may enter (AU-27) with their colours and the segments from
+    the entry forward, each with the crossing at its back (AU-29). Only the protected start segments (AU-34) change
+    it during a race."""
+    key = (state.table.track.id, state.protected, source)
+    found = _WAYS.get(key)
+    if found is None:
+        track = state.table.track
+        segments = field_segments(state, field_of(state, source))
+        starts, n = [(source, 0)], 0
+        if SOURCE_SLIDE and source in segments:
+            for nxt in segments[segments.index(source) + 1:]:
+                n += track.segments[nxt].line_at_back
+                starts.append((nxt, n))
+        ways = []
+        for start, crossed in starts:
+            own, steps = field_of(state, start), []
+            for entry in entries(state, start):
+                target = field_of(state, entry)
+                into = field_segments(state, target)
+                if target != own and entry in into:
+                    walk = tuple((seg, track.segments[seg].line_at_back) for seg in into[into.index(entry):])
+                    steps.append((target, field_colours(state, target), walk))
+            ways.append((start, crossed, tuple(steps)))
+        if len(_WAYS) > 10_000:
+            _WAYS.clear()
+        found = _WAYS[key] = tuple(ways)
+    return found
+
+
+_WAYS: dict[tuple[Any, ...], Ways] = {}
 
 
 def _barred(state: State, stage: Stage) -> frozenset[str]:
