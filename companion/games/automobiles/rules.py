@@ -672,10 +672,11 @@ def _cost_for_sum(state: State, colour: str) -> int:
 # ---------------------------------------------------------------------------------------------------- stages
 
 
-BLANK_STAGE = Stage(kind="", then="", who=0)
+BLANK_STAGE = evolve(Stage(kind="", then="", who=0))
 """What ``pick``, ``move`` and ``draw`` fill in: a copy with a few fields changed is quicker than a new frozen
-dataclass, and they build a stage for every card a greedy bot tries."""
-NEW_TURN = Turn()
+dataclass, and they build a stage for every card a greedy bot tries. Made through ``evolve``, as ``NEW_TURN`` is,
+so that its copies' attributes are quick to read (``evolve`` says why)."""
+NEW_TURN = evolve(Turn())
 
 
 def _unstaged(state: State) -> State:
@@ -2026,9 +2027,10 @@ def outcome(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]
     return found
 
 
-NO_PROMPT = Prompt(actor=None, phase="")
+NO_PROMPT = evolve(Prompt(actor=None, phase=""))
 """What ``prompt`` fills in: a copy of a frozen dataclass with its fields changed is one dict copy, where building
-one sets each field through ``object.__setattr__`` (a prompt is built for every action)."""
+one sets each field through ``object.__setattr__`` (a prompt is built for every action); made through ``evolve``
+so that its copies' attributes are quick to read."""
 
 
 class Automobiles:
