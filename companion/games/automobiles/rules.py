@@ -908,28 +908,27 @@ def _activations(state: State, p: int) -> list[Action]:
 
 
 def _card_args(state: State, p: int, card: Card) -> list[dict[str, Any]]:
-    """AU-21: the first choices with which an action card's whole effect can be carried out (none: illegal)."""
+    """AU-21: the first choices with which an action card's whole effect can be carried out (none: illegal). The
+    zones are looked at only for the cards that ask (this runs for every action card in every action phase)."""
     player = state.players[p]
     effect = card.effect
     kind = effect["type"]
-    after = add(player.active, card.colour, -1)  # the cube itself is in the used area once activated
-    gears_active = [g for g in GEARS if count(after, g)]
-    gears_discard = [g for g in GEARS if count(player.discard, g)]
     if kind == "upgrade_gear_from_discard":
-        return [{"gear": g} for g in gears_discard
+        return [{"gear": g} for g in _gears_in(player.discard)
                 if effect["upgrade"][g] is None or count(state.stock, effect["upgrade"][g])]
     if kind in ("active_to_used_then_remove_discard", "swap_active_discard"):
-        return [{}] if sum(after) else []
+        return [{}] if sum(_after_activation(player, card)) else []
     if kind == "discard_active_gear_move_next_lower":
-        return [{"gear": g} for g in gears_active if lower(g)]
+        return [{"gear": g} for g in _gears_in(_after_activation(player, card)) if lower(g)]
     if kind == "discard_gear_same_colour_move":
-        return [{"gear": g} for g in gears_discard if can_step(state, p, (g,))]
+        return [{"gear": g} for g in _gears_in(player.discard) if can_step(state, p, (g,))]
     if kind == "active_gear_lower_colour_move":
-        return [{"gear": g} for g in gears_active if lower(g) and can_step(state, p, GEARS[:GEARS.index(g)])]
+        return [{"gear": g} for g in _gears_in(_after_activation(player, card))
+                if lower(g) and can_step(state, p, GEARS[:GEARS.index(g)])]
     if kind == "discard_gear_next_lower_move":
-        return [{"gear": g} for g in gears_discard if lower(g)]
+        return [{"gear": g} for g in _gears_in(player.discard) if lower(g)]
     if kind == "discard_active_gear_move_any":
-        return [{"gear": g} for g in gears_active] if can_step(state, p, GEARS) else []
+        return [{"gear": g} for g in _gears_in(_after_activation(player, card))] if can_step(state, p, GEARS) else []
     if kind in ("draw_until_non_wear_then_remove_discard_wear", "draw_then_remove_one"):
         return [{}] if _available(player) else []
     if kind == "draw_two_split":
@@ -941,6 +940,16 @@ def _card_args(state: State, p: int, card: Card) -> list[dict[str, Any]]:
     if kind == "adrenaline":
         return ([{"option": "a"}] if can_step(state, p, (effect["colour"],)) else []) + [{"option": "b"}]
     return [{}]
+
+
+def _after_activation(player: Player, card: Card) -> Cubes:
+    """The active area once the card's cube is activated: the cube itself is in the used area then."""
+    return add(player.active, card.colour, -1)
+
+
+def _gears_in(zone: Cubes) -> list[str]:
+    """The gear colours a zone holds, low to high."""
+    return [g for g, n in zip(GEARS, zone, strict=False) if n]  # a zone counts the gears first
 
 
 def _activate(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
