@@ -23,6 +23,7 @@ from companion.games.automobiles.state import (
     COLOURS,
     EMPTY,
     GEARS,
+    IDX,
     WEAR,
     Cubes,
     Placed,
@@ -532,7 +533,7 @@ def _car_to(state: State, p: int, segment: str, crossings: int, events: list[Eve
 def sog(state: State, events: list[Event]) -> State:
     """AU-49: every car moves forward inside its own field to the front-most free segment, front cars first."""
     track = state.table.track
-    if not state.protected and all(_at_front(track, player.segment) for player in state.players):
+    if not state.protected and _fronts(track).issuperset([player.segment for player in state.players]):
         return state  # no car has a segment ahead of it in its field
 
     def index(p: int) -> int:
@@ -555,8 +556,15 @@ def sog(state: State, events: list[Event]) -> State:
     return state
 
 
-def _at_front(track: Track, segment: str) -> bool:
-    return track.fields[track.segments[segment].field].segments[-1] == segment
+def _fronts(track: Track) -> frozenset[str]:
+    """The front segment of each field of the track: Sog moves no car standing on one (asked after every turn)."""
+    found = _FRONTS.get(track.id)
+    if found is None:
+        found = _FRONTS[track.id] = frozenset(field.segments[-1] for field in track.fields.values())
+    return found
+
+
+_FRONTS: dict[str, frozenset[str]] = {}
 
 
 # ------------------------------------------------------------------------------------------------ cubes between
@@ -569,7 +577,7 @@ def _available(player: Player) -> int:
 def parse_draw(state: State, p: int, dice: Any, k: int) -> tuple[Cubes, Cubes, Cubes, bool]:
     """AU-50, AU-52: the observed colours of a draw of ``k`` cubes, checked against the bag (and the discard it is
     refilled from); returns (drawn, bag after, discard after, refilled)."""
-    if not isinstance(dice, list) or len(dice) != k or any(c not in COLOURS for c in dice):
+    if not isinstance(dice, list) or len(dice) != k or not all(map(COLOURS.__contains__, dice)):
         raise IllegalAction("AU-52", f"a draw of {k} names {k} cube colours, got {dice!r}", legal=list(COLOURS))
     drawn = from_list(dice)
     player = state.players[p]
@@ -590,7 +598,8 @@ def _drawn(state: State, p: int, dice: Any, k: int, into: str, events: list[Even
         events.append({"type": "refilled", "player": seat(state, p)})
     target = getattr(state.players[p], into)
     state = state.with_player(p, bag=bag, discard=discard, **{into: plus(target, drawn)})
-    events.append({"type": "drew", "player": seat(state, p), "cubes": as_list(drawn)})
+    cubes_drawn = sorted(dice, key=IDX.__getitem__)  # as_list(drawn): the colours in COLOURS order
+    events.append({"type": "drew", "player": seat(state, p), "cubes": cubes_drawn})
     return state, drawn
 
 
@@ -2058,12 +2067,14 @@ class Automobiles:
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        info: dict[str, Any] = {"turn": seat(state, state.current)}
-        if state.stage is not None:
-            info.update({"stage": state.stage.kind, "card": state.stage.card, "done": state.stage.done,
-                         "at_most": state.stage.hi})
-        if state.phase == "buy" and state.stage is None:
-            info["money"] = money(state, state.current)
+        stage = state.stage
+        if stage is not None:
+            info = {"turn": seat(state, state.current), "stage": stage.kind, "card": stage.card, "done": stage.done,
+                    "at_most": stage.hi}
+        else:
+            info = {"turn": seat(state, state.current)}
+            if state.phase == "buy":
+                info["money"] = money(state, state.current)
         return evolve(NO_PROMPT, actor=seat(state, state.actor), phase=state.phase, options=list(listed(state)),
                       info=info)
 
