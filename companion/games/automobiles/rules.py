@@ -788,18 +788,25 @@ def _stage_options(state: State) -> list[Action]:
 
 
 def _complete(state: State, stage: Stage, events: list[Event]) -> State:
-    """A finished stage: record a moved cube, then what follows (``CONTINUE``)."""
-    if stage.kind == "move" and stage.mover == "cube" and stage.done:
+    """A finished stage: record a moved cube, then what follows (``CONTINUE``). A stage that only hands the turn
+    back to a phase (``BACK_TO``: a gear cube's move, a driver's pick) is finished in the same copy of the table.
+
+    A moved cube's fields are entered here too (AU-31): its last step leaves that to this copy."""
+    back = BACK_TO.get(stage.then)
+    changes: dict[str, Any] = {"stage": None} if back is None else {"stage": None, "phase": back,
+                                                                    "actor": state.current}
+    moved = stage.kind == "move" and stage.mover == "cube" and stage.done
+    if moved:
         turn = state.turn
         placed = Placed(colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
-        state = evolve(state, stage=None, turn=evolve(turn, placed=(*turn.placed, placed)))
+        changes["turn"] = evolve(turn, placed=(*turn.placed, placed), entered=turn.entered | frozenset(stage.fields))
+    state = evolve(state, **changes)
+    if moved:
         events.append({"type": "placed", "player": seat(state, stage.who), "colour": stage.colour,
                        "segment": stage.at, "fields": list(stage.fields)})
         if stage.card == "red_line" and any("white" not in field_colours(state, f) for f in stage.fields):
             state, _ = gain(state, stage.who, WEAR, 1, events)  # AU-88
-    else:
-        state = evolve(state, stage=None)
-    return CONTINUE[stage.then](state, stage, events)
+    return state if back is not None else CONTINUE[stage.then](state, stage, events)
 
 
 def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -831,7 +838,8 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
                 turn = state.turn
                 state = evolve(state, turn=evolve(turn, entered=turn.entered | {target}, car_moved=True))
         else:
-            state = evolve(state, turn=evolve(state.turn, entered=state.turn.entered | {target}))
+            if stage.done < stage.hi:  # the last step's field is entered where _complete places the cube
+                state = evolve(state, turn=evolve(state.turn, entered=state.turn.entered | {target}))
             events.append({"type": "stepped", "player": seat(state, p), "colour": stage.colour, "to": action["to"]})
     elif stage.kind == "draw":
         k = action["roll"]
@@ -1957,6 +1965,9 @@ CONTINUE: dict[str, Callable[[State, Stage, list[Event]], State]] = {
     "sponsor": _after_sponsor,
 }
 """What follows a completed ``Stage``, by its ``then``."""
+BACK_TO = {"to_action": "action", "to_buy": "buy"}
+"""The ``then`` of a stage after which the current player's turn goes on in a phase, and that phase (the rules of
+``CONTINUE``'s ``to_action`` and ``to_buy``, which ``_complete`` applies in its own copy of the table)."""
 
 
 # ---------------------------------------------------------------------------------------------------------- the game
