@@ -47,6 +47,7 @@ from companion.games.automobiles.state import (
     from_list,
     kinds,
     lower,
+    make,
     minus,
     plus,
     position,
@@ -798,7 +799,7 @@ def _complete(state: State, stage: Stage, events: list[Event]) -> State:
     moved = stage.kind == "move" and stage.mover == "cube" and stage.done
     if moved:
         turn = state.turn
-        placed = Placed(colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
+        placed = make(Placed, colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
         changes["turn"] = evolve(turn, placed=(*turn.placed, placed), entered=turn.entered | frozenset(stage.fields))
     state = evolve(state, **changes)
     if moved:
@@ -2056,12 +2057,6 @@ def outcome(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]
     return found
 
 
-NO_PROMPT = evolve(Prompt(actor=None, phase=""))
-"""What ``prompt`` fills in: a copy of a frozen dataclass with its fields changed is one dict copy, where building
-one sets each field through ``object.__setattr__`` (a prompt is built for every action); made through ``evolve``
-so that its copies' attributes are quick to read."""
-
-
 class Automobiles:
     id = "automobiles"
     title = "Automobiles"
@@ -2086,8 +2081,7 @@ class Automobiles:
             info = {"turn": seat(state, state.current)}
             if state.phase == "buy":
                 info["money"] = money(state, state.current)
-        return evolve(NO_PROMPT, actor=seat(state, state.actor), phase=state.phase, options=list(listed(state)),
-                      info=info)
+        return make(Prompt, actor=seat(state, state.actor), phase=state.phase, options=list(listed(state)), info=info)
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
