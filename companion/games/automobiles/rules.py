@@ -649,21 +649,30 @@ def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event
 
 def money(state: State, p: int) -> int:
     """AU-35: the values of the cubes still active, less what was spent (AU-36, AU-105)."""
-    return sum(map(operator.mul, _values(state.table), state.players[p].active)) - state.turn.spent
+    return sum(map(operator.mul, _prices(state.table)[0], state.players[p].active)) - state.turn.spent
 
 
-def _values(table: Table) -> tuple[int, ...]:
-    """Each colour's value in ``COLOURS`` order (wear ``WEAR_VALUE``), worked out once per set of cards."""
-    known = _VALUES.get(id(table.cards))
+def _prices(table: Table) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
+    """Each colour's value (wear ``WEAR_VALUE``) and cost (None where it cannot be bought: wear, ``WEAR_BUYABLE``,
+    or no cost) in ``COLOURS`` order, worked out once per set of cards."""
+    known = _PRICES.get(id(table.cards))
     if known is None or known[0] is not table.cards:
         values = tuple(WEAR_VALUE if c == WEAR else table.value(c) for c in COLOURS)
-        if len(_VALUES) > 1000:
-            _VALUES.clear()
-        known = _VALUES[id(table.cards)] = (table.cards, values)
+        costs = tuple(None if c == WEAR and not WEAR_BUYABLE else table.cost(c) for c in COLOURS)
+        if len(_PRICES) > 1000:
+            _PRICES.clear()
+        known = _PRICES[id(table.cards)] = (table.cards, (values, costs))
     return known[1]
 
 
-_VALUES: dict[int, tuple[dict[str, Card], tuple[int, ...]]] = {}
+_PRICES: dict[int, tuple[dict[str, Card], tuple[tuple[int, ...], tuple[int | None, ...]]]] = {}
+
+
+def _buys(state: State, budget: int) -> list[Action]:
+    """AU-36: a buy option for each colour that is ``buyable`` and costs at most ``budget``."""
+    return [{"type": "buy", "colour": c} for c, n, cost in zip(COLOURS, state.stock, _prices(state.table)[1],
+                                                                strict=True)
+            if n and cost is not None and cost <= budget]
 
 
 def buyable(state: State, colour: str) -> bool:
@@ -777,8 +786,7 @@ def _stage_options(state: State) -> list[Action]:
     elif stage.kind == "buy":
         if stage.hi > 1:  # a sponsor's money: any number of cubes (AU-114)
             options.append({"type": "stop"})
-        options += [{"type": "buy", "colour": c} for c in COLOURS
-                    if buyable(state, c) and state.table.cost(c) <= stage.budget]
+        options += _buys(state, stage.budget)
     elif stage.kind == "choose":
         options += [{"type": "drive", "to": seg} for seg in stage.choices]
     elif stage.kind == "boost":
@@ -1313,8 +1321,7 @@ def _opening_buy_options(state: State) -> list[Action]:
     """AU-13: cubes from the stock for up to the start position's money."""
     p = state.actor
     left = _start_money(state, p) - state.turn.spent
-    return [{"type": "done"}] + [{"type": "buy", "colour": c} for c in COLOURS
-                                 if buyable(state, c) and state.table.cost(c) <= left]
+    return [{"type": "done"}, *_buys(state, left)]
 
 
 def _start_money(state: State, p: int) -> int:
@@ -1582,7 +1589,7 @@ def _buy_options(state: State) -> list[Action]:
     left = money(state, p)
     player = state.players[p]
     options: list[Action] = [{"type": "done"}]
-    options += [{"type": "buy", "colour": c} for c in COLOURS if buyable(state, c) and state.table.cost(c) <= left]
+    options += _buys(state, left)
     if _driver_ready(state, p, "driver_04") and _available(player):
         options.append({"type": "use_driver", "driver": "driver_04"})
     if _driver_ready(state, p, "driver_05") and left >= 1 and sum(player.discard):
@@ -2073,15 +2080,15 @@ class Automobiles:
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        stage = state.stage
+        stage, colours = state.stage, state.table.colours  # colours[p]: seat(state, p)
         if stage is not None:
-            info = {"turn": seat(state, state.current), "stage": stage.kind, "card": stage.card, "done": stage.done,
+            info = {"turn": colours[state.current], "stage": stage.kind, "card": stage.card, "done": stage.done,
                     "at_most": stage.hi}
         else:
-            info = {"turn": seat(state, state.current)}
+            info = {"turn": colours[state.current]}
             if state.phase == "buy":
                 info["money"] = money(state, state.current)
-        return make(Prompt, actor=seat(state, state.actor), phase=state.phase, options=list(listed(state)), info=info)
+        return make(Prompt, actor=colours[state.actor], phase=state.phase, options=list(listed(state)), info=info)
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).

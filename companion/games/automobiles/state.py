@@ -60,8 +60,9 @@ def cubes(counts: dict[str, int] | None = None) -> Cubes:
 
 
 def add(zone: Cubes, colour: str, n: int = 1) -> Cubes:
-    i = IDX[colour]
-    return zone[:i] + (zone[i] + n,) + zone[i + 1:]
+    counts = list(zone)
+    counts[IDX[colour]] += n
+    return tuple(counts)
 
 
 def plus(a: Cubes, b: Cubes) -> Cubes:
