@@ -2209,9 +2209,10 @@ def _standing(state: State, p: int) -> tuple[float, float, int, int]:
     track = state.table.track
     here = player.crossings * track.lap_length + track.segments[player.segment].front  # distance(state, p)
     far = -inf
-    if p == state.current and state.turn.placed:
+    if p == state.current:
         segments, lap = track.segments, track.lap_length
-        far = max(c.crossings * lap + segments[c.segment].front for c in state.turn.placed)
+        for c in state.turn.placed:  # a loop, not max(...): no generator for every table rated
+            far = max(far, c.crossings * lap + segments[c.segment].front)
     bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
     wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
     gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
