@@ -1613,10 +1613,14 @@ def _movement(state: State, p: int, events: list[Event]) -> State:
     placed = state.turn.placed
     if not placed:
         return _movement_bonus(state, p, 0, events)
-    lap = state.table.track.lap_length
-    far = max(c.crossings * lap + state.table.track.segments[c.segment].front for c in placed)
-    best = list(dict.fromkeys(c.segment for c in placed
-                              if c.crossings * lap + state.table.track.segments[c.segment].front == far))
+    segments, lap = state.table.track.segments, state.table.track.lap_length
+    far, best = -inf, []  # the furthest distance, and the segments of the cubes that far, each once
+    for c in placed:
+        d = c.crossings * lap + segments[c.segment].front
+        if d > far:
+            far, best = d, [c.segment]
+        elif d == far and c.segment not in best:
+            best.append(c.segment)
     if len(best) > 1:
         return _wait(state, Stage(kind="choose", then="", who=p, choices=tuple(best)), "movement")
     return _drive(state, p, next(c for c in placed if c.segment == best[0]), events)
@@ -1665,8 +1669,25 @@ def wear_owed(state: State, p: int) -> int:
 
 
 def wear_table_value(state: State, fields: frozenset[str]) -> int:
-    """AU-42: the wear table's value of the highest gear colour among ``fields`` (0 for none)."""
-    return max((GEARS.index(c) + 1 for f in fields for c in field_colours(state, f) if c in GEARS), default=0)
+    """AU-42: the wear table's value of the highest gear colour among ``fields`` (0 for none). Each field's own
+    value is worked out once per track (and protected start segments): every wear phase asks."""
+    key = (state.table.track.id, state.protected)
+    values = _FIELD_WEAR.get(key)
+    if values is None:
+        if len(_FIELD_WEAR) > 1000:
+            _FIELD_WEAR.clear()
+        values = _FIELD_WEAR[key] = {}
+    best = 0
+    for f in fields:
+        value = values.get(f)
+        if value is None:
+            value = values[f] = max((GEARS.index(c) + 1 for c in field_colours(state, f) if c in GEARS), default=0)
+        if value > best:
+            best = value
+    return best
+
+
+_FIELD_WEAR: dict[tuple[str, tuple[str, ...]], dict[str, int]] = {}
 
 
 def _wear_phase(state: State, p: int, events: list[Event]) -> State:
