@@ -326,10 +326,12 @@ class Board:
     cars stand still for most of a turn, and a greedy bot asks the same questions for every option it tries, so each
     reach is worked out once per placing and kept here (``board``)."""
 
-    __slots__ = ("cars", "reach", "gear_steps")
+    __slots__ = ("cars", "taken", "reach", "gear_steps")
 
     def __init__(self, cars: tuple[str, ...]) -> None:
         self.cars = cars
+        self.taken = frozenset(cars)
+        """The segments holding a car."""
         self.reach: dict[tuple[str, int | None], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
         """(source, the car that moves or None for a cube) -> ``_reach``."""
         self.gear_steps: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
@@ -360,17 +362,23 @@ def _reach_of(state: State, source: str, mover: int | None, where: Board | None 
     where = where or board(state)
     reach = where.reach.get((source, mover))
     if reach is None:
-        reach = where.reach[source, mover] = _reach(state, source, mover, frozenset(where.cars))
+        reach = where.reach[source, mover] = _reach(state, source, mover, where.taken)
     return reach
 
 
 def _gear_steps(state: State, source: str, where: Board) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The fields a cube's step from ``source`` enters that have a gear colour, each once with its colours: what
-    ``steppable`` asks of a reach, which lists a field once per landing (under weaving, from each slid-to source)."""
+    ``steppable`` asks of ``_reach``, without its landings. A field is entered when the source the step starts
+    from and the field's entry segment are free (the cube lands at least there, AU-28, AU-29)."""
     steps = where.gear_steps.get(source)
     if steps is None:
-        targets = {target: field_cols for _, _, _, target, field_cols in _reach_of(state, source, None, where)
-                   if not GEAR_SET.isdisjoint(field_cols)}
+        taken, targets = where.taken, {}
+        for k, (start, _, ways) in enumerate(_ways(state, source)):
+            if k and start in taken:  # AU-26: the slide to a further source stops at a car
+                break
+            for target, field_cols, walk in ways:
+                if walk[0][0] not in taken and not GEAR_SET.isdisjoint(field_cols):
+                    targets.setdefault(target, field_cols)
         steps = where.gear_steps[source] = tuple(targets.items())
     return steps
 
