@@ -23,6 +23,7 @@ from companion.games.automobiles.state import (
     COLOURS,
     EMPTY,
     GEARS,
+    IDX,
     WEAR,
     Cubes,
     Placed,
@@ -46,6 +47,7 @@ from companion.games.automobiles.state import (
     from_list,
     kinds,
     lower,
+    make,
     minus,
     plus,
     position,
@@ -298,29 +300,8 @@ def _free(state: State, segment: str, mover: int | None) -> bool:
     return p is None or p == mover
 
 
-def _sources(state: State, segment: str, crossings: int, mover: int | None, cars: frozenset[str]
-             ) -> list[tuple[str, int]]:
-    """AU-26 ``SOURCE_SLIDE``: the segment, and each free segment further forward in its field."""
-    found = [(segment, crossings)]
-    if not SOURCE_SLIDE:
-        return found
-    segments = field_segments(state, field_of(state, segment))
-    track = state.table.track
-    for nxt in segments[segments.index(segment) + 1:] if segment in segments else ():
-        if nxt in cars and not _own_car(state, nxt, mover):
-            break
-        crossings += track.segments[nxt].line_at_back
-        found.append((nxt, crossings))
-    return found
-
-
-def _own_car(state: State, segment: str, mover: int | None) -> bool:
-    """AU-28: a segment holding a car is free only for that car's own move."""
-    return mover is not None and state.players[mover].segment == segment
-
-
 def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...], barred: frozenset[str],
-              mover: int | None, cars: tuple[str, ...]) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
+              mover: int | None, board: Board) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
     """AU-26..AU-33: every (source, landing, crossings after, field, colours it may be entered as) of one step.
 
     The landing is the front-most free segment the cube slides to inside the field it enters (AU-29); under the
@@ -328,56 +309,137 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     only strike out whole entries, so the reach is cached without them and they are applied here.
     """
     found = []
-    for start, seg, n, target, field_cols in _reach_of(state, source, mover, cars):
+    for start, seg, n, target, field_cols in _reach_of(state, source, mover, board):
         if target in barred:
             continue
-        allowed = tuple(c for c in field_cols if c in colours)
+        if len(colours) == 1:  # most moves name one colour: no generator for it
+            allowed = colours if colours[0] in field_cols else ()
+        else:
+            allowed = tuple(c for c in field_cols if c in colours)
         if allowed:
             found.append((start, seg, crossings + n, target, allowed))
     return found
 
 
-def _reach_of(state: State, source: str, mover: int | None, cars: tuple[str, ...] | None = None
+class Board:
+    """The reaches of one placing of the cars on a track (its variant and protected start segments included): the
+    cars stand still for most of a turn, and a greedy bot asks the same questions for every option it tries, so each
+    reach is worked out once per placing and kept here (``board``)."""
+
+    __slots__ = ("cars", "taken", "reach", "gear_steps")
+
+    def __init__(self, cars: tuple[str, ...]) -> None:
+        self.cars = cars
+        self.taken = frozenset(cars)
+        """The segments holding a car."""
+        self.reach: dict[tuple[str, int | None], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
+        """(source, the car that moves or None for a cube) -> ``_reach``."""
+        self.gear_steps: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        """source -> ``_gear_steps``."""
+
+
+def board(state: State) -> Board:
+    """The ``Board`` of the table's placing of the cars."""
+    cars = tuple([q.segment for q in state.players])
+    key = (state.table.track.id, state.table.weaving, cars, state.protected)
+    found = _BOARDS.get(key)
+    if found is None:
+        if len(_BOARDS) > BOARDS_KEPT:
+            _BOARDS.clear()
+        found = _BOARDS[key] = Board(cars)
+    return found
+
+
+_BOARDS: dict[tuple[Any, ...], Board] = {}
+BOARDS_KEPT = 64
+"""How many placings of the cars ``_BOARDS`` keeps: the cars move every turn and seldom stand the same way again,
+and keeping every placing of a race alive (10,000) made each full garbage collection slower (5 % of a race)."""
+
+
+def _reach_of(state: State, source: str, mover: int | None, where: Board | None = None
               ) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
-    """``_reach``, cached; ``cars``: the cars' segments when the caller has them already."""
-    cars = cars or tuple(p.segment for p in state.players)
-    key = (state.table.track.id, state.table.weaving, cars, state.protected, source, mover)
-    reach = _REACH.get(key)
+    """``_reach``, kept on the board; ``where``: the table's board when the caller has it already."""
+    where = where or board(state)
+    reach = where.reach.get((source, mover))
     if reach is None:
-        if len(_REACH) > 100_000:
-            _REACH.clear()
-        reach = _REACH[key] = _reach(state, source, mover, frozenset(cars))
+        reach = where.reach[source, mover] = _reach(state, source, mover, where.taken)
     return reach
 
 
-_REACH: dict[tuple[Any, ...], list[tuple[str, str, int, str, tuple[str, ...]]]] = {}
-"""``_reach`` by everything it depends on: the cars stand still for most of a turn, and a greedy bot asks the same
-question for every option it tries."""
+def _gear_steps(state: State, source: str, where: Board) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The fields a cube's step from ``source`` enters that have a gear colour, each once with its colours: what
+    ``steppable`` asks of ``_reach``, without its landings. A field is entered when the source the step starts
+    from and the field's entry segment are free (the cube lands at least there, AU-28, AU-29)."""
+    steps = where.gear_steps.get(source)
+    if steps is None:
+        taken, targets = where.taken, {}
+        for k, (start, _, ways) in enumerate(_ways(state, source)):
+            if k and start in taken:  # AU-26: the slide to a further source stops at a car
+                break
+            for target, field_cols, walk in ways:
+                if walk[0][0] not in taken and not GEAR_SET.isdisjoint(field_cols):
+                    targets.setdefault(target, field_cols)
+        steps = where.gear_steps[source] = tuple(targets.items())
+    return steps
 
 
 def _reach(state: State, source: str, mover: int | None, cars: frozenset[str]
            ) -> list[tuple[str, str, int, str, tuple[str, ...]]]:
-    """Every (source, landing, crossings on the way, field, the field's colours) of one step from ``source``."""
-    track = state.table.track
+    """Every (source, landing, crossings on the way, field, the field's colours) of one step from ``source``: the
+    track's ways from there (``_ways``) walked until a car other than the mover's own stands in the way (AU-28)."""
+    own = state.players[mover].segment if mover is not None else None
+    weaving = state.table.weaving
     found = []
-    for start, crossed in _sources(state, source, 0, mover, cars):
-        own = field_of(state, start)
-        for entry in entries(state, start):
-            target = field_of(state, entry)
-            if target == own or (entry in cars and not _own_car(state, entry, mover)):
-                continue
-            segments = field_segments(state, target)
-            if entry not in segments:
-                continue
-            reach, n = [], crossed
-            for seg in segments[segments.index(entry):]:
-                if seg in cars and not _own_car(state, seg, mover):
+    for k, (start, crossed, steps) in enumerate(_ways(state, source)):
+        if k and start in cars and start != own:  # AU-26: the slide to a further source stops at a car
+            break
+        for target, field_cols, walk in steps:
+            stops, n = [], crossed
+            for seg, line in walk:
+                if seg in cars and seg != own:
                     break
-                n += track.segments[seg].line_at_back
-                reach.append((seg, n))
-            stops = reach if state.table.weaving else reach[-1:]
-            found += [(start, seg, n, target, field_colours(state, target)) for seg, n in stops]
+                n += line
+                stops.append((start, seg, n, target, field_cols))
+            found += stops if weaving else stops[-1:]
     return found
+
+
+Ways = tuple[tuple[str, int, tuple[tuple[str, tuple[str, ...], tuple[tuple[str, int], ...]], ...]], ...]
+
+
+def _ways(state: State, source: str) -> Ways:
+    """The cars' placing left out of ``_reach``, worked out once per track: the sources a step from ``source`` may
+    start from (AU-26 ``SOURCE_SLIDE``: the segment, then each segment further forward in its field, with the
+    crossings on the way) and, for each, the fields it may enter (AU-27) with their colours and the segments from
+    the entry forward, each with the crossing at its back (AU-29). Only the protected start segments (AU-34) change
+    it during a race."""
+    key = (state.table.track.id, state.protected, source)
+    found = _WAYS.get(key)
+    if found is None:
+        track = state.table.track
+        segments = field_segments(state, field_of(state, source))
+        starts, n = [(source, 0)], 0
+        if SOURCE_SLIDE and source in segments:
+            for nxt in segments[segments.index(source) + 1:]:
+                n += track.segments[nxt].line_at_back
+                starts.append((nxt, n))
+        ways = []
+        for start, crossed in starts:
+            own, steps = field_of(state, start), []
+            for entry in entries(state, start):
+                target = field_of(state, entry)
+                into = field_segments(state, target)
+                if target != own and entry in into:
+                    walk = tuple((seg, track.segments[seg].line_at_back) for seg in into[into.index(entry):])
+                    steps.append((target, field_colours(state, target), walk))
+            ways.append((start, crossed, tuple(steps)))
+        if len(_WAYS) > 10_000:
+            _WAYS.clear()
+        found = _WAYS[key] = tuple(ways)
+    return found
+
+
+_WAYS: dict[tuple[Any, ...], Ways] = {}
 
 
 def _barred(state: State, stage: Stage) -> frozenset[str]:
@@ -418,9 +480,9 @@ def _step_choices(state: State, stage: Stage) -> dict[tuple[str, str, str], tupl
     barred = _barred(state, stage)
     mover = p if stage.mover == "car" else None
     found: dict[tuple[str, str, str], tuple[int, str]] = {}
-    cars = tuple(q.segment for q in state.players)
+    where = board(state)
     for start, crossings in dict.fromkeys(starts):
-        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover, cars):
+        for frm, to, n, target, allowed in _landings(state, start, crossings, stage.colours, barred, mover, where):
             named = allowed if stage.same_colour else ("",)
             for colour in named:
                 found.setdefault((frm if stage.mover == "cube" and stage.at is None else "", to, colour),
@@ -439,12 +501,13 @@ def steppable(state: State, p: int) -> frozenset[str]:
     if last[0] is state and last[1] == p:
         return last[2]
     player = state.players[p]
-    barred = state.turn.entered | {field_of(state, player.segment)}
-    cars = tuple(q.segment for q in state.players)
+    turn = state.turn
+    where = board(state)
+    own, entered = field_of(state, player.segment), turn.entered
     colours: set[str] = set()
-    for start in {player.segment, *(c.segment for c in state.turn.placed)}:
-        for _, _, _, target, field_cols in _reach_of(state, start, None, cars):
-            if target not in barred and not GEAR_SET.isdisjoint(field_cols):
+    for start in {player.segment, *[c.segment for c in turn.placed]} if turn.placed else (player.segment,):
+        for target, field_cols in _gear_steps(state, start, where):
+            if target != own and target not in entered:
                 colours.update(field_cols)
     found = frozenset(colours)
     _STEPPABLE[0] = (state, p, found)
@@ -456,13 +519,14 @@ _STEPPABLE: list[tuple[Any, int, frozenset[str]]] = [(None, -1, frozenset())]
 card."""
 
 
-def _cross(state: State, p: int, crossings: int, events: list[Event]) -> State:
-    """AU-41, AU-56: each crossing moves the lap marker one field towards Finish."""
+def _cross(state: State, p: int, crossings: int, events: list[Event], segment: str | None = None) -> State:
+    """AU-41, AU-56: each crossing moves the lap marker one field towards Finish; ``segment``: where the car that
+    crossed now stands, set in the same copy of the table."""
     player = state.players[p]
     moved = crossings - player.crossings
     last = len(state.table.kit.lap_track) - 1
     marker = min(last, player.marker + max(0, moved))
-    state = state.with_player(p, crossings=crossings, marker=marker)
+    state = state.with_player(p, crossings=crossings, marker=marker, segment=segment or player.segment)
     if moved > 0:
         events.append({"type": "crossed", "player": seat(state, p), "marker": state.table.kit.lap_track[marker]})
         if marker == last and player.marker < last:
@@ -474,15 +538,14 @@ def _car_to(state: State, p: int, segment: str, crossings: int, events: list[Eve
     player = state.players[p]
     if player.segment in state.protected and segment != player.segment:  # AU-34: it has left its start field
         state = evolve(state, protected=tuple(s for s in state.protected if s != player.segment))
-    state = state.with_player(p, segment=segment)
     events.append({"type": "car_moved", "player": seat(state, p), "to": segment, "why": why})
-    return _cross(state, p, crossings, events)
+    return _cross(state, p, crossings, events, segment)
 
 
 def sog(state: State, events: list[Event]) -> State:
     """AU-49: every car moves forward inside its own field to the front-most free segment, front cars first."""
     track = state.table.track
-    if not state.protected and all(_at_front(track, player.segment) for player in state.players):
+    if not state.protected and _fronts(track).issuperset([player.segment for player in state.players]):
         return state  # no car has a segment ahead of it in its field
 
     def index(p: int) -> int:
@@ -501,12 +564,19 @@ def sog(state: State, events: list[Event]) -> State:
             to, crossings = nxt, crossings + track.segments[nxt].line_at_back
         if to != segment:
             events.append({"type": "sog", "player": seat(state, p), "to": to})
-            state = _cross(state.with_player(p, segment=to), p, crossings, events)
+            state = _cross(state, p, crossings, events, to)
     return state
 
 
-def _at_front(track: Track, segment: str) -> bool:
-    return track.fields[track.segments[segment].field].segments[-1] == segment
+def _fronts(track: Track) -> frozenset[str]:
+    """The front segment of each field of the track: Sog moves no car standing on one (asked after every turn)."""
+    found = _FRONTS.get(track.id)
+    if found is None:
+        found = _FRONTS[track.id] = frozenset(field.segments[-1] for field in track.fields.values())
+    return found
+
+
+_FRONTS: dict[str, frozenset[str]] = {}
 
 
 # ------------------------------------------------------------------------------------------------ cubes between
@@ -519,7 +589,7 @@ def _available(player: Player) -> int:
 def parse_draw(state: State, p: int, dice: Any, k: int) -> tuple[Cubes, Cubes, Cubes, bool]:
     """AU-50, AU-52: the observed colours of a draw of ``k`` cubes, checked against the bag (and the discard it is
     refilled from); returns (drawn, bag after, discard after, refilled)."""
-    if not isinstance(dice, list) or len(dice) != k or any(c not in COLOURS for c in dice):
+    if not isinstance(dice, list) or len(dice) != k or not all(map(COLOURS.__contains__, dice)):
         raise IllegalAction("AU-52", f"a draw of {k} names {k} cube colours, got {dice!r}", legal=list(COLOURS))
     drawn = from_list(dice)
     player = state.players[p]
@@ -540,7 +610,8 @@ def _drawn(state: State, p: int, dice: Any, k: int, into: str, events: list[Even
         events.append({"type": "refilled", "player": seat(state, p)})
     target = getattr(state.players[p], into)
     state = state.with_player(p, bag=bag, discard=discard, **{into: plus(target, drawn)})
-    events.append({"type": "drew", "player": seat(state, p), "cubes": as_list(drawn)})
+    cubes_drawn = sorted(dice, key=IDX.__getitem__)  # as_list(drawn): the colours in COLOURS order
+    events.append({"type": "drew", "player": seat(state, p), "cubes": cubes_drawn})
     return state, drawn
 
 
@@ -550,8 +621,8 @@ def gain(state: State, p: int, colour: str, n: int, events: list[Event]) -> tupl
     n = min(n, have) if colour == WEAR else n
     if n <= 0:
         return state, 0
-    state = evolve(state, stock=add(state.stock, colour, -n))
-    state = state.with_player(p, used=add(state.players[p].used, colour, n))
+    player = state.players[p]
+    state = state.with_seat(p, evolve(player, used=add(player.used, colour, n)), stock=add(state.stock, colour, -n))
     events.append({"type": "gained", "player": seat(state, p), "colour": colour, "n": n})
     return state, n
 
@@ -560,15 +631,16 @@ def _move_cube(state: State, p: int, colour: str, src: str, dst: str, events: li
     """One cube from a zone (``stock`` included) to another."""
     zones = {}
     player = state.players[p]
+    stock = state.stock
     if src == "stock":
-        state = evolve(state, stock=add(state.stock, colour, -1))
+        stock = add(stock, colour, -1)
     else:
         zones[src] = add(getattr(player, src), colour, -1)
     if dst == "stock":
-        state = evolve(state, stock=add(state.stock, colour, 1))
+        stock = add(stock, colour, 1)
     else:
         zones[dst] = add(zones.get(dst, getattr(player, dst)), colour, 1)
-    state = state.with_player(p, **zones)
+    state = state.with_seat(p, evolve(player, **zones), stock=stock)
     events.append({"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": src, "to": dst})
     return state
 
@@ -578,8 +650,9 @@ def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event
     n = count(getattr(state.players[p], zone), colour)
     if not n:
         return state
-    state = evolve(state, stock=add(state.stock, colour, n))
-    state = state.with_player(p, **{zone: add(getattr(state.players[p], zone), colour, -n)})
+    player = state.players[p]
+    state = state.with_seat(p, evolve(player, **{zone: add(getattr(player, zone), colour, -n)}),
+                            stock=add(state.stock, colour, n))
     event = {"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": zone, "to": "stock"}
     events += [dict(event) for _ in range(n)]
     return state
@@ -587,21 +660,30 @@ def _remove_all(state: State, p: int, colour: str, zone: str, events: list[Event
 
 def money(state: State, p: int) -> int:
     """AU-35: the values of the cubes still active, less what was spent (AU-36, AU-105)."""
-    return sum(map(operator.mul, _values(state.table), state.players[p].active)) - state.turn.spent
+    return sum(map(operator.mul, _prices(state.table)[0], state.players[p].active)) - state.turn.spent
 
 
-def _values(table: Table) -> tuple[int, ...]:
-    """Each colour's value in ``COLOURS`` order (wear ``WEAR_VALUE``), worked out once per set of cards."""
-    known = _VALUES.get(id(table.cards))
+def _prices(table: Table) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
+    """Each colour's value (wear ``WEAR_VALUE``) and cost (None where it cannot be bought: wear, ``WEAR_BUYABLE``,
+    or no cost) in ``COLOURS`` order, worked out once per set of cards."""
+    known = _PRICES.get(id(table.cards))
     if known is None or known[0] is not table.cards:
         values = tuple(WEAR_VALUE if c == WEAR else table.value(c) for c in COLOURS)
-        if len(_VALUES) > 1000:
-            _VALUES.clear()
-        known = _VALUES[id(table.cards)] = (table.cards, values)
+        costs = tuple(None if c == WEAR and not WEAR_BUYABLE else table.cost(c) for c in COLOURS)
+        if len(_PRICES) > 1000:
+            _PRICES.clear()
+        known = _PRICES[id(table.cards)] = (table.cards, (values, costs))
     return known[1]
 
 
-_VALUES: dict[int, tuple[dict[str, Card], tuple[int, ...]]] = {}
+_PRICES: dict[int, tuple[dict[str, Card], tuple[tuple[int, ...], tuple[int | None, ...]]]] = {}
+
+
+def _buys(state: State, budget: int) -> list[Action]:
+    """AU-36: a buy option for each colour that is ``buyable`` and costs at most ``budget``."""
+    return [{"type": "buy", "colour": c} for c, n, cost in zip(COLOURS, state.stock, _prices(state.table)[1],
+                                                                strict=True)
+            if n and cost is not None and cost <= budget]
 
 
 def buyable(state: State, colour: str) -> bool:
@@ -620,10 +702,17 @@ def _cost_for_sum(state: State, colour: str) -> int:
 # ---------------------------------------------------------------------------------------------------- stages
 
 
-BLANK_STAGE = Stage(kind="", then="", who=0)
+BLANK_STAGE = evolve(Stage(kind="", then="", who=0))
 """What ``pick``, ``move`` and ``draw`` fill in: a copy with a few fields changed is quicker than a new frozen
-dataclass, and they build a stage for every card a greedy bot tries."""
-NEW_TURN = Turn()
+dataclass, and they build a stage for every card a greedy bot tries. Made through ``evolve``, as ``NEW_TURN`` is,
+so that its copies' attributes are quick to read (``evolve`` says why)."""
+NEW_TURN = evolve(Turn())
+
+
+def _unstaged(state: State) -> State:
+    """The table waiting for no stage; one that already waits for none is not copied again (the end of a turn
+    passes through several rules that each start from such a table)."""
+    return state if state.stage is None else evolve(state, stage=None)
 
 
 def _wait(state: State, stage: Stage, phase: str) -> State:
@@ -708,8 +797,7 @@ def _stage_options(state: State) -> list[Action]:
     elif stage.kind == "buy":
         if stage.hi > 1:  # a sponsor's money: any number of cubes (AU-114)
             options.append({"type": "stop"})
-        options += [{"type": "buy", "colour": c} for c in COLOURS
-                    if buyable(state, c) and state.table.cost(c) <= stage.budget]
+        options += _buys(state, stage.budget)
     elif stage.kind == "choose":
         options += [{"type": "drive", "to": seg} for seg in stage.choices]
     elif stage.kind == "boost":
@@ -720,18 +808,25 @@ def _stage_options(state: State) -> list[Action]:
 
 
 def _complete(state: State, stage: Stage, events: list[Event]) -> State:
-    """A finished stage: record a moved cube, then what follows (``CONTINUE``)."""
-    if stage.kind == "move" and stage.mover == "cube" and stage.done:
+    """A finished stage: record a moved cube, then what follows (``CONTINUE``). A stage that only hands the turn
+    back to a phase (``BACK_TO``: a gear cube's move, a driver's pick) is finished in the same copy of the table.
+
+    A moved cube's fields are entered here too (AU-31): its last step leaves that to this copy."""
+    back = BACK_TO.get(stage.then)
+    changes: dict[str, Any] = {"stage": None} if back is None else {"stage": None, "phase": back,
+                                                                    "actor": state.current}
+    moved = stage.kind == "move" and stage.mover == "cube" and stage.done
+    if moved:
         turn = state.turn
-        placed = Placed(colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
-        state = evolve(state, stage=None, turn=evolve(turn, placed=(*turn.placed, placed)))
+        placed = make(Placed, colour=stage.colour, segment=stage.at or "", crossings=stage.crossings)
+        changes["turn"] = evolve(turn, placed=(*turn.placed, placed), entered=turn.entered | frozenset(stage.fields))
+    state = evolve(state, **changes)
+    if moved:
         events.append({"type": "placed", "player": seat(state, stage.who), "colour": stage.colour,
                        "segment": stage.at, "fields": list(stage.fields)})
         if stage.card == "red_line" and any("white" not in field_colours(state, f) for f in stage.fields):
             state, _ = gain(state, stage.who, WEAR, 1, events)  # AU-88
-    else:
-        state = evolve(state, stage=None)
-    return CONTINUE[stage.then](state, stage, events)
+    return state if back is not None else CONTINUE[stage.then](state, stage, events)
 
 
 def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -763,7 +858,8 @@ def _on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> S
                 turn = state.turn
                 state = evolve(state, turn=evolve(turn, entered=turn.entered | {target}, car_moved=True))
         else:
-            state = evolve(state, turn=evolve(state.turn, entered=state.turn.entered | {target}))
+            if stage.done < stage.hi:  # the last step's field is entered where _complete places the cube
+                state = evolve(state, turn=evolve(state.turn, entered=state.turn.entered | {target}))
             events.append({"type": "stepped", "player": seat(state, p), "colour": stage.colour, "to": action["to"]})
     elif stage.kind == "draw":
         k = action["roll"]
@@ -833,14 +929,15 @@ def _activations(state: State, p: int) -> list[Action]:
     for colour, n in zip(COLOURS, player.active, strict=True):
         if not n:
             continue
-        if colour == WEAR:
-            if state.table.wear_activation == "to_discard":
+        if colour in GEAR_SET:  # AU-21: its step must be possible (can_step, one colour at a time)
+            steps = steppable(state, p)
+            if colour == "white" and turn.red_line:  # AU-88: a white cube may act as any gear colour
+                options += [{"type": "activate", "colour": colour, "as": g} for g in GEARS if g in steps]
+            elif colour in steps:
                 options.append({"type": "activate", "colour": colour})
             continue
-        if colour in GEARS:
-            if colour == "white" and turn.red_line:  # AU-88: a white cube may act as any gear colour
-                options += [{"type": "activate", "colour": colour, "as": g} for g in GEARS if can_step(state, p, (g,))]
-            elif can_step(state, p, (colour,)):
+        if colour == WEAR:
+            if state.table.wear_activation == "to_discard":
                 options.append({"type": "activate", "colour": colour})
             continue
         options += [{"type": "activate", "colour": colour, **arg} for arg in _card_args(state, p, _card(state, colour))]
@@ -848,28 +945,27 @@ def _activations(state: State, p: int) -> list[Action]:
 
 
 def _card_args(state: State, p: int, card: Card) -> list[dict[str, Any]]:
-    """AU-21: the first choices with which an action card's whole effect can be carried out (none: illegal)."""
+    """AU-21: the first choices with which an action card's whole effect can be carried out (none: illegal). The
+    zones are looked at only for the cards that ask (this runs for every action card in every action phase)."""
     player = state.players[p]
     effect = card.effect
     kind = effect["type"]
-    after = add(player.active, card.colour, -1)  # the cube itself is in the used area once activated
-    gears_active = [g for g in GEARS if count(after, g)]
-    gears_discard = [g for g in GEARS if count(player.discard, g)]
     if kind == "upgrade_gear_from_discard":
-        return [{"gear": g} for g in gears_discard
+        return [{"gear": g} for g in _gears_in(player.discard)
                 if effect["upgrade"][g] is None or count(state.stock, effect["upgrade"][g])]
     if kind in ("active_to_used_then_remove_discard", "swap_active_discard"):
-        return [{}] if sum(after) else []
+        return [{}] if sum(_after_activation(player, card)) else []
     if kind == "discard_active_gear_move_next_lower":
-        return [{"gear": g} for g in gears_active if lower(g)]
+        return [{"gear": g} for g in _gears_in(_after_activation(player, card)) if lower(g)]
     if kind == "discard_gear_same_colour_move":
-        return [{"gear": g} for g in gears_discard if can_step(state, p, (g,))]
+        return [{"gear": g} for g in _gears_in(player.discard) if can_step(state, p, (g,))]
     if kind == "active_gear_lower_colour_move":
-        return [{"gear": g} for g in gears_active if lower(g) and can_step(state, p, GEARS[:GEARS.index(g)])]
+        return [{"gear": g} for g in _gears_in(_after_activation(player, card))
+                if lower(g) and can_step(state, p, GEARS[:GEARS.index(g)])]
     if kind == "discard_gear_next_lower_move":
-        return [{"gear": g} for g in gears_discard if lower(g)]
+        return [{"gear": g} for g in _gears_in(player.discard) if lower(g)]
     if kind == "discard_active_gear_move_any":
-        return [{"gear": g} for g in gears_active] if can_step(state, p, GEARS) else []
+        return [{"gear": g} for g in _gears_in(_after_activation(player, card))] if can_step(state, p, GEARS) else []
     if kind in ("draw_until_non_wear_then_remove_discard_wear", "draw_then_remove_one"):
         return [{}] if _available(player) else []
     if kind == "draw_two_split":
@@ -881,6 +977,16 @@ def _card_args(state: State, p: int, card: Card) -> list[dict[str, Any]]:
     if kind == "adrenaline":
         return ([{"option": "a"}] if can_step(state, p, (effect["colour"],)) else []) + [{"option": "b"}]
     return [{}]
+
+
+def _after_activation(player: Player, card: Card) -> Cubes:
+    """The active area once the card's cube is activated: the cube itself is in the used area then."""
+    return add(player.active, card.colour, -1)
+
+
+def _gears_in(zone: Cubes) -> list[str]:
+    """The gear colours a zone holds, low to high."""
+    return [g for g, n in zip(GEARS, zone, strict=False) if n]  # a zone counts the gears first
 
 
 def _activate(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -1226,8 +1332,7 @@ def _opening_buy_options(state: State) -> list[Action]:
     """AU-13: cubes from the stock for up to the start position's money."""
     p = state.actor
     left = _start_money(state, p) - state.turn.spent
-    return [{"type": "done"}] + [{"type": "buy", "colour": c} for c in COLOURS
-                                 if buyable(state, c) and state.table.cost(c) <= left]
+    return [{"type": "done"}, *_buys(state, left)]
 
 
 def _start_money(state: State, p: int) -> int:
@@ -1313,6 +1418,8 @@ def _deferred(state: State, p: int, events: list[Event]) -> State:
         if step_choices(state, stage):
             return _wait(state, stage, "deferred")
         state = state.with_player(p, deferred_moves=0)
+    if state.phase == "action" and state.actor == p and state.stage is None:  # begin_turn's table, nothing owed
+        return state
     return evolve(state, phase="action", actor=p, stage=None)
 
 
@@ -1493,7 +1600,7 @@ def _buy_options(state: State) -> list[Action]:
     left = money(state, p)
     player = state.players[p]
     options: list[Action] = [{"type": "done"}]
-    options += [{"type": "buy", "colour": c} for c in COLOURS if buyable(state, c) and state.table.cost(c) <= left]
+    options += _buys(state, left)
     if _driver_ready(state, p, "driver_04") and _available(player):
         options.append({"type": "use_driver", "driver": "driver_04"})
     if _driver_ready(state, p, "driver_05") and left >= 1 and sum(player.discard):
@@ -1517,17 +1624,21 @@ def _movement(state: State, p: int, events: list[Event]) -> State:
     placed = state.turn.placed
     if not placed:
         return _movement_bonus(state, p, 0, events)
-    lap = state.table.track.lap_length
-    far = max(c.crossings * lap + state.table.track.segments[c.segment].front for c in placed)
-    best = list(dict.fromkeys(c.segment for c in placed
-                              if c.crossings * lap + state.table.track.segments[c.segment].front == far))
+    segments, lap = state.table.track.segments, state.table.track.lap_length
+    far, best = -inf, []  # the furthest distance, and the segments of the cubes that far, each once
+    for c in placed:
+        d = c.crossings * lap + segments[c.segment].front
+        if d > far:
+            far, best = d, [c.segment]
+        elif d == far and c.segment not in best:
+            best.append(c.segment)
     if len(best) > 1:
         return _wait(state, Stage(kind="choose", then="", who=p, choices=tuple(best)), "movement")
     return _drive(state, p, next(c for c in placed if c.segment == best[0]), events)
 
 
 def _drive(state: State, p: int, cube: Placed, events: list[Event]) -> State:
-    state = _car_to(evolve(state, stage=None), p, cube.segment, cube.crossings, events, "furthest_cube")
+    state = _car_to(_unstaged(state), p, cube.segment, cube.crossings, events, "furthest_cube")
     state = evolve(state, turn=evolve(state.turn, car_moved=True))
     return _movement_bonus(state, p, 0, events)
 
@@ -1569,23 +1680,42 @@ def wear_owed(state: State, p: int) -> int:
 
 
 def wear_table_value(state: State, fields: frozenset[str]) -> int:
-    """AU-42: the wear table's value of the highest gear colour among ``fields`` (0 for none)."""
-    return max((GEARS.index(c) + 1 for f in fields for c in field_colours(state, f) if c in GEARS), default=0)
+    """AU-42: the wear table's value of the highest gear colour among ``fields`` (0 for none). Each field's own
+    value is worked out once per track (and protected start segments): every wear phase asks."""
+    key = (state.table.track.id, state.protected)
+    values = _FIELD_WEAR.get(key)
+    if values is None:
+        if len(_FIELD_WEAR) > 1000:
+            _FIELD_WEAR.clear()
+        values = _FIELD_WEAR[key] = {}
+    best = 0
+    for f in fields:
+        value = values.get(f)
+        if value is None:
+            value = values[f] = max((GEARS.index(c) + 1 for c in field_colours(state, f) if c in GEARS), default=0)
+        if value > best:
+            best = value
+    return best
+
+
+_FIELD_WEAR: dict[tuple[str, tuple[str, ...]], dict[str, int]] = {}
 
 
 def _wear_phase(state: State, p: int, events: list[Event]) -> State:
-    """AU-42..AU-45, then driver_01 (AU-101)."""
-    state = evolve(state, stage=None, phase="wear", actor=p)
+    """AU-42..AU-45, then driver_01 (AU-101). The table shows the wear phase only when it waits in it: otherwise
+    the end phase follows at once (``_end_phase`` sets the phase)."""
     owed = wear_owed(state, p)
     events.append({"type": "wear_phase", "player": seat(state, p), "owed": owed, "slipstream": slipstream(state, p)})
     state, got = gain(state, p, WEAR, owed, events)
-    state = evolve(state, turn=evolve(state.turn, wear_gained=got))
+    turn = evolve(state.turn, wear_gained=got)
     if got and _driver_ready(state, p, "driver_01"):
-        state = evolve(state, turn=evolve(state.turn, drivers_used=state.turn.drivers_used | {"driver_01"}))
+        turn = evolve(turn, drivers_used=turn.drivers_used | {"driver_01"})
+        state = evolve(state, stage=None, phase="wear", actor=p, turn=turn)
         stage = move(p, "end_phase", ("light_grey",), 0, got, mover="car", counts_wear=False, card="driver_01")
         if step_choices(state, stage):
             return _wait(state, stage, "wear")
-    return _end_phase(state, p, events)
+        return _end_phase(state, p, events)
+    return _end_phase(evolve(state, turn=turn), p, events)
 
 
 def _pit_stop(state: State, p: int, events: list[Event]) -> State:
@@ -1598,8 +1728,7 @@ def _pit_stop(state: State, p: int, events: list[Event]) -> State:
 
 
 def _end_phase(state: State, p: int, events: list[Event], *_: Any) -> State:
-    """AU-47: driver_08 may remove wear first (AU-108)."""
-    state = evolve(state, stage=None, phase="end", actor=p)
+    """AU-47: driver_08 may remove wear first (AU-108). Both ways set the end phase in the copy they make."""
     player = state.players[p]
     wear_anywhere = count(player.active, WEAR) + count(player.used, WEAR) + count(player.discard, WEAR)
     if _driver_ready(state, p, "driver_08") and wear_anywhere:
@@ -1610,23 +1739,25 @@ def _end_phase(state: State, p: int, events: list[Event], *_: Any) -> State:
 
 
 def _sweep(state: State, p: int, events: list[Event]) -> State:
-    """AU-47, AU-48: everything to the discard, then draw 7 (driver_07 and driver_09 allow more)."""
+    """AU-47, AU-48: everything to the discard, then draw 7 (driver_07 and driver_09 allow more). The sweep and
+    the end phase's draw are one copy of the table: every turn ends here."""
     player = state.players[p]
-    state = state.with_player(p, active=EMPTY, used=EMPTY,
-                              discard=plus(player.discard, plus(player.active, player.used)))
-    state = evolve(state, turn=evolve(state.turn, placed=()))
+    player = evolve(player, active=EMPTY, used=EMPTY, discard=plus(player.discard, plus(player.active, player.used)))
     events.append({"type": "swept", "player": seat(state, p)})
+    turn = state.turn
     base = state.table.kit.draw_per_turn
     extra = 0
-    if state.players[p].driver == "driver_07" and state.turn.wear_gained > 0:
-        extra += state.turn.wear_gained  # AU-107
-    if state.players[p].driver == "driver_09":
+    if player.driver == "driver_07" and turn.wear_gained > 0:
+        extra += turn.wear_gained  # AU-107
+    if player.driver == "driver_09":
         extra += 2  # AU-109
-    avail = _available(state.players[p])
+    avail = _available(player)
     sizes = tuple(dict.fromkeys(min(k, avail) for k in range(base, base + extra + 1)))
+    stage = draw(p, "end_draw", sizes=sizes) if avail else None
+    state = state.with_seat(p, player, turn=evolve(turn, placed=()), stage=stage, phase="end", actor=p)
     if not avail:
         return _after_end_draw(state, Stage(kind="draw", then="", who=p), events)
-    return _wait(state, draw(p, "end_draw", sizes=sizes), "end")
+    return state
 
 
 def _after_end_draw(state: State, stage: Stage, events: list[Event]) -> State:
@@ -1648,7 +1779,7 @@ def _after_mulligan(state: State, stage: Stage, events: list[Event]) -> State:
 
 def _turn_over(state: State, p: int, events: list[Event]) -> State:
     """AU-49 Sog, then AU-95: the players behind move, best placed first, each followed by Sog."""
-    state = sog(evolve(state, stage=None), events)
+    state = sog(_unstaged(state), events)
     n = state.turn.advance
     if n and not state.turn.pit_stop:
         behind = [q for q in ranking(state) if rank_key(state, q) > rank_key(state, p)]
@@ -1674,13 +1805,13 @@ def _next_advance(state: State, events: list[Event]) -> State:
 
 
 def _after_advance(state: State, stage: Stage, events: list[Event]) -> State:
-    return _next_advance(sog(evolve(state, stage=None), events), events)
+    return _next_advance(sog(_unstaged(state), events), events)
 
 
 def _end_turn(state: State, p: int, events: list[Event]) -> State:
     """AU-57: the race ends after the last turn of a round in which a marker reached Finish."""
     order = state.table.order
-    state = evolve(state, stage=None)
+    state = _unstaged(state)
     last = len(state.table.kit.lap_track) - 1
     if order.index(p) == len(order) - 1:
         if any(player.marker == last for player in state.players):
@@ -1874,6 +2005,9 @@ CONTINUE: dict[str, Callable[[State, Stage, list[Event]], State]] = {
     "sponsor": _after_sponsor,
 }
 """What follows a completed ``Stage``, by its ``then``."""
+BACK_TO = {"to_action": "action", "to_buy": "buy"}
+"""The ``then`` of a stage after which the current player's turn goes on in a phase, and that phase (the rules of
+``CONTINUE``'s ``to_action`` and ``to_buy``, which ``_complete`` applies in its own copy of the table)."""
 
 
 # ---------------------------------------------------------------------------------------------------------- the game
@@ -1909,7 +2043,7 @@ def listed(state: State) -> list[Action]:
     if known is not None and known[0] is state:
         return known[1]
     options = PHASES[state.phase].options(state)
-    if len(_LISTED) > 256:
+    if len(_LISTED) > LISTED_KEPT:
         _LISTED.clear()
     _LISTED[key] = (state, options)
     return options
@@ -1917,6 +2051,10 @@ def listed(state: State) -> list[Action]:
 
 _LISTED: dict[int, tuple[State, list[Action]]] = {}
 """``listed`` by the state's identity; each entry holds its state, so an id is not reused while it is here."""
+LISTED_KEPT = 16
+"""How many tables ``_LISTED`` keeps: those of one decision (the table, and those a greedy bot played out) are
+asked again, older ones never. Keeping them longer (256) kept thousands of objects alive past the garbage
+collector's young generation, and it was 4 % of a greedy race."""
 
 
 def _action_key(action: Any) -> tuple[Any, ...] | None:
@@ -1948,7 +2086,8 @@ _APPLIED: list[tuple[Any, dict[tuple[Any, ...], tuple[State, list[Event]]]]] = [
 
 
 def outcome(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-    """``Automobiles.apply`` with the kept events themselves, not copies: ``rate`` only looks at the table after."""
+    """``Automobiles.apply``, kept for the last table: ``rate`` only looks at the table after, and ``apply`` takes
+    the kept outcome of the option the bot chose."""
     key = _action_key(action)
     if key is None:
         return GAME._apply(state, action)
@@ -1977,21 +2116,29 @@ class Automobiles:
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        info: dict[str, Any] = {"turn": seat(state, state.current)}
-        if state.stage is not None:
-            info.update({"stage": state.stage.kind, "card": state.stage.card, "done": state.stage.done,
-                         "at_most": state.stage.hi})
-        if state.phase == "buy" and state.stage is None:
-            info["money"] = money(state, state.current)
-        return Prompt(actor=seat(state, state.actor), phase=state.phase, options=list(self.options(state)), info=info)
+        stage, colours = state.stage, state.table.colours  # colours[p]: seat(state, p)
+        if stage is not None:
+            info = {"turn": colours[state.current], "stage": stage.kind, "card": stage.card, "done": stage.done,
+                    "at_most": stage.hi}
+        else:
+            info = {"turn": colours[state.current]}
+            if state.phase == "buy":
+                info["money"] = money(state, state.current)
+        return make(Prompt, actor=colours[state.actor], phase=state.phase, options=list(listed(state)), info=info)
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
 
-        The outcomes of the last table's actions are kept (the rules are pure): a greedy bot tries each option and
-        then plays the one it chose, which is the same question again. Each caller gets its own copy of the events."""
-        after, events = outcome(state, action)
-        return after, [dict(event) for event in events]
+        A greedy bot tries options (``outcome`` keeps what they gave, the rules are pure) and then plays the one it
+        chose, which is the same question again: the kept outcome is taken out and handed over as it is, so the
+        caller owns its events without a copy, and an action nobody tried is worked out without being kept."""
+        known = _APPLIED[0]
+        if known[0] is state:
+            key = _action_key(action)
+            found = known[1].pop(key, None) if key is not None else None
+            if found is not None:
+                return found
+        return self._apply(state, action)
 
     def _apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         phase = state.phase
@@ -2071,30 +2218,49 @@ def score(state: State, actor: str, cube: str = "", more: int = 0, placed: tuple
     p = state.table.colours.index(actor)
     if state.phase == "over":
         return 1000.0 if p in state.winners else -1000.0
-    player = state.players[p]
-    track = state.table.track
-    here = distance(state, p)
+    here, far, wear, gears = _standing(state, p)
     ahead = 0.0
     if p == state.current:
-        extra = placed is not None and p == state.actor
-        if state.turn.placed or extra:
-            segments, lap = track.segments, track.lap_length
-            far = max((c.crossings * lap + segments[c.segment].front for c in state.turn.placed), default=-inf)
-            if extra:
-                far = max(far, placed[1] * lap + segments[placed[0]].front)
+        if placed is not None and p == state.actor:
+            track = state.table.track
+            far = max(far, placed[1] * track.lap_length + track.segments[placed[0]].front)
+        if far > -inf:
             ahead = far - here
-    bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
-    wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
-    gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
-             + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
-             + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
-             + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
     if more and p == state.actor:
         if cube == WEAR:
             wear += more
         else:
             gears += GEAR_WEIGHTS.get(cube, 0) * more
     return 10 * here + 9 * ahead - 3 * wear + 0.5 * gears
+
+
+def _standing(state: State, p: int) -> tuple[float, float, int, int]:
+    """What ``score`` reads of the table for ``p``: the car's distance, the furthest placed cube's (-inf for none;
+    only the current player places cubes), wear cubes and weighted gear cubes owned. The last answer is kept (one
+    tuple, read and replaced whole): a greedy bot rates most options of a table from the table as it is."""
+    last = _STANDING[0]
+    if last[0] is state and last[1] == p:
+        return last[2]
+    player = state.players[p]
+    track = state.table.track
+    here = player.crossings * track.lap_length + track.segments[player.segment].front  # distance(state, p)
+    far = -inf
+    if p == state.current:
+        segments, lap = track.segments, track.lap_length
+        for c in state.turn.placed:  # a loop, not max(...): no generator for every table rated
+            far = max(far, c.crossings * lap + segments[c.segment].front)
+    bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
+    wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
+    gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]
+             + 2 * (bag[1] + active[1] + used[1] + discard[1] + aside[1])
+             + 3 * (bag[2] + active[2] + used[2] + discard[2] + aside[2])
+             + 4 * (bag[3] + active[3] + used[3] + discard[3] + aside[3]))
+    found = (here, far, wear, gears)
+    _STANDING[0] = (state, p, found)
+    return found
+
+
+_STANDING: list[tuple[Any, int, tuple[float, float, int, int]]] = [(None, -1, (0.0, -inf, 0, 0))]
 
 
 def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
@@ -2106,23 +2272,28 @@ def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
     gear's or such a card's move places the cube where it lands (with Rote Linie's wear). None for a draw: the bot
     plays it out with its own sample draw (``bots.roll``), so its choices stay those of a bot that plays out every
     option (``GreedyBot``'s hook). An option rated here is played out only if the bot chooses it."""
-    kind = option["type"]
     if "roll" in option:
         return None
+    kind = option["type"]
     stage = state.stage
-    if state.phase == "action" and (kind in ("to_buy", "use_driver") or kind == "activate" and (
-            option["colour"] in GEARS or option["colour"] == WEAR
-            or _card(state, option["colour"]).effect["type"] in SCORE_NEUTRAL_EFFECTS)):
-        return score(state, actor)
-    if kind == "buy" and stage is None and state.phase in ("buy", "opening_buy"):
+    phase = state.phase
+    if phase == "action":  # most options a greedy bot rates: the table as it is
+        if kind == "activate":
+            colour = option["colour"]
+            if colour in GEAR_SET or colour == WEAR or _card(state, colour).effect["type"] in SCORE_NEUTRAL_EFFECTS:
+                return _score_as_is(state, actor)
+        elif kind == "to_buy" or kind == "use_driver":
+            return _score_as_is(state, actor)
+        elif kind == "pit_stop" and not state.turn.placed:
+            player = state.players[state.current]
+            wear = count(player.active, WEAR)
+            waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
+                _driver_ready(state, state.current, "driver_08")
+                and count(player.used, WEAR) + count(player.discard, WEAR))
+            if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
+                return score(state, actor, WEAR, -wear)
+    elif kind == "buy" and stage is None and phase in ("buy", "opening_buy"):
         return score(state, actor, option["colour"], 1)
-    if kind == "pit_stop" and state.phase == "action" and not state.turn.placed:
-        player = state.players[state.current]
-        wear = count(player.active, WEAR)
-        waits = sum(player.bag) + sum(player.discard) + sum(player.active) + sum(player.used) - wear > 0 or (
-            _driver_ready(state, state.current, "driver_08") and count(player.used, WEAR) + count(player.discard, WEAR))
-        if waits:  # the end phase waits for the draw or driver_08's pick: nothing else has changed
-            return score(state, actor, WEAR, -wear)
     if stage is None:
         return score(outcome(state, option)[0], actor)
     neutral = stage.then == "card" and state.table.kit.action_cards[stage.card].effect["type"] in SCORE_NEUTRAL_EFFECTS
@@ -2136,10 +2307,23 @@ def rate(state: State, option: Mapping[str, Any], actor: str) -> float | None:
         return score(state, actor, WEAR, gained, placed=(option["to"], crossings))
     if neutral and stage.kind == "pick" and not stage.wear_each:
         if kind == "stop":
-            return score(state, actor)
+            return _score_as_is(state, actor)
         if kind == "pick":
             return score(state, actor, option["colour"], (option["from"] == "stock") - (stage.dst == "stock"))
     return score(outcome(state, option)[0], actor)
+
+
+def _score_as_is(state: State, actor: str) -> float:
+    """``score(state, actor)``, kept for the last table: ``rate`` gives most options of a table this number."""
+    last = _AS_IS[0]
+    if last[0] is state and last[1] == actor:
+        return last[2]
+    found = score(state, actor)
+    _AS_IS[0] = (state, actor, found)
+    return found
+
+
+_AS_IS: list[tuple[Any, str, float]] = [(None, "", 0.0)]
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
