@@ -45,7 +45,7 @@ class Detector:
     """One ONNX session on one thread. `threshold` on the heat was chosen on the validation photos and surfaces
     (`bench/rolls.py --real val --synthetic`): the fewest dice missed plus invented there, none on the real ones."""
 
-    def __init__(self, path: str | Path, *, threads: int = 1, threshold: float = 0.38) -> None:
+    def __init__(self, path: str | Path, *, threads: int = 1, threshold: float = 0.5) -> None:
         import onnxruntime as ort
 
         self.path = Path(path)
