@@ -138,10 +138,7 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     global _last_usable
     moments = moments or ("phase5",)
     table = state.table
-    offering = table.offers_at.get(moments)
-    if offering is None:
-        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
-                                                    if _offered_at(table, moment))
+    offering = _offering(table, moments)
     if not offering and not (table.sword_gated and "phase5" in moments):
         return []  # most races' cards offer nothing at most moments: then no die needs asking
     last = _last_usable  # read once: another thread may ask about another state meanwhile
@@ -150,6 +147,22 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     found = _usable(state, p, moments, offering)
     _last_usable = (state, p, moments, found)
     return found
+
+
+def offers(table: Table, *moments: str) -> bool:
+    """Whether any card in play may offer an ability at ``moments`` (``usable`` is empty for every state when not):
+    the rules skip a moment so without making the state they would ask about."""
+    return bool(_offering(table, moments)) or bool(table.sword_gated and "phase5" in moments)
+
+
+def _offering(table: Table, moments: tuple[str, ...]) -> tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]],
+                                                                 ...]:
+    """``table.offers_at[moments]``, filled on first use."""
+    offering = table.offers_at.get(moments)
+    if offering is None:
+        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
+                                                    if _offered_at(table, moment))
+    return offering
 
 
 _last_usable: tuple[State, int, tuple[str, ...], list[tuple[int | None, str | None, Ability]]] | None = None
@@ -655,20 +668,28 @@ def roll_in(state: State, p: int, die: int | None, effect: Mapping[str, Any], di
 def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event]) -> State:
     """Dice just placed in the active zone (CU-81, CU-88): Käsehäppchen owes a push (CU-110), and a third active die
     puts the player in danger (CU-32)."""
+    changes = placing(state, p, dice, len(state.players[p].active), events)
+    return changed(state, p, **changes) if changes else state
+
+
+def placing(state: State, p: int, dice: list[tuple[int, str]], active: int, events: list[Event]) -> dict[str, bool]:
+    """What ``placed`` changes on player ``p``, whose active zone holds ``active`` dice with ``dice``: a roll makes
+    these changes in the same copy of the player as the roll's own (``rules._on_roll``)."""
     table = state.table
+    player = state.players[p]
+    changes = {}
     pushing = table.must_push_faces
     for die, label in dice if pushing else ():
         if (table.types[die], label) in pushing:
-            if state.players[p].done_rolling:
+            if player.done_rolling:
                 continue  # S-35: the roll section is over, the duty lapses at once (MUST_PASS_OVERRIDES_MUST_PUSH)
-            if not state.players[p].must_push:
+            if not player.must_push and not changes:
                 events.append({"type": "must_push", "player": seat(state, p), "die": table.types[die]})
-            state = changed(state, p, must_push=True)
-    player = state.players[p]
-    if not player.danger and len(player.active) >= DANGER_THRESHOLD:
-        events.append({"type": "danger", "player": seat(state, p), "active": len(player.active)})
-        state = changed(state, p, danger=True)
-    return state
+            changes["must_push"] = True
+    if not player.danger and active >= DANGER_THRESHOLD:
+        events.append({"type": "danger", "player": seat(state, p), "active": active})
+        changes["danger"] = True
+    return changes
 
 
 def _effects(state: State, p: int, die: int | None, effects: Any, action: Mapping[str, Any],

@@ -18,7 +18,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from itertools import product
+from itertools import compress, product
+from operator import itemgetter, not_
 from typing import Any, NamedTuple
 
 from companion.games.base import (
@@ -40,8 +41,9 @@ from companion.games.cubitos.abilities import (
     adjust_options,
     again_effect,
     give_back_targets,
+    offers,
     owed,
-    placed,
+    placing,
     roll_counts,
     roll_in,
     support_options,
@@ -367,7 +369,10 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
 
 
 def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CU-27..CU-36: refill (what the roll shows beyond the ready zone), roll, place hits, danger or bust."""
+    """CU-27..CU-36: refill (what the roll shows beyond the ready zone), roll, place hits, danger or bust.
+
+    The usual roll (no bust, no event ability to wait for) changes the player once, from the refill to the choice
+    to push or pass: a roll is a quarter of a bot race's actions."""
     p = state.current
     table, player = state.table, state.players[p]
     dice = action.get("dice")
@@ -382,49 +387,56 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     types = table.types
     taken = list(player.ready)
     draw, rest = player.draw, player.rest
-    pushed = player.refilled and sorted([t for t, _ in rolled]) == sorted([types[d] for d in taken])
-    if not pushed:  # a refill, or a roll that does not show the ready zone
-        shown = _counts([t for t, _ in rolled])
-        ready = _counts([types[d] for d in player.ready])
-        extra = _beyond(shown, ready)
-        if _beyond(ready, shown):
-            missing = ", ".join(f"{n} {t}" for t, n in _beyond(ready, shown).items())
-            raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
-        if not player.refilled:
-            refilled, draw, rest = _refill(state, p, extra, bounds, events)
-            taken += refilled
-            events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
-                           "dice": sorted(types[d] for d in refilled)})
-        elif extra:
-            raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
-    of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
-    for die in sorted(taken, reverse=True):
-        of_type.setdefault(types[die], []).append(die)
-    blanks = table.kit.blank_faces
-    active = list(player.active)
-    still: list[int] = []
-    hits = []
-    for name, shown in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
-        die = of_type[shown[0]].pop()
-        if shown in blanks:
-            still.append(die)
-        else:
-            active.append((die, shown[1]))
-            hits.append(name)
+    if not player.refilled:  # the refill: what the roll shows beyond the ready zone
+        extra = _shown_beyond_ready(rolled, player.ready, types)
+        refilled, draw, rest = _refill(state, p, extra, bounds, events)
+        taken += refilled
+        events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
+                       "dice": sorted(types[d] for d in refilled)})
+    on = _dice_shown(rolled, taken, types)
+    if on is None:  # a push showing other dice than the ready zone's (a refill's are checked)
+        _shown_beyond_ready(rolled, player.ready, types)
+        raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
+    hit = list(map(table.kit.hit_faces.__contains__, rolled))
+    still = tuple(compress(on, map(not_, hit)))
+    active = player.active + tuple(zip(compress(on, hit), compress(map(itemgetter(1), rolled), hit), strict=True))
+    hits = list(compress(dice, hit))
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
-    was_in_danger = player.danger
-    new = active[len(player.active):]
-    state = changed(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
-                    refilled=True, safe_roll=False)
-    state = placed(state, p, new, events)
-    if not hits and was_in_danger:
-        if player.safe_roll:  # CU-113, CU-35: this roll cannot bust
-            events.append({"type": "bust_prevented", "player": seat(state, p)})
-        elif usable(state, p, "bust"):
-            return replaced(state, phase="busting")
-        else:
-            return _bust(state, p, events)
-    return _after_roll(state, p, events)
+    changes = {"draw": tuple(draw), "rest": tuple(rest), "ready": still, "active": active, "refilled": True,
+               "safe_roll": False, **placing(state, p, active[len(player.active):], len(active), events)}
+    if not hits and player.danger:
+        if not player.safe_roll:
+            state = changed(state, p, **changes)
+            return replaced(state, phase="busting") if usable(state, p, "bust") else _bust(state, p, events)
+        events.append({"type": "bust_prevented", "player": seat(state, p)})  # CU-113, CU-35: this roll cannot bust
+    if player.pushed_active is not None and offers(table, "event"):
+        return _after_roll(changed(state, p, **changes), p, events)
+    return _to_choice(state, p, events, changes)
+
+
+def _dice_shown(rolled: list[tuple[str, str]], taken: list[int], types: tuple[str, ...]) -> list[int] | None:
+    """The die each face of ``rolled`` is on (dice of a type are alike: of each type the lowest die shows the first
+    face of it the roll names), or None when the roll shows other types than ``taken``. Found by sorting, the
+    roll's places by type and the dice by type then id, rather than die by die: a roll may show 20 dice."""
+    kinds = list(map(itemgetter(0), rolled))
+    places = sorted(range(len(kinds)), key=kinds.__getitem__)  # stable: each type's places in the roll's order
+    dice = sorted(sorted(taken), key=types.__getitem__)
+    if list(map(kinds.__getitem__, places)) != list(map(types.__getitem__, dice)):
+        return None
+    return list(map(itemgetter(1), sorted(zip(places, dice, strict=True))))
+
+
+def _shown_beyond_ready(rolled: list[tuple[str, str]], ready: tuple[int, ...], types: tuple[str, ...]) -> dict[
+        str, int]:
+    """Die type -> how many more dice of it the roll shows than the ready zone holds (the refill's); a roll that
+    lacks a die of the ready zone is illegal (CU-30: every one is rolled)."""
+    shown = _counts([t for t, _ in rolled])
+    held = _counts([types[d] for d in ready])
+    missing = _beyond(held, shown)
+    if missing:
+        lacks = ", ".join(f"{n} {t}" for t, n in missing.items())
+        raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {lacks}")
+    return _beyond(shown, held)
 
 
 def _after_roll(state: State, p: int, events: list[Event]) -> State:
@@ -435,9 +447,14 @@ def _after_roll(state: State, p: int, events: list[Event]) -> State:
     return _to_choice(state, p, events)
 
 
-def _to_choice(state: State, p: int, events: list[Event]) -> State:
-    if state.players[p].pushed_active is not None or state.players[p].event_used:
-        state = changed(state, p, pushed_active=None, event_used=frozenset())
+def _to_choice(state: State, p: int, events: list[Event], changes: dict[str, Any] | None = None) -> State:
+    """Push or pass, the push's event over; ``changes`` (a roll's) are made in the same copy of the player."""
+    player = state.players[p]
+    changes = {} if changes is None else changes
+    if player.pushed_active is not None or player.event_used:
+        changes.update(pushed_active=None, event_used=frozenset())
+    if changes:
+        state = changed(state, p, **changes)
     if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(state, p, events)
@@ -763,8 +780,9 @@ def _walks(state: State) -> list[Walk]:
         later = []
         for path, walked, on_the_way in frontier:
             for there in _step_targets(walked, p):
-                events = list(on_the_way)
+                events: list[Event] = []
                 after = _step(walked, p, there, events)
+                events = on_the_way + events if on_the_way else events
                 runner = after.players[p]
                 walk = tuple.__new__(Walk, ([*path, there], after, events))  # a Walk without NamedTuple's __new__
                 key = (runner.segment, runner.space, runner.laps)
@@ -803,7 +821,7 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if walked is not None:  # the options walked it already
         events.append({"type": "moved", "player": seat(state, p), "from": start, "to": walked.after.players[p].space,
                        "steps": len(path), "path": list(path)})
-        events += [dict(e) for e in walked.events if e["type"] != "stepped"]
+        events += [dict(e) for e in walked.events]
         return walked.after
     on_the_way: list[Event] = []
     for n, there in enumerate(path):
@@ -816,7 +834,7 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         state = _step(state, p, there, on_the_way)
     events.append({"type": "moved", "player": seat(state, p), "from": start, "to": state.players[p].space,
                    "steps": len(path), "path": list(path)})
-    events += [e for e in on_the_way if e["type"] != "stepped"]  # one line for the move, then what happened on it
+    events += on_the_way  # one line for the move, then what happened on it (a step itself says nothing more)
     return state
 
 
@@ -834,9 +852,11 @@ def _step(state: State, p: int, there: str, events: list[Event]) -> State:
                      steps=player.steps - CHAIN_TRANSFER_COST)
     if player.space == track.finish:
         events.append({"type": "placed_on_start", "player": seat(state, p)})
-    water = player.water - (track.spaces[there].kind == "water")
-    state = changed(state, p, space=there, steps=player.steps - 1, water=water, left_start=True)
-    events.append({"type": "stepped", "player": seat(state, p), "to": there})
+    space = track.spaces[there]
+    state = changed(state, p, space=there, steps=player.steps - 1, water=player.water - (space.kind == "water"),
+                    left_start=True)
+    if space.special is None and there != track.finish:  # most spaces: nothing happens on entering (``_entered``)
+        return state
     return _entered(state, p, events)
 
 
