@@ -142,10 +142,17 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     if not offering and not (table.sword_gated and "phase5" in moments):
         return []  # most races' cards offer nothing at most moments: then no die needs asking
     last = _last_usable  # read once: another thread may ask about another state meanwhile
-    if last is not None and last[0] is state and last[1] == p and last[2] == moments:
-        return last[3]
-    found = _usable(state, p, moments, offering)
-    _last_usable = (state, p, moments, found)
+    if last is None or last[0] is not state or last[1] != p:
+        last = _last_usable = (state, p, {})
+    known = last[2]
+    found = known.get(moments)
+    if found is None:
+        found = known[moments] = [*_gated(state, p)] if "phase5" in moments else []
+        for moment, offered in offering:
+            at = known.get(moment)
+            if at is None:
+                at = known[moment] = _usable_at(state, p, moment, offered)
+            found += at
     return found
 
 
@@ -165,43 +172,44 @@ def _offering(table: Table, moments: tuple[str, ...]) -> tuple[tuple[str, dict[t
     return offering
 
 
-_last_usable: tuple[State, int, tuple[str, ...], list[tuple[int | None, str | None, Ability]]] | None = None
-"""The last answer of ``usable``, not to be changed by its callers: a state's options list the abilities, then a
-greedy bot rates each use by using it (``_use_ability`` asks again for every option), and a moment's options ask
-whether something is owed first."""
+_last_usable: tuple[State, int, dict[Any, list[tuple[int | None, str | None, Ability]]]] | None = None
+"""The answers of ``usable`` for the last state and player, by moments asked and by each moment, not to be changed
+by its callers: a state's options list the abilities of several moments, whether something is owed asks about
+one of them, a greedy bot rates each use by using it (``_use_ability`` asks again for every option), and a roll of
+an ability asks about every moment."""
 
 
-def _usable(state: State, p: int, moments: tuple[str, ...],
-            offering: tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]], ...]) -> list[
-        tuple[int | None, str | None, Ability]]:
-    table = state.table
+def _gated(state: State, p: int) -> list[tuple[None, None, Ability]]:
+    """The sword-gated abilities player ``p`` can use (in phase 5, CU-45, CU-46)."""
     player = state.players[p]
+    return [(None, None, ability) for colour, ability in state.table.sword_gated
+            if ability.id not in player.gated and _gate_open(state, p, ability, colour)]
+
+
+def _usable_at(state: State, p: int, moment: str, offered: dict[tuple[int, str], tuple[Ability, ...]]) -> list[
+        tuple[int | None, str | None, Ability]]:
+    """``usable`` at one moment, through the active dice only."""
+    player = state.players[p]
+    if not player.active or offered.keys().isdisjoint(player.active):  # the usual answer, without a loop
+        return []
+    table = state.table
     found: list[tuple[int | None, str | None, Ability]] = []
-    if "phase5" in moments:
-        for colour, ability in table.sword_gated:
-            if ability.id not in player.gated and _gate_open(state, p, ability, colour):
-                found.append((None, None, ability))
-    if not player.active:
-        return found
-    for moment, offered in offering:
-        if offered.keys().isdisjoint(player.active):  # the usual answer, found without a loop over the dice
-            continue
-        spent = player.event_used if moment == "event" else player.used
-        for shown in player.active:
-            for ability in offered.get(shown, ()):
-                die, label = shown
-                if (die, ability.id) in spent:
-                    continue
-                if moment == "event" and die not in (player.pushed_active or ()):
-                    continue
-                if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
-                    found.append((die, label, ability))
-                    continue
-                if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
-                    continue
-                if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
-                        and _has_effect(state, p, die, ability):
-                    found.append((die, label, ability))
+    spent = player.event_used if moment == "event" else player.used
+    for shown in player.active:
+        for ability in offered.get(shown, ()):
+            die, label = shown
+            if (die, ability.id) in spent:
+                continue
+            if moment == "event" and die not in (player.pushed_active or ()):
+                continue
+            if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
+                found.append((die, label, ability))
+                continue
+            if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
+                continue
+            if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
+                    and _has_effect(state, p, die, ability):
+                found.append((die, label, ability))
     return found
 
 
