@@ -189,11 +189,6 @@ class Kit:
         """(die type, face label) of every blank face (CU-31): what a roll leaves in the ready zone."""
         return frozenset((d.id, f.label) for d in self.dice.values() for f in d.faces if f.blank)
 
-    @cached_property
-    def hit_faces(self) -> frozenset[tuple[str, str]]:
-        """(die type, face label) of every face but the blank ones: what a roll places in the active zone."""
-        return frozenset((d.id, f.label) for d in self.dice.values() for f in d.faces if not f.blank)
-
     def pool_odds(self, kinds: tuple[str, ...]) -> tuple[float, float, float]:
         """(the chance that every die of ``kinds``, sorted die types, shows a blank face, the coins and the steps
         they bring on average) of one roll (CU-31, CU-33), exact from the faces. Kept per pool: a greedy bot asks

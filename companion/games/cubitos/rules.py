@@ -18,8 +18,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from itertools import compress, product
-from operator import itemgetter, not_
+from itertools import product
 from typing import Any, NamedTuple
 
 from companion.games.base import (
@@ -286,7 +285,9 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
             chosen = rng.sample(counted, low)
         chosen += rng.sample(excluded, extra - low)
     names, types = table.kit.face_names, table.types
-    return [rng.choice(names[types[d]]) for d in [*player.ready, *chosen]]
+    below = rng._randbelow  # the very draw of ``rng.choice(faces)``, faces[below(len(faces))], without its call per die
+    return [faces[below(len(faces))] for faces in map(names.__getitem__, map(types.__getitem__, [*player.ready,
+                                                                                                   *chosen]))]
 
 
 def _split_excluded(state: State, p: int, dice: Iterable[int]) -> tuple[list[int], list[int]]:
@@ -393,17 +394,28 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         taken += refilled
         events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
                        "dice": sorted(types[d] for d in refilled)})
-    on = _dice_shown(rolled, taken, types)
-    if on is None:  # a push showing other dice than the ready zone's (a refill's are checked)
+    of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
+    for die in sorted(taken, reverse=True):
+        of_type.setdefault(types[die], []).append(die)
+    blanks = table.kit.blank_faces
+    active = list(player.active)
+    still: list[int] = []
+    hits = []
+    try:
+        for name, shown in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
+            die = of_type[shown[0]].pop()
+            if shown in blanks:
+                still.append(die)
+            else:
+                active.append((die, shown[1]))
+                hits.append(name)
+    except (KeyError, IndexError):  # a push showing other dice than the ready zone's (a refill's are checked)
         _shown_beyond_ready(rolled, player.ready, types)
-        raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
-    hit = list(map(table.kit.hit_faces.__contains__, rolled))
-    still = tuple(compress(on, map(not_, hit)))
-    active = player.active + tuple(zip(compress(on, hit), compress(map(itemgetter(1), rolled), hit), strict=True))
-    hits = list(compress(dice, hit))
+        raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only") from None
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
-    changes = {"draw": tuple(draw), "rest": tuple(rest), "ready": still, "active": active, "refilled": True,
-               "safe_roll": False, **placing(state, p, active[len(player.active):], len(active), events)}
+    changes = {"draw": tuple(draw), "rest": tuple(rest), "ready": tuple(still), "active": tuple(active),
+               "refilled": True, "safe_roll": False,
+               **placing(state, p, active[len(player.active):], len(active), events)}
     if not hits and player.danger:
         if not player.safe_roll:
             state = changed(state, p, **changes)
@@ -412,18 +424,6 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if player.pushed_active is not None and offers(table, "event"):
         return _after_roll(changed(state, p, **changes), p, events)
     return _to_choice(state, p, events, changes)
-
-
-def _dice_shown(rolled: list[tuple[str, str]], taken: list[int], types: tuple[str, ...]) -> list[int] | None:
-    """The die each face of ``rolled`` is on (dice of a type are alike: of each type the lowest die shows the first
-    face of it the roll names), or None when the roll shows other types than ``taken``. Found by sorting, the
-    roll's places by type and the dice by type then id, rather than die by die: a roll may show 20 dice."""
-    kinds = list(map(itemgetter(0), rolled))
-    places = sorted(range(len(kinds)), key=kinds.__getitem__)  # stable: each type's places in the roll's order
-    dice = sorted(sorted(taken), key=types.__getitem__)
-    if list(map(kinds.__getitem__, places)) != list(map(types.__getitem__, dice)):
-        return None
-    return list(map(itemgetter(1), sorted(zip(places, dice, strict=True))))
 
 
 def _shown_beyond_ready(rolled: list[tuple[str, str]], ready: tuple[int, ...], types: tuple[str, ...]) -> dict[
