@@ -131,6 +131,20 @@ def refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
     round's abilities (Dieter, Handkäs) neither count nor fill the limit, and any number of them may come along
     from the draw zone; with no limit (Uppercut-Uwe) any number of dice come from any zone.
     """
+    global _last_bounds
+    last = _last_bounds  # read once: another thread may ask about another state meanwhile
+    if last is not None and last[0] is state and last[1] == p:
+        return last[2]
+    bounds = _refill_bounds(state, p)
+    _last_bounds = (state, p, bounds)
+    return bounds
+
+
+_last_bounds: tuple[State, int, tuple[int, int, bool]] | None = None
+"""The last answer of ``refill_bounds``: a roll's options, a bot's dice and the roll itself ask for it in turn."""
+
+
+def _refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
     player = state.players[p]
     if player.refilled:
         return 0, 0, False
@@ -343,8 +357,11 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
                 raise IllegalAction("CU-29", f"no {die_type} die left in the draw or rest zone")
         return taken, draw, rest
     excluded = player.refill_exclude
-    colour = {t: state.table.kit.dice[t].colour for t in extra}
-    counted = sum(n for t, n in extra.items() if colour[t] not in excluded)
+    if excluded:
+        colour = {t: state.table.kit.dice[t].colour for t in extra}
+        counted = sum(n for t, n in extra.items() if colour[t] not in excluded)
+    else:  # the usual round: every die counts
+        counted = sum(extra.values())
     if counted != low:
         raise IllegalAction("CU-27", f"the refill fills the limit: {low} dice"
                             + (f" not {', '.join(sorted(excluded))}" if excluded else "")

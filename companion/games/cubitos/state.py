@@ -222,13 +222,20 @@ class State(NamedTuple):
     """The ability the players are resolving by hand (CU-89), while the ``adjust`` phase lasts."""
 
 
-def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
-    """CU-56: the lead player, then the others clockwise."""
-    chosen = state.racing if players is None else set(players)
-    lead, n = state.lead, len(state.players)
-    if len(chosen) == n:  # everyone races (every round but a tie's)
-        return [*range(lead, n), *range(lead)]
-    return [k for k in (*range(lead, n), *range(lead)) if k in chosen]
+def lead_order(state: State, players: Iterable[int] | None = None) -> tuple[int, ...]:
+    """CU-56: the lead player, then the others clockwise (by default those racing this round). Kept per lead and
+    players: the rules ask for it at every push, pass, move and purchase."""
+    chosen = state.racing if players is None else tuple(sorted(set(players)))
+    key = (state.lead, chosen, len(state.players))
+    order = _ORDERS.get(key)
+    if order is None:
+        lead, n = state.lead, len(state.players)
+        order = _ORDERS[key] = tuple(k for k in (*range(lead, n), *range(lead)) if k in chosen)
+    return order
+
+
+_ORDERS: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
+"""``lead_order`` by (lead, players, seats): a few dozen at most."""
 
 
 def track_of(state: State, p: int) -> Track:
