@@ -138,7 +138,9 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     global _last_usable
     moments = moments or ("phase5",)
     table = state.table
-    offering = _offering(table, moments)
+    offering = table.offers_at.get(moments)
+    if offering is None:
+        offering = _offering(table, moments)
     if not offering and not (table.sword_gated and "phase5" in moments):
         return []  # most races' cards offer nothing at most moments: then no die needs asking
     last = _last_usable  # read once: another thread may ask about another state meanwhile

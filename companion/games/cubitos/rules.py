@@ -1160,19 +1160,26 @@ class Cubitos:
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        return Prompt(actor=seat(state, state.current), phase=state.phase, options=list(self.options(state)))
+        return Prompt(actor=state.table.colours[state.current], phase=state.phase, options=list(self.options(state)))
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        """An action is legal when it is one of the listed options; a roll is checked against the dice it shows."""
-        actor = state.table.colours[state.current]
+        """An action is legal when it is one of the listed options; a roll is checked against the dice it shows.
+
+        An action of the phase's types goes straight to the phase's handler; ``apply_in_phase`` says why any other
+        is not possible now (a bot race applies tens of thousands of legal ones)."""
         phase = state.phase
-        if phase != "roll" and (type(action) is dict or isinstance(action, Mapping)):
-            step = PHASES[phase]
-            kind = action.get("type")
-            if (kind in step.actions and kind != "move" and "dice" not in action
-                    and (action if type(action) is dict else dict(action)) not in self.options(state)):
-                raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
-        return apply_in_phase(state, action, phase, actor, PHASES)
+        step = PHASES[phase]
+        kind = action.get("type") if type(action) is dict or isinstance(action, Mapping) else None
+        if kind in step.actions and step.handler is not None:
+            if phase != "roll" and kind != "move" and "dice" not in action:
+                listed = self._listed
+                options = listed[1] if listed is not None and listed[0] is state else self.options(state)
+                if (action if type(action) is dict else dict(action)) not in options:
+                    raise IllegalAction(step.rule, f"{state.table.colours[state.current]} cannot {dict(action)} now",
+                                        legal=options)
+            events: list[Event] = []
+            return step.handler(state, action, events), events
+        return apply_in_phase(state, action, phase, state.table.colours[state.current], PHASES)
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         if option.get("type") == "ability" or state.phase == "again":

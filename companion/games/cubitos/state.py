@@ -360,12 +360,12 @@ _PLAYER_FIELD = {name: n for n, name in enumerate(Player._fields)}
 def changed(state: State, p: int, **changes: Any) -> State:
     """Player ``p`` with ``changes``. Built by field index, not ``_replace``: the rules make a new player for nearly
     every move, and a greedy bot's lookahead makes several per option."""
-    values = list(state.players[p])
+    players = list(state.players)
+    values = list(players[p])
     for name, value in changes.items():
         values[_PLAYER_FIELD[name]] = value
-    players = list(state.players)
     players[p] = tuple.__new__(Player, values)
-    return tuple.__new__(State, (state.table, tuple(players)) + state[2:])
+    return tuple.__new__(State, (state.table, tuple(players), *state[2:]))
 
 
 _STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
