@@ -372,16 +372,16 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
             raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
         draw, rest = draw + rest, []
         events.append({"type": "recycled", "player": seat(state, p), "dice": len(draw)})
-    short = _beyond(extra, _counts([types[d] for d in draw]))
-    if short:
-        wrong = ", ".join(f"{n} {t}" for t, n in short.items())
-        raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
     taken = []  # the lowest dice of each type (dice of a type are alike)
     wanted = dict(extra)
     for die in sorted(draw):
         if wanted.get(types[die]):
             wanted[types[die]] -= 1
             taken.append(die)
+    if len(taken) < sum(extra.values()):  # the draw zone lacks some
+        short = _beyond(extra, _counts([types[d] for d in draw]))
+        wrong = ", ".join(f"{n} {t}" for t, n in short.items())
+        raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
     chosen = set(taken)
     return taken, [d for d in draw if d not in chosen], rest
 
