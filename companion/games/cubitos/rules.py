@@ -609,12 +609,14 @@ def _support(state: State, events: list[Event]) -> State:
     **Decision** (CU-43): plain faces are collected for the player. No ability in the data grants swords, so every
     announcement is the swords on the faces, made at once, and the red card is evaluated before anyone's abilities.
     """
+    table = state.table
     for p in lead_order(state):
         player = state.players[p]
-        shown = [face(state.table, d, label) for d, label in player.active]
-        coins, steps, credits = (sum(f.coins for f in shown), sum(f.steps for f in shown),
-                                 sum(f.credits for f in shown))
-        swords = sum(f.swords for f in shown)
+        coins = steps = credits = swords = 0
+        for die, label in player.active:
+            shown = face(table, die, label)
+            coins, steps, credits, swords = (coins + shown.coins, steps + shown.steps, credits + shown.credits,
+                                             swords + shown.swords)
         events.append({"type": "support", "player": seat(state, p), "coins": coins, "steps": steps,
                        "credits": credits, "swords": swords})
         state = changed(state, p, coins=player.coins + coins, steps=player.steps + steps,
@@ -992,8 +994,9 @@ def _buy_options(state: State) -> list[Action]:
     options: list[Action] = [{"type": "done"}]
     if len(player.bought) < MAX_BUYS:
         stock = in_stock(state)
+        coins = player.coins
         for die_type, colour, cost in _buyable(table):
-            if die_type in stock and not (BUYS_DIFFERENT and colour in player.bought) and player.coins >= cost:
+            if coins >= cost and die_type in stock and not (BUYS_DIFFERENT and colour in player.bought):
                 options.append({"type": "buy", "die": die_type})
     return options + _convert_options(state) + ability_options(state, *ANY_TIME)
 
