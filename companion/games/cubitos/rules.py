@@ -1136,6 +1136,12 @@ PHASES: dict[str, Phase] = {
 }
 
 
+HANDING_ON = frozenset({"push", "done", "go", "decline", "skip", "begin"})
+"""Options that leave the actor's own table as it is and hand the decision on (to the next step or player)."""
+PASSING = frozenset({"pass", "rest"})
+"""Options that end the actor's roll section (after a bust, ``rest`` does too, whichever dice it rests)."""
+
+
 class Cubitos:
     id = "cubitos"
     title = "Cubitos"
@@ -1212,10 +1218,8 @@ class Cubitos:
             return 1000.0 if p in state.winners else -1000.0
         return _rating(state.table, state.players[p])
 
-    HANDING_ON = frozenset({"push", "done", "go", "decline", "skip", "begin"})
-    """Options that leave the actor's own table as it is and hand the decision on (to the next step or player)."""
-    PASSING = frozenset({"pass", "rest"})
-    """Options that end the actor's roll section (after a bust, ``rest`` does too, whichever dice it rests)."""
+    HANDING_ON = HANDING_ON
+    PASSING = PASSING
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
                                               "move": ANY_TIME, "buy": ANY_TIME}
     """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
@@ -1243,6 +1247,18 @@ class Cubitos:
             player = state.players[state.table.colours.index(actor)]
             last = self._rated = (state, actor, player, _standing(state.table, player))
         player, standing = last[2], last[3]
+        if kind in HANDING_ON:
+            if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
+                # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
+                # (worth nothing, owned all the same) and the player rolls again, out of danger
+                push = _push(state.table, player.ready) if player.ready else None
+                return _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, player.credits, 0, True)
+            return _total(standing, player.steps, player.coins, player.credits, 0, not player.done_rolling)
+        if kind in PASSING:  # a bust lists a dozen ways to rest, alike for the rating
+            if len(last) == 4:
+                last = self._rated = (*last, _total(standing, player.steps, player.coins, player.credits, 0,
+                                                    False))
+            return last[4]
         if kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
             if walked is None:
@@ -1250,27 +1266,15 @@ class Cubitos:
             runner = walked.players[state.current]
             return _total((_lead(state.table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits, 0,
                           not runner.done_rolling)
-        if kind in self.HANDING_ON:
-            if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
-                # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
-                # (worth nothing, owned all the same) and the player rolls again, out of danger
-                push = _push(state.table, player.ready) if player.ready else None
-                return _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, player.credits, 0, True)
-            return _total(standing, player.steps, player.coins, player.credits, 0, not player.done_rolling)
-        if kind in self.PASSING:  # a bust lists a dozen ways to rest, alike for the rating
-            if len(last) == 4:
-                last = self._rated = (*last, _total(standing, player.steps, player.coins, player.credits, 0,
-                                                    False))
-            return last[4]
         if kind == "convert":
             return _total(standing, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
-                          not player.done_rolling)
-        if kind == "buy_step":
-            return _total(standing, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
                           not player.done_rolling)
         if kind == "buy":
             return _total(standing, player.steps, player.coins - state.table.costs[option["die"]],
                           player.credits, 1, not player.done_rolling)
+        if kind == "buy_step":
+            return _total(standing, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
+                          not player.done_rolling)
         if state.phase == "bonus":
             return self.score(_bonus_chosen(state, option, []), actor)
         if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
