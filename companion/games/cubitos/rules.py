@@ -175,15 +175,30 @@ def ready_count(state: State, p: int) -> int:
 
 
 def next_roller(state: State) -> int | None:
-    """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order."""
+    """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order.
+
+    The refill of a player yet to roll is kept with the player (and the round's red lines and racers,
+    ``draw_limit``): every push or pass asks for it again, and that player's table has not changed meanwhile."""
     roller, most = None, -1
+    waiting = _waiting
     for p in lead_order(state):
         player = state.players[p]
         if not player.done_rolling:
-            count = len(player.ready) + (0 if player.refilled else refill_bounds(state, p)[0])  # ready_count
+            count = len(player.ready)
+            if not player.refilled:  # ready_count
+                known = waiting.get(p)
+                if known is None or known[0] is not player or known[1] is not state.lines \
+                        or known[2] is not state.racing:
+                    known = waiting[p] = (player, state.lines, state.racing, refill_bounds(state, p)[0])
+                count += known[3]
             if count > most:
                 roller, most = p, count
     return roller
+
+
+_waiting: dict[int, tuple[Player, tuple[int, ...], tuple[int, ...], int]] = {}
+"""Seat -> (the player, the round's red lines and racers, the dice its refill moves) as ``next_roller`` last saw
+them."""
 
 
 # ---------------------------------------------------------------------------------------------------------- set-up
