@@ -1355,7 +1355,7 @@ def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
     """(the chance that a push of ``ready`` shows no hit, what it brings): kept per ready zone."""
     push = table.memo.get(("push", ready))
     if push is None:
-        blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in ready)))
+        blank, coins, steps = table.kit.pool_odds(tuple(sorted(map(table.types.__getitem__, ready))))
         push = table.remember(("push", ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
     return push
 
