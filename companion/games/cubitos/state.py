@@ -355,6 +355,9 @@ def labels(kit: Kit) -> tuple[str, ...]:
 
 
 _PLAYER_FIELD = {name: n for n, name in enumerate(Player._fields)}
+_built = tuple.__new__
+"""A NamedTuple from its values in field order, without its ``__new__`` (named once: a type's attribute is looked
+up by name at each use)."""
 
 
 def changed(state: State, p: int, **changes: Any) -> State:
@@ -364,8 +367,8 @@ def changed(state: State, p: int, **changes: Any) -> State:
     values = list(players[p])
     for name, value in changes.items():
         values[_PLAYER_FIELD[name]] = value
-    players[p] = tuple.__new__(Player, values)
-    return tuple.__new__(State, (state.table, tuple(players), *state[2:]))
+    players[p] = _built(Player, values)
+    return _built(State, (state.table, tuple(players), *state[2:]))
 
 
 _STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
@@ -377,7 +380,7 @@ def replaced(state: State, **changes: Any) -> State:
     values = list(state)
     for name, value in changes.items():
         values[_STATE_FIELD[name]] = value
-    return tuple.__new__(State, values)
+    return _built(State, values)
 
 
 def seat(state: State, p: int) -> str:
