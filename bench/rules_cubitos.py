@@ -22,7 +22,7 @@ there rather than making the figure a different race. The third pass (36-37 game
 minutes; 24 before the second) rates a die turned to a face of choice (Wadenbeißer, a dozen options at every push
 or pass of race 7) by that die instead of using the ability, and trims the rest: abilities offered looked up per
 (die, face), the race left kept per place, faces' worths and purchasable types kept per table. The fourth pass
-(39-40 games/s, 36.6-37.8 before it in the same minutes; 6.4% fewer machine instructions, ``valgrind
+(38.9-39.1 games/s, 36.6-36.8 before it in the same minutes; 7% fewer machine instructions, ``valgrind
 --tool=callgrind`` on seven games) takes steps out of each action: a roll changes the player once from its refill
 to the choice to push or pass, a state's abilities are listed once per moment, ``apply`` hands a listed action
 straight to its phase's handler, and the refills, lead order and next roller are not worked out again for a table
