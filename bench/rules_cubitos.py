@@ -21,13 +21,21 @@ seeds, recorded before the second speed pass), so a speed-up that changes a sing
 there rather than making the figure a different race. The third pass (36-37 games/s, 32-34 before it in the same
 minutes; 24 before the second) rates a die turned to a face of choice (Wadenbeißer, a dozen options at every push
 or pass of race 7) by that die instead of using the ability, and trims the rest: abilities offered looked up per
-(die, face), the race left kept per place, faces' worths and purchasable types kept per table. What is left is
-the Python work of each action, spread thin: about 2,850 bytecodes run per action, a seventh of them in the shared
-bot and game layers (prompt, choose, the phase table) and a twentieth in ``random``; no Cubitos function runs more
-than 7% of them (``rate``, the 40-field player copied by ``state.changed``, placing a roll, the abilities the active
-dice offer), and a roll's refill and placing cost per die. Fifty games/s needs about 2,000 bytecodes per action:
-fewer steps per action (one player copy per move instead of two or three, one listing of a moment's abilities
-instead of one per question), not more caching.
+(die, face), the race left kept per place, faces' worths and purchasable types kept per table. The fourth pass
+(38.9-39.1 games/s, 36.6-36.8 before it in the same minutes; 7% fewer machine instructions, ``valgrind
+--tool=callgrind`` on seven games) takes steps out of each action: a roll changes the player once from its refill
+to the choice to push or pass, a state's abilities are listed once per moment, ``apply`` hands a listed action
+straight to its phase's handler, and the refills, lead order and next roller are not worked out again for a table
+that has not changed.
+
+What is left is the Python work of each action, spread thin: about 2,650 bytecodes run per action (2,000 would
+make 50 games/s), a tenth of them in the shared bot layer (``play_game``, choose, the ``Prompt`` dataclass) and 4%
+in ``random``, whose draws are pinned; no Cubitos function runs more than 7% of them (``rate``, a roll's placing,
+the 40-field player copied by ``state.changed``, ``abilities.usable``), and reading a ``NamedTuple`` field is a
+generic attribute lookup in Python 3.11. Counting bytecodes alone misleads: placing a roll's dice by sorting ran
+fewer of them and more instructions. Rolls are a quarter of the work (a push rolls every die again, and a no-limit
+refill is played out at each size it may have); the rest is the greedy rating of every option and the listing of
+each state's options, which the recorded games pin to the option.
 
     python bench/rules_cubitos.py
 """

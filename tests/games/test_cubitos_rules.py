@@ -132,6 +132,18 @@ def test_cu30_a_roll_shows_every_die_of_the_ready_zone():
         play(state, {"type": "roll", "roll": 10, "dice": ["grey_light/blank"] * 8 + ["grey_dark/blank"] * 2})
 
 
+def test_cu30_a_push_shows_the_ready_zone_each_face_on_the_lowest_die_of_its_type_not_yet_placed():
+    state = with_player(begin(TWO), 0, draw=(0, 1, 2, 3, 4), ready=(5, 6, 28, 40), refilled=True)
+    with pytest.raises(IllegalAction, match="CU-30.*lacks 1 grey_light"):
+        play(state, {"type": "roll", "roll": 4, "dice": ["grey_light/blank", "red/team", "grey_dark/blank",
+                                                         "lead/blank"]})
+    state, events = play(state, {"type": "roll", "roll": 4, "dice": ["lead/blank", "grey_light/coin1",
+                                                                     "grey_dark/step1", "grey_light/blank"]})
+    player = state.players[0]
+    assert player.ready == (40, 6) and player.active == ((5, "coin1"), (28, "step1"))
+    assert [e["hits"] for e in events if e["type"] == "rolled"] == [["grey_light/coin1", "grey_dark/step1"]]
+
+
 # ---------------------------------------------------------------------------------------------------------- rolls
 
 

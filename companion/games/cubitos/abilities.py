@@ -140,55 +140,78 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     table = state.table
     offering = table.offers_at.get(moments)
     if offering is None:
-        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
-                                                    if _offered_at(table, moment))
+        offering = _offering(table, moments)
     if not offering and not (table.sword_gated and "phase5" in moments):
         return []  # most races' cards offer nothing at most moments: then no die needs asking
     last = _last_usable  # read once: another thread may ask about another state meanwhile
-    if last is not None and last[0] is state and last[1] == p and last[2] == moments:
-        return last[3]
-    found = _usable(state, p, moments, offering)
-    _last_usable = (state, p, moments, found)
+    if last is None or last[0] is not state or last[1] != p:
+        last = _last_usable = (state, p, {})
+    known = last[2]
+    found = known.get(moments)
+    if found is None:
+        found = known[moments] = [*_gated(state, p)] if "phase5" in moments else []
+        for moment, offered in offering:
+            at = known.get(moment)
+            if at is None:
+                at = known[moment] = _usable_at(state, p, moment, offered)
+            found += at
     return found
 
 
-_last_usable: tuple[State, int, tuple[str, ...], list[tuple[int | None, str | None, Ability]]] | None = None
-"""The last answer of ``usable``, not to be changed by its callers: a state's options list the abilities, then a
-greedy bot rates each use by using it (``_use_ability`` asks again for every option), and a moment's options ask
-whether something is owed first."""
+def offers(table: Table, *moments: str) -> bool:
+    """Whether any card in play may offer an ability at ``moments`` (``usable`` is empty for every state when not):
+    the rules skip a moment so without making the state they would ask about."""
+    return bool(_offering(table, moments)) or bool(table.sword_gated and "phase5" in moments)
 
 
-def _usable(state: State, p: int, moments: tuple[str, ...],
-            offering: tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]], ...]) -> list[
-        tuple[int | None, str | None, Ability]]:
-    table = state.table
+def _offering(table: Table, moments: tuple[str, ...]) -> tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]],
+                                                                 ...]:
+    """``table.offers_at[moments]``, filled on first use."""
+    offering = table.offers_at.get(moments)
+    if offering is None:
+        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
+                                                    if _offered_at(table, moment))
+    return offering
+
+
+_last_usable: tuple[State, int, dict[Any, list[tuple[int | None, str | None, Ability]]]] | None = None
+"""The answers of ``usable`` for the last state and player, by moments asked and by each moment, not to be changed
+by its callers: a state's options list the abilities of several moments, whether something is owed asks about
+one of them, a greedy bot rates each use by using it (``_use_ability`` asks again for every option), and a roll of
+an ability asks about every moment."""
+
+
+def _gated(state: State, p: int) -> list[tuple[None, None, Ability]]:
+    """The sword-gated abilities player ``p`` can use (in phase 5, CU-45, CU-46)."""
     player = state.players[p]
+    return [(None, None, ability) for colour, ability in state.table.sword_gated
+            if ability.id not in player.gated and _gate_open(state, p, ability, colour)]
+
+
+def _usable_at(state: State, p: int, moment: str, offered: dict[tuple[int, str], tuple[Ability, ...]]) -> list[
+        tuple[int | None, str | None, Ability]]:
+    """``usable`` at one moment, through the active dice only."""
+    player = state.players[p]
+    if not player.active or offered.keys().isdisjoint(player.active):  # the usual answer, without a loop
+        return []
+    table = state.table
     found: list[tuple[int | None, str | None, Ability]] = []
-    if "phase5" in moments:
-        for colour, ability in table.sword_gated:
-            if ability.id not in player.gated and _gate_open(state, p, ability, colour):
-                found.append((None, None, ability))
-    if not player.active:
-        return found
-    for moment, offered in offering:
-        if offered.keys().isdisjoint(player.active):  # the usual answer, found without a loop over the dice
-            continue
-        spent = player.event_used if moment == "event" else player.used
-        for shown in player.active:
-            for ability in offered.get(shown, ()):
-                die, label = shown
-                if (die, ability.id) in spent:
-                    continue
-                if moment == "event" and die not in (player.pushed_active or ()):
-                    continue
-                if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
-                    found.append((die, label, ability))
-                    continue
-                if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
-                    continue
-                if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
-                        and _has_effect(state, p, die, ability):
-                    found.append((die, label, ability))
+    spent = player.event_used if moment == "event" else player.used
+    for shown in player.active:
+        for ability in offered.get(shown, ()):
+            die, label = shown
+            if (die, ability.id) in spent:
+                continue
+            if moment == "event" and die not in (player.pushed_active or ()):
+                continue
+            if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
+                found.append((die, label, ability))
+                continue
+            if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
+                continue
+            if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
+                    and _has_effect(state, p, die, ability):
+                found.append((die, label, ability))
     return found
 
 
@@ -655,20 +678,28 @@ def roll_in(state: State, p: int, die: int | None, effect: Mapping[str, Any], di
 def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event]) -> State:
     """Dice just placed in the active zone (CU-81, CU-88): Käsehäppchen owes a push (CU-110), and a third active die
     puts the player in danger (CU-32)."""
+    changes = placing(state, p, dice, len(state.players[p].active), events)
+    return changed(state, p, **changes) if changes else state
+
+
+def placing(state: State, p: int, dice: list[tuple[int, str]], active: int, events: list[Event]) -> dict[str, bool]:
+    """What ``placed`` changes on player ``p``, whose active zone holds ``active`` dice with ``dice``: a roll makes
+    these changes in the same copy of the player as the roll's own (``rules._on_roll``)."""
     table = state.table
+    player = state.players[p]
+    changes = {}
     pushing = table.must_push_faces
     for die, label in dice if pushing else ():
         if (table.types[die], label) in pushing:
-            if state.players[p].done_rolling:
+            if player.done_rolling:
                 continue  # S-35: the roll section is over, the duty lapses at once (MUST_PASS_OVERRIDES_MUST_PUSH)
-            if not state.players[p].must_push:
+            if not player.must_push and not changes:
                 events.append({"type": "must_push", "player": seat(state, p), "die": table.types[die]})
-            state = changed(state, p, must_push=True)
-    player = state.players[p]
-    if not player.danger and len(player.active) >= DANGER_THRESHOLD:
-        events.append({"type": "danger", "player": seat(state, p), "active": len(player.active)})
-        state = changed(state, p, danger=True)
-    return state
+            changes["must_push"] = True
+    if not player.danger and active >= DANGER_THRESHOLD:
+        events.append({"type": "danger", "player": seat(state, p), "active": active})
+        changes["danger"] = True
+    return changes
 
 
 def _effects(state: State, p: int, die: int | None, effects: Any, action: Mapping[str, Any],

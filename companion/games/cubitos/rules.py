@@ -40,8 +40,9 @@ from companion.games.cubitos.abilities import (
     adjust_options,
     again_effect,
     give_back_targets,
+    offers,
     owed,
-    placed,
+    placing,
     roll_counts,
     roll_in,
     support_options,
@@ -130,6 +131,20 @@ def refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
     round's abilities (Dieter, Handkäs) neither count nor fill the limit, and any number of them may come along
     from the draw zone; with no limit (Uppercut-Uwe) any number of dice come from any zone.
     """
+    global _last_bounds
+    last = _last_bounds  # read once: another thread may ask about another state meanwhile
+    if last is not None and last[0] is state and last[1] == p:
+        return last[2]
+    bounds = _refill_bounds(state, p)
+    _last_bounds = (state, p, bounds)
+    return bounds
+
+
+_last_bounds: tuple[State, int, tuple[int, int, bool]] | None = None
+"""The last answer of ``refill_bounds``: a roll's options, a bot's dice and the roll itself ask for it in turn."""
+
+
+def _refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
     player = state.players[p]
     if player.refilled:
         return 0, 0, False
@@ -160,15 +175,30 @@ def ready_count(state: State, p: int) -> int:
 
 
 def next_roller(state: State) -> int | None:
-    """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order."""
+    """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order.
+
+    The refill of a player yet to roll is kept with the player (and the round's red lines and racers,
+    ``draw_limit``): every push or pass asks for it again, and that player's table has not changed meanwhile."""
     roller, most = None, -1
+    waiting = _waiting
     for p in lead_order(state):
         player = state.players[p]
         if not player.done_rolling:
-            count = len(player.ready) + (0 if player.refilled else refill_bounds(state, p)[0])  # ready_count
+            count = len(player.ready)
+            if not player.refilled:  # ready_count
+                known = waiting.get(p)
+                if known is None or known[0] is not player or known[1] is not state.lines \
+                        or known[2] is not state.racing:
+                    known = waiting[p] = (player, state.lines, state.racing, refill_bounds(state, p)[0])
+                count += known[3]
             if count > most:
                 roller, most = p, count
     return roller
+
+
+_waiting: dict[int, tuple[Player, tuple[int, ...], tuple[int, ...], int]] = {}
+"""Seat -> (the player, the round's red lines and racers, the dice its refill moves) as ``next_roller`` last saw
+them."""
 
 
 # ---------------------------------------------------------------------------------------------------------- set-up
@@ -284,7 +314,9 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
             chosen = rng.sample(counted, low)
         chosen += rng.sample(excluded, extra - low)
     names, types = table.kit.face_names, table.types
-    return [rng.choice(names[types[d]]) for d in [*player.ready, *chosen]]
+    below = rng._randbelow  # the very draw of ``rng.choice(faces)``, faces[below(len(faces))], without its call per die
+    return [faces[below(len(faces))] for faces in map(names.__getitem__, map(types.__getitem__, [*player.ready,
+                                                                                                   *chosen]))]
 
 
 def _split_excluded(state: State, p: int, dice: Iterable[int]) -> tuple[list[int], list[int]]:
@@ -340,8 +372,11 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
                 raise IllegalAction("CU-29", f"no {die_type} die left in the draw or rest zone")
         return taken, draw, rest
     excluded = player.refill_exclude
-    colour = {t: state.table.kit.dice[t].colour for t in extra}
-    counted = sum(n for t, n in extra.items() if colour[t] not in excluded)
+    if excluded:
+        colour = {t: state.table.kit.dice[t].colour for t in extra}
+        counted = sum(n for t, n in extra.items() if colour[t] not in excluded)
+    else:  # the usual round: every die counts
+        counted = sum(extra.values())
     if counted != low:
         raise IllegalAction("CU-27", f"the refill fills the limit: {low} dice"
                             + (f" not {', '.join(sorted(excluded))}" if excluded else "")
@@ -352,22 +387,25 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
             raise IllegalAction("CU-28", "the draw zone runs out: every die left in it is refilled first")
         draw, rest = draw + rest, []
         events.append({"type": "recycled", "player": seat(state, p), "dice": len(draw)})
-    short = _beyond(extra, _counts([types[d] for d in draw]))
-    if short:
-        wrong = ", ".join(f"{n} {t}" for t, n in short.items())
-        raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
     taken = []  # the lowest dice of each type (dice of a type are alike)
     wanted = dict(extra)
     for die in sorted(draw):
         if wanted.get(types[die]):
             wanted[types[die]] -= 1
             taken.append(die)
+    if len(taken) < sum(extra.values()):  # the draw zone lacks some
+        short = _beyond(extra, _counts([types[d] for d in draw]))
+        wrong = ", ".join(f"{n} {t}" for t, n in short.items())
+        raise IllegalAction("CU-27", f"the refill takes dice from the draw zone; it has no {wrong}")
     chosen = set(taken)
     return taken, [d for d in draw if d not in chosen], rest
 
 
 def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CU-27..CU-36: refill (what the roll shows beyond the ready zone), roll, place hits, danger or bust."""
+    """CU-27..CU-36: refill (what the roll shows beyond the ready zone), roll, place hits, danger or bust.
+
+    The usual roll (no bust, no event ability to wait for) changes the player once, from the refill to the choice
+    to push or pass: a roll is a quarter of a bot race's actions."""
     p = state.current
     table, player = state.table, state.players[p]
     dice = action.get("dice")
@@ -382,21 +420,12 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     types = table.types
     taken = list(player.ready)
     draw, rest = player.draw, player.rest
-    pushed = player.refilled and sorted([t for t, _ in rolled]) == sorted([types[d] for d in taken])
-    if not pushed:  # a refill, or a roll that does not show the ready zone
-        shown = _counts([t for t, _ in rolled])
-        ready = _counts([types[d] for d in player.ready])
-        extra = _beyond(shown, ready)
-        if _beyond(ready, shown):
-            missing = ", ".join(f"{n} {t}" for t, n in _beyond(ready, shown).items())
-            raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {missing}")
-        if not player.refilled:
-            refilled, draw, rest = _refill(state, p, extra, bounds, events)
-            taken += refilled
-            events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
-                           "dice": sorted(types[d] for d in refilled)})
-        elif extra:
-            raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only")
+    if not player.refilled:  # the refill: what the roll shows beyond the ready zone
+        extra = _shown_beyond_ready(rolled, player.ready, types)
+        refilled, draw, rest = _refill(state, p, extra, bounds, events)
+        taken += refilled
+        events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
+                       "dice": sorted(types[d] for d in refilled)})
     of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
     for die in sorted(taken, reverse=True):
         of_type.setdefault(types[die], []).append(die)
@@ -404,27 +433,42 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     active = list(player.active)
     still: list[int] = []
     hits = []
-    for name, shown in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
-        die = of_type[shown[0]].pop()
-        if shown in blanks:
-            still.append(die)
-        else:
-            active.append((die, shown[1]))
-            hits.append(name)
+    try:
+        for name, shown in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
+            die = of_type[shown[0]].pop()
+            if shown in blanks:
+                still.append(die)
+            else:
+                active.append((die, shown[1]))
+                hits.append(name)
+    except (KeyError, IndexError):  # a push showing other dice than the ready zone's (a refill's are checked)
+        _shown_beyond_ready(rolled, player.ready, types)
+        raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only") from None
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
-    was_in_danger = player.danger
-    new = active[len(player.active):]
-    state = changed(state, p, draw=tuple(draw), rest=tuple(rest), ready=tuple(still), active=tuple(active),
-                    refilled=True, safe_roll=False)
-    state = placed(state, p, new, events)
-    if not hits and was_in_danger:
-        if player.safe_roll:  # CU-113, CU-35: this roll cannot bust
-            events.append({"type": "bust_prevented", "player": seat(state, p)})
-        elif usable(state, p, "bust"):
-            return replaced(state, phase="busting")
-        else:
-            return _bust(state, p, events)
-    return _after_roll(state, p, events)
+    changes = {"draw": tuple(draw), "rest": tuple(rest), "ready": tuple(still), "active": tuple(active),
+               "refilled": True, "safe_roll": False,
+               **placing(state, p, active[len(player.active):], len(active), events)}
+    if not hits and player.danger:
+        if not player.safe_roll:
+            state = changed(state, p, **changes)
+            return replaced(state, phase="busting") if usable(state, p, "bust") else _bust(state, p, events)
+        events.append({"type": "bust_prevented", "player": seat(state, p)})  # CU-113, CU-35: this roll cannot bust
+    if player.pushed_active is not None and offers(table, "event"):
+        return _after_roll(changed(state, p, **changes), p, events)
+    return _to_choice(state, p, events, changes)
+
+
+def _shown_beyond_ready(rolled: list[tuple[str, str]], ready: tuple[int, ...], types: tuple[str, ...]) -> dict[
+        str, int]:
+    """Die type -> how many more dice of it the roll shows than the ready zone holds (the refill's); a roll that
+    lacks a die of the ready zone is illegal (CU-30: every one is rolled)."""
+    shown = _counts([t for t, _ in rolled])
+    held = _counts([types[d] for d in ready])
+    missing = _beyond(held, shown)
+    if missing:
+        lacks = ", ".join(f"{n} {t}" for t, n in missing.items())
+        raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {lacks}")
+    return _beyond(shown, held)
 
 
 def _after_roll(state: State, p: int, events: list[Event]) -> State:
@@ -435,9 +479,14 @@ def _after_roll(state: State, p: int, events: list[Event]) -> State:
     return _to_choice(state, p, events)
 
 
-def _to_choice(state: State, p: int, events: list[Event]) -> State:
-    if state.players[p].pushed_active is not None or state.players[p].event_used:
-        state = changed(state, p, pushed_active=None, event_used=frozenset())
+def _to_choice(state: State, p: int, events: list[Event], changes: dict[str, Any] | None = None) -> State:
+    """Push or pass, the push's event over; ``changes`` (a roll's) are made in the same copy of the player."""
+    player = state.players[p]
+    changes = {} if changes is None else changes
+    if player.pushed_active is not None or player.event_used:
+        changes.update(pushed_active=None, event_used=frozenset())
+    if changes:
+        state = changed(state, p, **changes)
     if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(state, p, events)
@@ -575,12 +624,14 @@ def _support(state: State, events: list[Event]) -> State:
     **Decision** (CU-43): plain faces are collected for the player. No ability in the data grants swords, so every
     announcement is the swords on the faces, made at once, and the red card is evaluated before anyone's abilities.
     """
+    table = state.table
     for p in lead_order(state):
         player = state.players[p]
-        shown = [face(state.table, d, label) for d, label in player.active]
-        coins, steps, credits = (sum(f.coins for f in shown), sum(f.steps for f in shown),
-                                 sum(f.credits for f in shown))
-        swords = sum(f.swords for f in shown)
+        coins = steps = credits = swords = 0
+        for die, label in player.active:
+            shown = face(table, die, label)
+            coins, steps, credits, swords = (coins + shown.coins, steps + shown.steps, credits + shown.credits,
+                                             swords + shown.swords)
         events.append({"type": "support", "player": seat(state, p), "coins": coins, "steps": steps,
                        "credits": credits, "swords": swords})
         state = changed(state, p, coins=player.coins + coins, steps=player.steps + steps,
@@ -763,8 +814,9 @@ def _walks(state: State) -> list[Walk]:
         later = []
         for path, walked, on_the_way in frontier:
             for there in _step_targets(walked, p):
-                events = list(on_the_way)
+                events: list[Event] = []
                 after = _step(walked, p, there, events)
+                events = on_the_way + events if on_the_way else events
                 runner = after.players[p]
                 walk = tuple.__new__(Walk, ([*path, there], after, events))  # a Walk without NamedTuple's __new__
                 key = (runner.segment, runner.space, runner.laps)
@@ -803,7 +855,7 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if walked is not None:  # the options walked it already
         events.append({"type": "moved", "player": seat(state, p), "from": start, "to": walked.after.players[p].space,
                        "steps": len(path), "path": list(path)})
-        events += [dict(e) for e in walked.events if e["type"] != "stepped"]
+        events += [dict(e) for e in walked.events]
         return walked.after
     on_the_way: list[Event] = []
     for n, there in enumerate(path):
@@ -816,7 +868,7 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         state = _step(state, p, there, on_the_way)
     events.append({"type": "moved", "player": seat(state, p), "from": start, "to": state.players[p].space,
                    "steps": len(path), "path": list(path)})
-    events += [e for e in on_the_way if e["type"] != "stepped"]  # one line for the move, then what happened on it
+    events += on_the_way  # one line for the move, then what happened on it (a step itself says nothing more)
     return state
 
 
@@ -834,9 +886,11 @@ def _step(state: State, p: int, there: str, events: list[Event]) -> State:
                      steps=player.steps - CHAIN_TRANSFER_COST)
     if player.space == track.finish:
         events.append({"type": "placed_on_start", "player": seat(state, p)})
-    water = player.water - (track.spaces[there].kind == "water")
-    state = changed(state, p, space=there, steps=player.steps - 1, water=water, left_start=True)
-    events.append({"type": "stepped", "player": seat(state, p), "to": there})
+    space = track.spaces[there]
+    state = changed(state, p, space=there, steps=player.steps - 1, water=player.water - (space.kind == "water"),
+                    left_start=True)
+    if space.special is None and there != track.finish:  # most spaces: nothing happens on entering (``_entered``)
+        return state
     return _entered(state, p, events)
 
 
@@ -955,8 +1009,9 @@ def _buy_options(state: State) -> list[Action]:
     options: list[Action] = [{"type": "done"}]
     if len(player.bought) < MAX_BUYS:
         stock = in_stock(state)
+        coins = player.coins
         for die_type, colour, cost in _buyable(table):
-            if die_type in stock and not (BUYS_DIFFERENT and colour in player.bought) and player.coins >= cost:
+            if coins >= cost and die_type in stock and not (BUYS_DIFFERENT and colour in player.bought):
                 options.append({"type": "buy", "die": die_type})
     return options + _convert_options(state) + ability_options(state, *ANY_TIME)
 
@@ -1096,6 +1151,12 @@ PHASES: dict[str, Phase] = {
 }
 
 
+HANDING_ON = frozenset({"push", "done", "go", "decline", "skip", "begin"})
+"""Options that leave the actor's own table as it is and hand the decision on (to the next step or player)."""
+PASSING = frozenset({"pass", "rest"})
+"""Options that end the actor's roll section (after a bust, ``rest`` does too, whichever dice it rests)."""
+
+
 class Cubitos:
     id = "cubitos"
     title = "Cubitos"
@@ -1123,19 +1184,26 @@ class Cubitos:
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        return Prompt(actor=seat(state, state.current), phase=state.phase, options=list(self.options(state)))
+        return Prompt(actor=state.table.colours[state.current], phase=state.phase, options=list(self.options(state)))
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        """An action is legal when it is one of the listed options; a roll is checked against the dice it shows."""
-        actor = state.table.colours[state.current]
+        """An action is legal when it is one of the listed options; a roll is checked against the dice it shows.
+
+        An action of the phase's types goes straight to the phase's handler; ``apply_in_phase`` says why any other
+        is not possible now (a bot race applies tens of thousands of legal ones)."""
         phase = state.phase
-        if phase != "roll" and (type(action) is dict or isinstance(action, Mapping)):
-            step = PHASES[phase]
-            kind = action.get("type")
-            if (kind in step.actions and kind != "move" and "dice" not in action
-                    and (action if type(action) is dict else dict(action)) not in self.options(state)):
-                raise IllegalAction(step.rule, f"{actor} cannot {dict(action)} now", legal=self.options(state))
-        return apply_in_phase(state, action, phase, actor, PHASES)
+        step = PHASES[phase]
+        kind = action.get("type") if type(action) is dict or isinstance(action, Mapping) else None
+        if kind in step.actions and step.handler is not None:
+            if phase != "roll" and kind != "move" and "dice" not in action:
+                listed = self._listed
+                options = listed[1] if listed is not None and listed[0] is state else self.options(state)
+                if (action if type(action) is dict else dict(action)) not in options:
+                    raise IllegalAction(step.rule, f"{state.table.colours[state.current]} cannot {dict(action)} now",
+                                        legal=options)
+            events: list[Event] = []
+            return step.handler(state, action, events), events
+        return apply_in_phase(state, action, phase, state.table.colours[state.current], PHASES)
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         if option.get("type") == "ability" or state.phase == "again":
@@ -1165,10 +1233,8 @@ class Cubitos:
             return 1000.0 if p in state.winners else -1000.0
         return _rating(state.table, state.players[p])
 
-    HANDING_ON = frozenset({"push", "done", "go", "decline", "skip", "begin"})
-    """Options that leave the actor's own table as it is and hand the decision on (to the next step or player)."""
-    PASSING = frozenset({"pass", "rest"})
-    """Options that end the actor's roll section (after a bust, ``rest`` does too, whichever dice it rests)."""
+    HANDING_ON = HANDING_ON
+    PASSING = PASSING
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
                                               "move": ANY_TIME, "buy": ANY_TIME}
     """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
@@ -1196,6 +1262,18 @@ class Cubitos:
             player = state.players[state.table.colours.index(actor)]
             last = self._rated = (state, actor, player, _standing(state.table, player))
         player, standing = last[2], last[3]
+        if kind in HANDING_ON:
+            if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
+                # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
+                # (worth nothing, owned all the same) and the player rolls again, out of danger
+                push = _push(state.table, player.ready) if player.ready else None
+                return _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, player.credits, 0, True)
+            return _total(standing, player.steps, player.coins, player.credits, 0, not player.done_rolling)
+        if kind in PASSING:  # a bust lists a dozen ways to rest, alike for the rating
+            if len(last) == 4:
+                last = self._rated = (*last, _total(standing, player.steps, player.coins, player.credits, 0,
+                                                    False))
+            return last[4]
         if kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
             walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
             if walked is None:
@@ -1203,27 +1281,15 @@ class Cubitos:
             runner = walked.players[state.current]
             return _total((_lead(state.table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits, 0,
                           not runner.done_rolling)
-        if kind in self.HANDING_ON:
-            if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
-                # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
-                # (worth nothing, owned all the same) and the player rolls again, out of danger
-                push = _push(state.table, player.ready) if player.ready else None
-                return _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, player.credits, 0, True)
-            return _total(standing, player.steps, player.coins, player.credits, 0, not player.done_rolling)
-        if kind in self.PASSING:  # a bust lists a dozen ways to rest, alike for the rating
-            if len(last) == 4:
-                last = self._rated = (*last, _total(standing, player.steps, player.coins, player.credits, 0,
-                                                    False))
-            return last[4]
         if kind == "convert":
             return _total(standing, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
-                          not player.done_rolling)
-        if kind == "buy_step":
-            return _total(standing, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
                           not player.done_rolling)
         if kind == "buy":
             return _total(standing, player.steps, player.coins - state.table.costs[option["die"]],
                           player.credits, 1, not player.done_rolling)
+        if kind == "buy_step":
+            return _total(standing, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
+                          not player.done_rolling)
         if state.phase == "bonus":
             return self.score(_bonus_chosen(state, option, []), actor)
         if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
@@ -1289,7 +1355,7 @@ def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
     """(the chance that a push of ``ready`` shows no hit, what it brings): kept per ready zone."""
     push = table.memo.get(("push", ready))
     if push is None:
-        blank, coins, steps = table.kit.pool_odds(tuple(sorted(table.types[d] for d in ready)))
+        blank, coins, steps = table.kit.pool_odds(tuple(sorted(map(table.types.__getitem__, ready))))
         push = table.remember(("push", ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
     return push
 

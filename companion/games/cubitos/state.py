@@ -222,13 +222,20 @@ class State(NamedTuple):
     """The ability the players are resolving by hand (CU-89), while the ``adjust`` phase lasts."""
 
 
-def lead_order(state: State, players: Iterable[int] | None = None) -> list[int]:
-    """CU-56: the lead player, then the others clockwise."""
-    chosen = state.racing if players is None else set(players)
-    lead, n = state.lead, len(state.players)
-    if len(chosen) == n:  # everyone races (every round but a tie's)
-        return [*range(lead, n), *range(lead)]
-    return [k for k in (*range(lead, n), *range(lead)) if k in chosen]
+def lead_order(state: State, players: Iterable[int] | None = None) -> tuple[int, ...]:
+    """CU-56: the lead player, then the others clockwise (by default those racing this round). Kept per lead and
+    players: the rules ask for it at every push, pass, move and purchase."""
+    chosen = state.racing if players is None else tuple(sorted(set(players)))
+    key = (state.lead, chosen, len(state.players))
+    order = _ORDERS.get(key)
+    if order is None:
+        lead, n = state.lead, len(state.players)
+        order = _ORDERS[key] = tuple(k for k in (*range(lead, n), *range(lead)) if k in chosen)
+    return order
+
+
+_ORDERS: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
+"""``lead_order`` by (lead, players, seats): a few dozen at most."""
 
 
 def track_of(state: State, p: int) -> Track:
@@ -348,17 +355,20 @@ def labels(kit: Kit) -> tuple[str, ...]:
 
 
 _PLAYER_FIELD = {name: n for n, name in enumerate(Player._fields)}
+_built = tuple.__new__
+"""A NamedTuple from its values in field order, without its ``__new__`` (named once: a type's attribute is looked
+up by name at each use)."""
 
 
 def changed(state: State, p: int, **changes: Any) -> State:
     """Player ``p`` with ``changes``. Built by field index, not ``_replace``: the rules make a new player for nearly
     every move, and a greedy bot's lookahead makes several per option."""
-    values = list(state.players[p])
+    players = list(state.players)
+    values = list(players[p])
     for name, value in changes.items():
         values[_PLAYER_FIELD[name]] = value
-    players = list(state.players)
-    players[p] = tuple.__new__(Player, values)
-    return tuple.__new__(State, (state.table, tuple(players)) + state[2:])
+    players[p] = _built(Player, values)
+    return _built(State, (state.table, tuple(players), *state[2:]))
 
 
 _STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
@@ -370,7 +380,7 @@ def replaced(state: State, **changes: Any) -> State:
     values = list(state)
     for name, value in changes.items():
         values[_STATE_FIELD[name]] = value
-    return tuple.__new__(State, values)
+    return _built(State, values)
 
 
 def seat(state: State, p: int) -> str:
