@@ -314,9 +314,7 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
             chosen = rng.sample(counted, low)
         chosen += rng.sample(excluded, extra - low)
     names, types = table.kit.face_names, table.types
-    below = rng._randbelow  # the very draw of ``rng.choice(faces)``, faces[below(len(faces))], without its call per die
-    return [faces[below(len(faces))] for faces in map(names.__getitem__, map(types.__getitem__, [*player.ready,
-                                                                                                   *chosen]))]
+    return [rng.choice(names[types[die]]) for die in (*player.ready, *chosen)]
 
 
 def _split_excluded(state: State, p: int, dice: Iterable[int]) -> tuple[list[int], list[int]]:
