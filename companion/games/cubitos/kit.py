@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -19,6 +20,31 @@ from companion.games.cubitos.schema import check_cards, check_dice, check_kit, c
 
 LEAD = "lead"
 GREY_TYPES = ("grey_light", "grey_dark")
+
+
+class kept:  # noqa: N801 - used as a decorator, like the cached_property it stands for
+    """``functools.cached_property`` for frozen dataclasses without touching the instance's ``__dict__``.
+
+    ``cached_property`` stores its value through ``instance.__dict__``, which gives the instance a dict object of its
+    own; from then on Python 3.11 reads *every* attribute of that instance through the generic look-up (three times
+    slower: ``table.kit``, ``table.types`` and ``kit.dice`` are read at nearly every step of the rules). Stored by
+    ``object.__setattr__`` (as a frozen dataclass's own ``__init__`` does), the value sits with the other attributes
+    and shadows this descriptor (it has no ``__set__``) from the second read on.
+    """
+
+    def __init__(self, compute: Callable[[Any], Any]) -> None:
+        self.compute = compute
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        value = self.compute(instance)
+        object.__setattr__(instance, self.name, value)
+        return value
 
 
 @dataclass(frozen=True)
@@ -33,7 +59,7 @@ class Face:
     team: bool = False
     special: bool = False
 
-    @cached_property
+    @kept
     def blank(self) -> bool:
         return not (self.coins or self.steps or self.credits or self.swords or self.team or self.special)
 
@@ -55,11 +81,11 @@ class DieType:
     faces: tuple[Face, ...]
     reference: bool
 
-    @cached_property
+    @kept
     def by_label(self) -> dict[str, Face]:
         return {f.label: f for f in self.faces}
 
-    @cached_property
+    @kept
     def odds(self) -> tuple[Fraction, Fraction, Fraction]:
         """(chance of a blank face, coins and steps on average): what one roll of this die brings (CU-31)."""
         n = len(self.faces)
@@ -81,7 +107,7 @@ class Ability:
     rule: str
     summary_en: str
 
-    @cached_property
+    @kept
     def ops(self) -> frozenset[str]:
         """The ops of its effects (not those nested in them): whether a use can do anything now depends on them, and
         the rules ask for every active die at every moment."""
@@ -134,7 +160,7 @@ class Track:
     to_finish: dict[str, int] = field(compare=False)
     """Fewest spaces to the finish: how far a runner still has to go (the bots' measure of progress)."""
 
-    @cached_property
+    @kept
     def steps_from(self) -> dict[str, tuple[tuple[str, bool], ...]]:
         """Space -> (neighbour, whether it is water) of each space a step from it may enter, never the start (CU-60:
         only a placement puts a runner back on it): asked at every step of every walk the rules list."""
@@ -173,18 +199,18 @@ class Kit:
     def fan_last(self) -> int:
         return len(self.fan_track) - 1
 
-    @cached_property
+    @kept
     def face_names(self) -> dict[str, tuple[str, ...]]:
         """Die type -> the name of each of its faces, in the order of its faces (a roll picks one of them)."""
         return {d.id: tuple(f"{d.id}/{f.label}" for f in d.faces) for d in self.dice.values()}
 
-    @cached_property
+    @kept
     def faces_named(self) -> dict[str, tuple[str, str]]:
         """``"<die type>/<face label>"`` -> (die type, face label) for every face the camera can read (RULES.md
         §19): each roll names its dice so."""
         return {f"{d.id}/{f.label}": (d.id, f.label) for d in self.dice.values() for f in d.faces}
 
-    @cached_property
+    @kept
     def blank_faces(self) -> frozenset[tuple[str, str]]:
         """(die type, face label) of every blank face (CU-31): what a roll leaves in the ready zone."""
         return frozenset((d.id, f.label) for d in self.dice.values() for f in d.faces if f.blank)
@@ -204,13 +230,13 @@ class Kit:
             known = self._pool_odds[kinds] = (blank / of, coins / coins_of, steps / steps_of)
         return known
 
-    @cached_property
+    @kept
     def _odds_parts(self) -> dict[str, tuple[tuple[int, int], ...]]:
         """Die type -> its ``odds`` as (numerator, denominator) pairs: a Fraction's parts are properties, slow to read
         for every die of every new pool."""
         return {kind: tuple((f.numerator, f.denominator) for f in die.odds) for kind, die in self.dice.items()}
 
-    @cached_property
+    @kept
     def _pool_odds(self) -> dict[tuple[str, ...], tuple[float, float, float]]:
         return {}
 

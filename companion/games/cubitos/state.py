@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, NamedTuple
 
 from companion.games.base import Event, IllegalAction
-from companion.games.cubitos.kit import Ability, Card, Face, Kit, Race, Track
+from companion.games.cubitos.kit import Ability, Card, Face, Kit, Race, Track, kept
 
 ZONES = ("draw", "ready", "active", "rest")
 DANGER_THRESHOLD = 3
@@ -46,7 +45,7 @@ class Table:
         """CU-48, CU-85: an ability die costs what its colour's card says, a start die 0, the lead die nothing."""
         return self.costs[die_type]
 
-    @cached_property
+    @kept
     def costs(self) -> dict[str, int | None]:
         """Die type -> ``cost``: asked for every die of the stock at every purchase."""
         costs: dict[str, int | None] = {}
@@ -58,7 +57,7 @@ class Table:
     def colour(self, die: int) -> str:
         return self.colours_of[die]
 
-    @cached_property
+    @kept
     def dice_of(self) -> dict[str, tuple[int, ...]]:
         """Die type -> its dice (ids), lowest first."""
         found: dict[str, list[int]] = {}
@@ -66,12 +65,12 @@ class Table:
             found.setdefault(kind, []).append(die)
         return {kind: tuple(dice) for kind, dice in found.items()}
 
-    @cached_property
+    @kept
     def colours_of(self) -> tuple[str, ...]:
         """Die id -> its colour for rules (CU-85)."""
         return tuple(self.kit.dice[kind].colour for kind in self.types)
 
-    @cached_property
+    @kept
     def granting(self) -> dict[tuple[str, str], tuple[Card, bool]]:
         """(die type, face label) -> the card in play whose abilities the face grants (a team or special symbol,
         CU-75) and whether it is the special symbol; faces granting nothing are absent. Looked up for every active
@@ -84,14 +83,14 @@ class Table:
                     found[(kind.id, shown.label)] = (card, shown.special)
         return found
 
-    @cached_property
+    @kept
     def spaces_after(self) -> tuple[int, ...]:
         """Segment -> the spaces of the tracks after it, each from its start to its finish on every lap, and the step
         onto each (CU-142)."""
         return tuple(sum(t.to_finish[t.start] * self.laps + 1 for t in self.segments[n + 1:])
                      for n in range(len(self.segments)))
 
-    @cached_property
+    @kept
     def memo(self) -> dict[Any, Any]:
         """Values derived from this table and a part of a state, kept by what they derive from (each user keys them
         with its own tag first): the greedy bots rate thousands of states of one table. Fill it with ``remember``."""
@@ -105,33 +104,33 @@ class Table:
         self.memo[key] = value
         return value
 
-    @cached_property
+    @kept
     def offered(self) -> dict[str, dict[tuple[int, str], tuple[Ability, ...]]]:
         """Moment -> (die, face label) -> the abilities the face may grant then, as far as the cards in play decide
         it; filled by ``abilities.usable`` on first use, as it alone knows the moments. Keyed by die, as the
         active zone names its dice, so the rules look up each active die as it is at every moment they ask."""
         return {}
 
-    @cached_property
+    @kept
     def worth(self) -> dict[tuple[int, str], float]:
         """(die, face label) -> what the face shown brings the greedy rating (``rules._standing``), which fills it
         on first use: summed over the active zone for every option a bot weighs."""
         return {}
 
-    @cached_property
+    @kept
     def offers_at(self) -> dict[tuple[str, ...], tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]], ...]]:
         """Moments -> (moment, ``offered[moment]``) of those at which any face may grant an ability, in order
         (most races' cards offer none at most moments); filled likewise."""
         return {}
 
-    @cached_property
+    @kept
     def must_push_faces(self) -> frozenset[tuple[str, str]]:
         """(die type, face label) whose card owes a push once the face is placed (Käsehäppchen, CU-110)."""
         return frozenset(shown for shown, (card, _) in self.granting.items()
                          if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects)
                                 for a in card.abilities))
 
-    @cached_property
+    @kept
     def sword_gated(self) -> tuple[tuple[str, Ability], ...]:
         """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
         return tuple((colour, ability) for colour, card in self.cards.items() for ability in card.abilities
