@@ -24,9 +24,15 @@ CU-89 adjustments); a bot takes one only when nothing else is listed, so it neve
 
 
 def choices(prompt: Prompt) -> list[Action]:
-    """The options a bot may take: all but the by-hand ones, unless those are all there is."""
-    own = [option for option in prompt.options if not option.get(BY_HAND)]
-    return own or list(prompt.options)
+    """The options a bot may take: all but the by-hand ones, unless those are all there is.
+
+    Without a by-hand option (nearly always) that is ``prompt.options`` itself, not a copy: a bot race asks at every
+    action, and the bots only read the list."""
+    options = prompt.options
+    for option in options:
+        if option.get(BY_HAND):
+            return [option for option in options if not option.get(BY_HAND)] or list(options)
+    return options
 
 
 class Bot(Protocol):
