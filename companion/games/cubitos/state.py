@@ -7,11 +7,11 @@ active or rest zone (the lead die is never in the stock, CU-52). States are immu
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from companion.games.base import Event, IllegalAction
-from companion.games.cubitos.kit import Ability, Card, Face, Kit, Race, Track, kept
+from companion.games.cubitos.kit import Ability, Card, Face, Kit, Race, Track
 
 ZONES = ("draw", "ready", "active", "rest")
 DANGER_THRESHOLD = 3
@@ -21,6 +21,23 @@ MEMO_SIZE = 4096
 
 
 # ---------------------------------------------------------------------------------------------------------- state
+
+Offers = dict[tuple[int, str], tuple[Ability, ...]]
+"""(die, face label) -> the abilities the face may grant at one moment (``Table.offered``)."""
+
+
+def _worked_out() -> Any:
+    """A table's attribute worked out from its fields by ``Table.__post_init__``: a plain attribute, which Python
+    3.11 reads by a specialized look-up (a computed-once ``kit.kept`` is read through its class's descriptor first,
+    never specialized), left out of the table's ``__init__``, ``repr`` and comparisons."""
+    return field(init=False, repr=False, compare=False)
+
+
+def _filled_on_use() -> Any:
+    """A table's empty dict that the rules fill as they ask: made by the table's ``__init__`` as a plain attribute,
+    which Python 3.11 reads by a specialized look-up (a computed-once ``kit.kept`` is read through its class's
+    descriptor first, never specialized), and left out of the table's ``repr`` and comparisons."""
+    return field(default_factory=dict, init=False, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -40,14 +57,48 @@ class Table:
     types: tuple[str, ...]
     """Die id -> die type id."""
     lead_die: int
+    memo: dict[Any, Any] = _filled_on_use()
+    """Values derived from this table and a part of a state, kept by what they derive from (each user keys them
+    with its own tag first): the greedy bots rate thousands of states of one table. Fill it with ``remember``."""
+    offered: dict[str, Offers] = _filled_on_use()
+    """Moment -> (die, face label) -> the abilities the face may grant then, as far as the cards in play decide
+    it; filled by ``abilities.usable`` on first use, as it alone knows the moments. Keyed by die, as the
+    active zone names its dice, so the rules look up each active die as it is at every moment they ask."""
+    worth: dict[tuple[int, str], float] = _filled_on_use()
+    """(die, face label) -> what the face shown brings the greedy rating (``rules._standing``), which fills it
+    on first use: summed over the active zone for every option a bot weighs."""
+    costs: dict[str, int | None] = _worked_out()
+    """Die type -> ``cost``: asked for every die of the stock at every purchase."""
+    dice_of: dict[str, tuple[int, ...]] = _worked_out()
+    """Die type -> its dice (ids), lowest first."""
+    colours_of: tuple[str, ...] = _worked_out()
+    """Die id -> its colour for rules (CU-85)."""
+    granting: dict[tuple[str, str], tuple[Card, bool]] = _worked_out()
+    """(die type, face label) -> the card in play whose abilities the face grants (a team or special symbol,
+    CU-75) and whether it is the special symbol; faces granting nothing are absent. Looked up for every active
+    die whenever the rules ask which abilities a player can use."""
+    spaces_after: tuple[int, ...] = _worked_out()
+    """Segment -> the spaces of the tracks after it, each from its start to its finish on every lap, and the step
+    onto each (CU-142)."""
+    must_push_faces: frozenset[tuple[str, str]] = _worked_out()
+    """(die type, face label) whose card owes a push once the face is placed (Käsehäppchen, CU-110)."""
+    sword_gated: tuple[tuple[str, Ability], ...] = _worked_out()
+    """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
+    offers_at: dict[tuple[str, ...], tuple[tuple[str, Offers], ...]] = _filled_on_use()
+    """Moments -> (moment, ``offered[moment]``) of those at which any face may grant an ability, in order
+    (most races' cards offer none at most moments); filled likewise."""
+
+    def __post_init__(self) -> None:
+        """The values worked out from the table, once, as plain attributes (``_worked_out``), in an order where
+        each finds those it reads."""
+        for name in ("costs", "dice_of", "colours_of", "granting", "spaces_after", "must_push_faces", "sword_gated"):
+            object.__setattr__(self, name, getattr(self, f"_{name}")())  # frozen: as the dataclass's __init__ sets
 
     def cost(self, die_type: str) -> int | None:
         """CU-48, CU-85: an ability die costs what its colour's card says, a start die 0, the lead die nothing."""
         return self.costs[die_type]
 
-    @kept
-    def costs(self) -> dict[str, int | None]:
-        """Die type -> ``cost``: asked for every die of the stock at every purchase."""
+    def _costs(self) -> dict[str, int | None]:
         costs: dict[str, int | None] = {}
         for kind in self.kit.dice.values():
             costs[kind.id] = (self.cards[kind.colour].cost if kind.kind == "ability"
@@ -57,24 +108,16 @@ class Table:
     def colour(self, die: int) -> str:
         return self.colours_of[die]
 
-    @kept
-    def dice_of(self) -> dict[str, tuple[int, ...]]:
-        """Die type -> its dice (ids), lowest first."""
+    def _dice_of(self) -> dict[str, tuple[int, ...]]:
         found: dict[str, list[int]] = {}
         for die, kind in enumerate(self.types):
             found.setdefault(kind, []).append(die)
         return {kind: tuple(dice) for kind, dice in found.items()}
 
-    @kept
-    def colours_of(self) -> tuple[str, ...]:
-        """Die id -> its colour for rules (CU-85)."""
+    def _colours_of(self) -> tuple[str, ...]:
         return tuple(self.kit.dice[kind].colour for kind in self.types)
 
-    @kept
-    def granting(self) -> dict[tuple[str, str], tuple[Card, bool]]:
-        """(die type, face label) -> the card in play whose abilities the face grants (a team or special symbol,
-        CU-75) and whether it is the special symbol; faces granting nothing are absent. Looked up for every active
-        die whenever the rules ask which abilities a player can use."""
+    def _granting(self) -> dict[tuple[str, str], tuple[Card, bool]]:
         found = {}
         for kind in self.kit.dice.values():
             card = self.cards.get(kind.colour)
@@ -83,18 +126,9 @@ class Table:
                     found[(kind.id, shown.label)] = (card, shown.special)
         return found
 
-    @kept
-    def spaces_after(self) -> tuple[int, ...]:
-        """Segment -> the spaces of the tracks after it, each from its start to its finish on every lap, and the step
-        onto each (CU-142)."""
+    def _spaces_after(self) -> tuple[int, ...]:
         return tuple(sum(t.to_finish[t.start] * self.laps + 1 for t in self.segments[n + 1:])
                      for n in range(len(self.segments)))
-
-    @kept
-    def memo(self) -> dict[Any, Any]:
-        """Values derived from this table and a part of a state, kept by what they derive from (each user keys them
-        with its own tag first): the greedy bots rate thousands of states of one table. Fill it with ``remember``."""
-        return {}
 
     def remember(self, key: Any, value: Any) -> Any:
         """``value`` kept in ``memo`` under ``key``. A full memo is emptied first, so a race of tens of thousands of
@@ -104,35 +138,12 @@ class Table:
         self.memo[key] = value
         return value
 
-    @kept
-    def offered(self) -> dict[str, dict[tuple[int, str], tuple[Ability, ...]]]:
-        """Moment -> (die, face label) -> the abilities the face may grant then, as far as the cards in play decide
-        it; filled by ``abilities.usable`` on first use, as it alone knows the moments. Keyed by die, as the
-        active zone names its dice, so the rules look up each active die as it is at every moment they ask."""
-        return {}
-
-    @kept
-    def worth(self) -> dict[tuple[int, str], float]:
-        """(die, face label) -> what the face shown brings the greedy rating (``rules._standing``), which fills it
-        on first use: summed over the active zone for every option a bot weighs."""
-        return {}
-
-    @kept
-    def offers_at(self) -> dict[tuple[str, ...], tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]], ...]]:
-        """Moments -> (moment, ``offered[moment]``) of those at which any face may grant an ability, in order
-        (most races' cards offer none at most moments); filled likewise."""
-        return {}
-
-    @kept
-    def must_push_faces(self) -> frozenset[tuple[str, str]]:
-        """(die type, face label) whose card owes a push once the face is placed (Käsehäppchen, CU-110)."""
+    def _must_push_faces(self) -> frozenset[tuple[str, str]]:
         return frozenset(shown for shown, (card, _) in self.granting.items()
                          if any(a.timing == "immediate" and any(e["op"] == "must_push" for e in a.effects)
                                 for a in card.abilities))
 
-    @kept
-    def sword_gated(self) -> tuple[tuple[str, Ability], ...]:
-        """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
+    def _sword_gated(self) -> tuple[tuple[str, Ability], ...]:
         return tuple((colour, ability) for colour, card in self.cards.items() for ability in card.abilities
                      if ability.gate and "swords" in ability.gate)
 
