@@ -365,6 +365,8 @@ def labels(kit: Kit) -> tuple[str, ...]:
 
 
 _PLAYER_FIELD = {name: n for n, name in enumerate(Player._fields)}
+_STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
+_PLAYERS = _STATE_FIELD["players"]
 _built = tuple.__new__
 """A NamedTuple from its values in field order, without its ``__new__`` (named once: a type's attribute is looked
 up by name at each use)."""
@@ -373,15 +375,16 @@ up by name at each use)."""
 def changed(state: State, p: int, **changes: Any) -> State:
     """Player ``p`` with ``changes``. Built by field index, not ``_replace``: the rules make a new player for nearly
     every move, and a greedy bot's lookahead makes several per option."""
-    players = list(state.players)
+    fields = list(state)  # the state's fields by index: no slice of them, no NamedTuple field read (a generic look-up)
+    players = list(fields[_PLAYERS])
     values = list(players[p])
     for name, value in changes.items():
         values[_PLAYER_FIELD[name]] = value
     players[p] = _built(Player, values)
-    return _built(State, (state.table, tuple(players), *state[2:]))
+    fields[_PLAYERS] = tuple(players)
+    return _built(State, fields)
 
 
-_STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
 
 
 def replaced(state: State, **changes: Any) -> State:
