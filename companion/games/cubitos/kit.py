@@ -22,7 +22,7 @@ LEAD = "lead"
 GREY_TYPES = ("grey_light", "grey_dark")
 
 
-class kept:  # noqa: N801 - used as a decorator, like the cached_property it stands for
+class kept:  # lower case: a decorator, like the cached_property it stands for
     """``functools.cached_property`` for frozen dataclasses without touching the instance's ``__dict__``.
 
     ``cached_property`` stores its value through ``instance.__dict__``, which gives the instance a dict object of its
