@@ -101,33 +101,42 @@ def found(blobs: list, scene, only: set[int] | None = None) -> int:
                for i, d in enumerate(scene.dice) if only is None or i in only)
 
 
+def rendered_rolls(card, dice_set: str, rolls: list[tuple[int, int, int]], surfaces: tuple[str, ...], seed: int):
+    """(labels, scene, crops) of rendered rolls: ``count`` rolls of ``lo``-``hi`` dice for each (count, lo, hi),
+    the big ones (over 14 dice) of smaller dice, on ``surfaces``, each die cut at its true place for ``card`` (a
+    fixed series per seed, so runs compare)."""
+    ds = get_dice_set(dice_set)
+    rng = np.random.default_rng(seed)
+    for count, lo, hi in rolls:
+        for _ in range(count):
+            labels = [ds.labels[k] for k in rng.integers(0, len(ds.labels), int(rng.integers(lo, hi + 1)))]
+            scene = render_scene(labels, dice_set, rng, background=surfaces,
+                                 die_px=int(rng.uniform(26, 34)) if hi > 14 else None)
+            crops = [rotated_crop(scene.image, d.center, d.size, d.angle, card.input.size[0]) for d in scene.dice]
+            yield labels, scene, crops
+
+
 def scene_accuracy(card, dice_set: str, rolls: list[tuple[int, int, int]], seed: int = SCENE_SEED) -> dict:
     """Dice and whole rolls read right in rendered scenes on the held-out surfaces, each die cut at its true place
     as the crop convention says (`vision.crops`): the classifier among neighbours, under one light per roll.
     Also how many of those dice the finders find (the shipped detector; the classical segmenter, automatic mode)."""
     ds = get_dice_set(dice_set)
-    rng = np.random.default_rng(seed)
     dice = right = rolls_right = scenes = by_detector = by_segmenter = blank = blank_by_detector = 0
     wrong: dict[str, int] = {}
     detector, segmenter = shipped_detector(), Segmenter(None, None)
-    for count, lo, hi in rolls:
-        for _ in range(count):
-            labels = [ds.labels[k] for k in rng.integers(0, len(ds.labels), int(rng.integers(lo, hi + 1)))]
-            scene = render_scene(labels, dice_set, rng, background=HELD_OUT_BACKGROUNDS,
-                                 die_px=int(rng.uniform(26, 34)) if hi > 14 else None)
-            crops = [rotated_crop(scene.image, d.center, d.size, d.angle, card.input.size[0]) for d in scene.dice]
-            read = [card.labels[i] for i in predict(card, crops)]
-            hits = sum(a == b for a, b in zip(read, labels, strict=True))
-            plain = {i for i, x in enumerate(labels) if ds.symbols[x] == ("blank",)}  # faces with no picture
-            blobs = detector.find(scene.image) if detector is not None else []
-            by_detector += found(blobs, scene)
-            blank, blank_by_detector = blank + len(plain), blank_by_detector + found(blobs, scene, plain)
-            by_segmenter += found(segmenter.find(scene.image), scene)
-            for a, b in zip(labels, read, strict=True):
-                if a != b:
-                    wrong[f"{a} as {b}"] = wrong.get(f"{a} as {b}", 0) + 1
-            dice, right, scenes, rolls_right = dice + len(labels), right + hits, scenes + 1, rolls_right + (
-                hits == len(labels))
+    for labels, scene, crops in rendered_rolls(card, dice_set, rolls, HELD_OUT_BACKGROUNDS, seed):
+        read = [card.labels[i] for i in predict(card, crops)]
+        hits = sum(a == b for a, b in zip(read, labels, strict=True))
+        plain = {i for i, x in enumerate(labels) if ds.symbols[x] == ("blank",)}  # faces with no picture
+        blobs = detector.find(scene.image) if detector is not None else []
+        by_detector += found(blobs, scene)
+        blank, blank_by_detector = blank + len(plain), blank_by_detector + found(blobs, scene, plain)
+        by_segmenter += found(segmenter.find(scene.image), scene)
+        for a, b in zip(labels, read, strict=True):
+            if a != b:
+                wrong[f"{a} as {b}"] = wrong.get(f"{a} as {b}", 0) + 1
+        dice, right, scenes, rolls_right = dice + len(labels), right + hits, scenes + 1, rolls_right + (
+            hits == len(labels))
     return {"scenes": scenes, "dice": dice, "dice_right": right, "accuracy": round(right / dice, 4),
             "rolls_right": rolls_right, "wrong": wrong, "found_by_detector": by_detector,
             "found_by_segmenter": by_segmenter, "blank": blank, "blank_found_by_detector": blank_by_detector}
@@ -138,36 +147,29 @@ def frame_step_accuracy(card, dice_set: str, surfaces: tuple[str, ...], seed: in
     """Rendered rolls read die by die (each cut at its true place) before and after the frame step
     (`vision.colour.FrameColour.reread`, as `vision.pipeline.Pipeline` runs it): dice right, dice wrong the table
     would not ask about, dice it would ask about, rolls all right and rolls all right with nothing to ask."""
-    ds = get_dice_set(dice_set)
     step = FrameColour.for_dice_set(dice_set)
     classifier = Classifier(card)
-    rng = np.random.default_rng(seed)
     counts = {when: {"right": 0, "wrong_unasked": 0, "asked": 0, "rolls_right": 0, "rolls_right_unasked": 0}
               for when in ("before", "after")}
     wrong: dict[str, dict[str, int]] = {"before": {}, "after": {}}
     dice = scenes = 0
-    for count, lo, hi in rolls:
-        for _ in range(count):
-            labels = [ds.labels[k] for k in rng.integers(0, len(ds.labels), int(rng.integers(lo, hi + 1)))]
-            scene = render_scene(labels, dice_set, rng, background=surfaces,
-                                 die_px=int(rng.uniform(26, 34)) if hi > 14 else None)
-            crops = [rotated_crop(scene.image, d.center, d.size, d.angle, card.input.size[0]) for d in scene.dice]
-            before = classifier.classify(crops)
-            after = step.reread(scene.image, [(d.center, d.size, d.angle) for d in scene.dice], before,
-                                classifier.labels) if step is not None else before
-            for when, preds in (("before", before), ("after", after)):
-                c = counts[when]
-                ok = [p.label == x for p, x in zip(preds, labels, strict=True)]
-                asked = [p.confidence < ASK for p in preds]
-                c["right"] += sum(ok)
-                c["asked"] += sum(asked)
-                c["rolls_right"] += all(ok)
-                c["rolls_right_unasked"] += all(ok) and not any(asked)
-                for p, x, a in zip(preds, labels, asked, strict=True):
-                    if p.label != x and not a:
-                        c["wrong_unasked"] += 1
-                        wrong[when][f"{x} as {p.label}"] = wrong[when].get(f"{x} as {p.label}", 0) + 1
-            dice, scenes = dice + len(labels), scenes + 1
+    for labels, scene, crops in rendered_rolls(card, dice_set, rolls, surfaces, seed):
+        before = classifier.classify(crops)
+        after = step.reread(scene.image, [(d.center, d.size, d.angle) for d in scene.dice], before,
+                            classifier.labels) if step is not None else before
+        for when, preds in (("before", before), ("after", after)):
+            c = counts[when]
+            ok = [p.label == x for p, x in zip(preds, labels, strict=True)]
+            asked = [p.confidence < ASK for p in preds]
+            c["right"] += sum(ok)
+            c["asked"] += sum(asked)
+            c["rolls_right"] += all(ok)
+            c["rolls_right_unasked"] += all(ok) and not any(asked)
+            for p, x, a in zip(preds, labels, asked, strict=True):
+                if p.label != x and not a:
+                    c["wrong_unasked"] += 1
+                    wrong[when][f"{x} as {p.label}"] = wrong[when].get(f"{x} as {p.label}", 0) + 1
+        dice, scenes = dice + len(labels), scenes + 1
     for when in counts:
         counts[when]["accuracy"] = round(counts[when]["right"] / dice, 4)
         counts[when]["wrong_unasked_as"] = wrong[when]
