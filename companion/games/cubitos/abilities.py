@@ -138,9 +138,7 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     global _last_usable
     moments = moments or ("phase5",)
     table = state.table
-    offering = table.offers_at.get(moments)
-    if offering is None:
-        offering = _offering(table, moments)
+    offering = _offering(table, moments)
     if not offering and not (table.sword_gated and "phase5" in moments):
         return []  # most races' cards offer nothing at most moments: then no die needs asking
     last = _last_usable  # read once: another thread may ask about another state meanwhile
@@ -169,8 +167,8 @@ def _offering(table: Table, moments: tuple[str, ...]) -> tuple[tuple[str, dict[t
     """``table.offers_at[moments]``, filled on first use."""
     offering = table.offers_at.get(moments)
     if offering is None:
-        offering = table.offers_at[moments] = tuple((moment, _offered_at(table, moment)) for moment in moments
-                                                    if _offered_at(table, moment))
+        at = [(moment, _offered_at(table, moment)) for moment in moments]
+        offering = table.offers_at[moments] = tuple((moment, offered) for moment, offered in at if offered)
     return offering
 
 

@@ -59,6 +59,7 @@ from companion.games.cubitos.state import (
     Table,
     advance_fans,
     changed,
+    dice_by_type,
     draw_limit,
     face,
     from_stock,
@@ -340,14 +341,6 @@ def _beyond(counts: dict[str, int], other: dict[str, int]) -> dict[str, int]:
     return {kind: n - other.get(kind, 0) for kind, n in counts.items() if n > other.get(kind, 0)}
 
 
-def _by_type(dice: Iterable[int], types: tuple[str, ...]) -> dict[str, list[int]]:
-    """Die type -> ``dice`` of it, lowest first."""
-    found: dict[str, list[int]] = {}
-    for die in sorted(dice):
-        found.setdefault(types[die], []).append(die)
-    return found
-
-
 def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int, bool],
             events: list[Event]) -> tuple[list[int], list[int], list[int]]:
     """CU-27..CU-29: the dice the roll shows beyond the ready zone, taken from the draw zone (the rest zone
@@ -358,7 +351,7 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
     draw, rest = list(player.draw), list(player.rest)
     if player.refill_no_limit:  # CU-99: any dice of any zone; **Decision**: from the draw zone first
         taken = []
-        by_type = [_by_type(draw, types), _by_type(rest, types)]  # sorted once: such a roll may show 20 dice
+        by_type = [dice_by_type(draw, types), dice_by_type(rest, types)]  # sorted once: such a roll may show 20 dice
         for die_type, n in sorted(extra.items()):
             for source, of_type in zip((draw, rest), by_type, strict=True):
                 lowest = of_type.get(die_type, [])[:n]
@@ -1231,8 +1224,6 @@ class Cubitos:
             return 1000.0 if p in state.winners else -1000.0
         return _rating(state.table, state.players[p])
 
-    HANDING_ON = HANDING_ON
-    PASSING = PASSING
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
                                               "move": ANY_TIME, "buy": ANY_TIME}
     """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""

@@ -40,6 +40,15 @@ def _filled_on_use() -> Any:
     return field(default_factory=dict, init=False, repr=False, compare=False)
 
 
+def dice_by_type(dice: Iterable[int], types: tuple[str, ...]) -> dict[str, list[int]]:
+    """Die type -> those of ``dice`` of that type (``types``: die id -> type), lowest first (dice of a type are
+    alike: the rules take the lowest)."""
+    found: dict[str, list[int]] = {}
+    for die in sorted(dice):
+        found.setdefault(types[die], []).append(die)
+    return found
+
+
 @dataclass(frozen=True)
 class Table:
     """What stays the same for a whole game."""
@@ -91,8 +100,14 @@ class Table:
     def __post_init__(self) -> None:
         """The values worked out from the table, once, as plain attributes (``_worked_out``), in an order where
         each finds those it reads."""
-        for name in ("costs", "dice_of", "colours_of", "granting", "spaces_after", "must_push_faces", "sword_gated"):
-            object.__setattr__(self, name, getattr(self, f"_{name}")())  # frozen: as the dataclass's __init__ sets
+        worked_out = object.__setattr__  # frozen: set as the dataclass's own __init__ sets its fields
+        worked_out(self, "costs", self._costs())
+        worked_out(self, "dice_of", self._dice_of())
+        worked_out(self, "colours_of", self._colours_of())
+        worked_out(self, "granting", self._granting())
+        worked_out(self, "spaces_after", self._spaces_after())
+        worked_out(self, "must_push_faces", self._must_push_faces())
+        worked_out(self, "sword_gated", self._sword_gated())
 
     def cost(self, die_type: str) -> int | None:
         """CU-48, CU-85: an ability die costs what its colour's card says, a start die 0, the lead die nothing."""
@@ -109,10 +124,7 @@ class Table:
         return self.colours_of[die]
 
     def _dice_of(self) -> dict[str, tuple[int, ...]]:
-        found: dict[str, list[int]] = {}
-        for die, kind in enumerate(self.types):
-            found.setdefault(kind, []).append(die)
-        return {kind: tuple(dice) for kind, dice in found.items()}
+        return {kind: tuple(dice) for kind, dice in dice_by_type(range(len(self.types)), self.types).items()}
 
     def _colours_of(self) -> tuple[str, ...]:
         return tuple(self.kit.dice[kind].colour for kind in self.types)
