@@ -1423,10 +1423,6 @@ def _deferred(state: State, p: int, events: list[Event]) -> State:
     return evolve(state, phase="action", actor=p, stage=None)
 
 
-def driver_of(state: State, p: int) -> str | None:
-    return state.players[p].driver
-
-
 def _driver_ready(state: State, p: int, driver: str) -> bool:
     return state.players[p].driver == driver and driver not in state.turn.drivers_used
 
@@ -1624,10 +1620,10 @@ def _movement(state: State, p: int, events: list[Event]) -> State:
     placed = state.turn.placed
     if not placed:
         return _movement_bonus(state, p, 0, events)
-    segments, lap = state.table.track.segments, state.table.track.lap_length
+    along = state.table.track.along
     far, best = -inf, []  # the furthest distance, and the segments of the cubes that far, each once
     for c in placed:
-        d = c.crossings * lap + segments[c.segment].front
+        d = along(c.crossings, c.segment)
         if d > far:
             far, best = d, [c.segment]
         elif d == far and c.segment not in best:
@@ -2222,8 +2218,7 @@ def score(state: State, actor: str, cube: str = "", more: int = 0, placed: tuple
     ahead = 0.0
     if p == state.current:
         if placed is not None and p == state.actor:
-            track = state.table.track
-            far = max(far, placed[1] * track.lap_length + track.segments[placed[0]].front)
+            far = max(far, state.table.track.along(placed[1], placed[0]))
         if far > -inf:
             ahead = far - here
     if more and p == state.actor:
@@ -2243,12 +2238,11 @@ def _standing(state: State, p: int) -> tuple[float, float, int, int]:
         return last[2]
     player = state.players[p]
     track = state.table.track
-    here = player.crossings * track.lap_length + track.segments[player.segment].front  # distance(state, p)
+    here = track.along(player.crossings, player.segment)  # distance(state, p)
     far = -inf
     if p == state.current:
-        segments, lap = track.segments, track.lap_length
         for c in state.turn.placed:  # a loop, not max(...): no generator for every table rated
-            far = max(far, c.crossings * lap + segments[c.segment].front)
+            far = max(far, track.along(c.crossings, c.segment))
     bag, active, used, discard, aside = player.bag, player.active, player.used, player.discard, player.aside
     wear = bag[-1] + active[-1] + used[-1] + discard[-1] + aside[-1]
     gears = (bag[0] + active[0] + used[0] + discard[0] + aside[0]

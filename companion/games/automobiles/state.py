@@ -316,17 +316,14 @@ def entries(state: State, segment: str) -> tuple[str, ...]:
 def distance(state: State, p: int) -> float:
     """AU-19: crossings × lap length + front of the car's segment."""
     player = state.players[p]
-    track = state.table.track
-    return player.crossings * track.lap_length + track.segments[player.segment].front
+    return state.table.track.along(player.crossings, player.segment)
 
 
 def rank_key(state: State, p: int) -> tuple[float, int]:
-    """AU-19: further ahead first (``distance``, worked out here as it is: every ranking asks for each car); at
-    equal distance the lane nearer the infield."""
+    """AU-19: further ahead first; at equal distance the lane nearer the infield."""
     player = state.players[p]
     track = state.table.track
-    segment = track.segments[player.segment]
-    return -(player.crossings * track.lap_length + segment.front), segment.lane
+    return -track.along(player.crossings, player.segment), track.segments[player.segment].lane
 
 
 def ranking(state: State) -> list[int]:
