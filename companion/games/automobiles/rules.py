@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Mapping
 from functools import cache
 from math import inf
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.games.automobiles.kit import Card, Kit, Track, load_kit, read_data
 from companion.games.automobiles.state import (
@@ -321,6 +321,19 @@ def _landings(state: State, source: str, crossings: int, colours: tuple[str, ...
     return found
 
 
+T = TypeVar("T")
+
+
+def kept(cache: dict[Any, T], key: Any, value: T, limit: int) -> T:
+    """``value`` kept in ``cache`` under ``key``, the cache emptied first once it holds more than ``limit``: the
+    rules' tables of worked-out values are pure and cheap to fill again, and a race of thousands of actions (random
+    bots, fuzzing) must not grow them with every table it has seen."""
+    if len(cache) > limit:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 class Board:
     """The reaches of one placing of the cars on a track (its variant and protected start segments included): the
     cars stand still for most of a turn, and a greedy bot asks the same questions for every option it tries, so each
@@ -344,9 +357,7 @@ def board(state: State) -> Board:
     key = (state.table.track.id, state.table.weaving, cars, state.protected)
     found = _BOARDS.get(key)
     if found is None:
-        if len(_BOARDS) > BOARDS_KEPT:
-            _BOARDS.clear()
-        found = _BOARDS[key] = Board(cars)
+        found = kept(_BOARDS, key, Board(cars), BOARDS_KEPT)
     return found
 
 
@@ -433,9 +444,7 @@ def _ways(state: State, source: str) -> Ways:
                     walk = tuple((seg, track.segments[seg].line_at_back) for seg in into[into.index(entry):])
                     steps.append((target, field_colours(state, target), walk))
             ways.append((start, crossed, tuple(steps)))
-        if len(_WAYS) > 10_000:
-            _WAYS.clear()
-        found = _WAYS[key] = tuple(ways)
+        found = kept(_WAYS, key, tuple(ways), 10_000)
     return found
 
 
@@ -670,9 +679,7 @@ def _prices(table: Table) -> tuple[tuple[int, ...], tuple[int | None, ...]]:
     if known is None or known[0] is not table.cards:
         values = tuple(WEAR_VALUE if c == WEAR else table.value(c) for c in COLOURS)
         costs = tuple(None if c == WEAR and not WEAR_BUYABLE else table.cost(c) for c in COLOURS)
-        if len(_PRICES) > 1000:
-            _PRICES.clear()
-        known = _PRICES[id(table.cards)] = (table.cards, (values, costs))
+        known = kept(_PRICES, id(table.cards), (table.cards, (values, costs)), 1000)
     return known[1]
 
 
@@ -1681,9 +1688,7 @@ def wear_table_value(state: State, fields: frozenset[str]) -> int:
     key = (state.table.track.id, state.protected)
     values = _FIELD_WEAR.get(key)
     if values is None:
-        if len(_FIELD_WEAR) > 1000:
-            _FIELD_WEAR.clear()
-        values = _FIELD_WEAR[key] = {}
+        values = kept(_FIELD_WEAR, key, {}, 1000)
     best = 0
     for f in fields:
         value = values.get(f)
@@ -2039,9 +2044,7 @@ def listed(state: State) -> list[Action]:
     if known is not None and known[0] is state:
         return known[1]
     options = PHASES[state.phase].options(state)
-    if len(_LISTED) > LISTED_KEPT:
-        _LISTED.clear()
-    _LISTED[key] = (state, options)
+    kept(_LISTED, key, (state, options), LISTED_KEPT)
     return options
 
 
