@@ -6,7 +6,9 @@ and most rolls hold dice whose colour is not in doubt (Cubitos: the dark grey st
 coloured dice; Automobiles: the other colours). So the frame's gain per channel is estimated from the dice read
 surely whose colour has no brighter or dimmer twin (their body colour over their reference colour, median, with a
 smooth fall-off across the tray), and the dice read as one of a brightness pair are decided again by their body
-colour over that gain, weighed with the classifier's belief (which tells faces with a picture apart).
+colour over that gain, weighed with the classifier's belief (which tells faces with a picture apart). The pair dice
+help set the gain's level too: each must be one of its family, so together they say where the light is as surely
+as the references do (a frame has few references, each with its own paint and shading).
 
 Reference colours are the renderer's palettes of the set (`vision/synth/dice_sets.json`), the one place the dice's
 colours are written down; a factor shared by all dice (shading of the face, the camera) cancels in the gain.
@@ -34,7 +36,17 @@ from vision.synth.dice_sets import get_dice_set, get_palette
 MAX_PAIR_RATIO = 2.0
 SAME_HUE = 0.03  # largest distance between the two reference colours' chromaticities (each colour / its sum)
 REFERENCE_CONFIDENCE = 0.9  # a die read at least this surely may serve as a reference for the frame's light
-LIGHT_SLOPE_PRIOR = 0.3  # ridge on the light's change across the tray: larger keeps it flatter
+# the light's change across the tray, fitted to the references, is held towards what a lamp and a lens do unless
+# several dice say otherwise: ridge on its slope and fall-off (larger keeps it flatter; chosen on the validation
+# surfaces, where 0.3 held a fitted gradient short by 0.03 on average even with no noise at all) ...
+LIGHT_SLOPE_PRIOR = 0.2
+# ... and the fall-off towards the corners expected before any die is seen (a lens darkens its corners: the
+# renderer's vignette, 0 to 0.25 of the light at the corners, is -0.25 on average on this term)
+CORNER_FALL_OFF = -0.25
+# a die's own brightness, with the light known, strays from its colour's reference by about this much (log, one
+# standard deviation: its paint and the shading of its top face); measured on the validation surfaces, 0.053-0.079
+DIE_SPREAD = 0.06
+LEVEL_RANGE = 0.2  # the pair dice may move the frame's light level by up to this much (log) from the references'
 DARK_CHANNEL = 60  # reference channels darker than this are mostly noise and ink: not used for the gain
 # a pair die's body brightness, over the frame's gain, strays from its reference by about this much (log, one
 # standard deviation: the dice's own spread, the light's gradient across the tray, ink and glare); measured on the
@@ -176,8 +188,15 @@ class FrameColour:
         y = np.array([np.log(r[m] / gain[m]).mean() for r, m, _ in refs])
         x0 = np.hstack([np.ones((len(x), 1)), x])
         prior = np.diag([0.0, *([LIGHT_SLOPE_PRIOR] * 3)])
-        coef = np.linalg.solve(x0.T @ x0 + prior + 1e-9 * np.eye(4), x0.T @ y)
-        return [gain * float(np.exp(coef[0] + features(place[0]) @ coef[1:])) for place in places]
+        expected = np.array([0.0, 0.0, 0.0, CORNER_FALL_OFF])
+        coef = np.linalg.solve(x0.T @ x0 + prior + 1e-9 * np.eye(4), x0.T @ y + prior @ expected)
+        fitted = [gain * float(np.exp(coef[0] + features(place[0]) @ coef[1:])) for place in places]
+        strays = y - x0 @ coef
+        pairs = [(_log_brightness(colour / g) - np.array([_log_brightness(ref) for ref in family.references]))
+                 for colour, p, g in zip(colours, preds, fitted, strict=True)
+                 if (family := self.family_of(p.label)) is not None]
+        shift = float(np.exp(_level(strays, pairs)))
+        return [g * shift for g in fitted]
 
     def reread(self, image: np.ndarray, places: Sequence[Place], preds: Sequence[Prediction],
                labels: Sequence[str]) -> list[Prediction]:
@@ -208,6 +227,22 @@ class FrameColour:
                 decided = _decided(preds[k], family, member, labels, float(posterior[member]))
                 out[k] = decided if posterior[member] >= SURE else _doubtful(decided)
         return out
+
+
+def _level(strays: np.ndarray, pairs: Sequence[np.ndarray]) -> float:
+    """The frame's light level (log, a shift of the references' fit) at which the references and the pair dice fit
+    best together. Each pair die must be one of its family, so its brightness says where the light is as well as a
+    reference does, once the references have narrowed the level down to less than the family's steps: the pair
+    dice of a frame then pull the level to where each sits on one of its members. `strays`: each reference's
+    brightness over the fit; `pairs`: each pair die's brightness over the fit less each member's."""
+    if not pairs:
+        return 0.0
+    levels = np.linspace(-LEVEL_RANGE, LEVEL_RANGE, 161)
+    fit = -((strays[None, :] - levels[:, None]) ** 2).sum(axis=1) / (2 * DIE_SPREAD ** 2)
+    for offsets in pairs:
+        fit += np.log(np.exp(-((offsets[None, :] - levels[:, None]) ** 2) / (2 * DIE_SPREAD ** 2)).sum(axis=1)
+                      + 1e-300)
+    return float(levels[int(np.argmax(fit))])
 
 
 def _fits_none(family: Family, colour: np.ndarray) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import Classifier
+from vision.classify import Classifier, Prediction
 from vision.colour import FrameColour
 from vision.crops import rotated_crop
 from vision.pipeline import Pipeline, default_model
@@ -80,3 +80,29 @@ def test_dice_of_any_colour_have_no_frame_step_and_read_as_before(dice_set):
     alone = read(dice_set, drawn, frame_step=False)
     dice = read(dice_set, drawn)
     assert [(d.label, d.confidence) for d in dice] == [(p.label, p.confidence) for p in alone]
+
+
+def _sure(label: str) -> Prediction:
+    return Prediction(label, 0.99, ("", 0.0))
+
+
+def test_the_pale_dice_of_a_frame_settle_its_light_when_the_one_reference_has_brighter_paint():
+    step = FrameColour.for_dice_set("automobiles")
+    red, white = step.references["red"], step.references["white"]
+    centre = ((320.0, 240.0), 30.0, 0.0)
+    places = [centre] + [((320.0 + 40 * k, 240.0), 30.0, 0.0) for k in range(1, 5)]
+    colours = [red * 1.08] + [white] * 4  # the light is exactly the references' light; the red die's paint is brighter
+    gains = step.gains(colours, [_sure("red")] + [_sure("white")] * 4, places, (480, 640, 3))
+    # the red die alone says the light is 8 % brighter, which would take a white die a quarter of the way to grey
+    assert all(abs(float(np.log(g).mean())) < 0.03 for g in gains[1:])
+
+
+def test_with_every_reference_near_the_middle_a_corner_is_taken_to_be_darker():
+    step = FrameColour.for_dice_set("automobiles")
+    labels = ["red", "blue", "green", "yellow"]
+    places = [((320.0 + dx, 240.0 + dy), 30.0, 0.0) for dx, dy in ((-30, 0), (30, 0), (0, -30), (0, 30))]
+    colours = [step.references[x] for x in labels]  # an even light in the middle
+    gains = step.gains(colours + [step.references["white"]], [_sure(x) for x in labels] + [_sure("white")],
+                       places + [((20.0, 20.0), 30.0, 0.0)], (480, 640, 3))
+    # a lens darkens its corners, and nothing in this frame says this one does not
+    assert float(np.log(gains[-1] / gains[0]).mean()) < -0.05
