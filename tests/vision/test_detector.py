@@ -142,3 +142,16 @@ def test_an_exported_detector_trains_on_from_exactly_the_maps_it_gave(tmp_path):
     assert np.abs(Detector(tmp_path / "again.onnx").maps(frame)[0] - before).max() < 1e-4
     with pytest.raises(ValueError, match="convs"):
         load_onnx_weights(build_net(batchnorm=False).c1, DEFAULT_MODEL)
+
+
+def test_a_mirrored_frame_gives_the_same_dice_mirrored():
+    from vision.detector import DEFAULT_MODEL
+
+    frame = scene().image
+    width = frame.shape[1]
+    detector = Detector(DEFAULT_MODEL)
+    found = sorted((round(b.center[0], 1), round(b.center[1], 1), round(b.size, 1)) for b in detector.find(frame))
+    mirrored = sorted((round(width - b.center[0], 1), round(b.center[1], 1), round(b.size, 1))
+                      for b in detector.find(np.ascontiguousarray(frame[:, ::-1])))
+    assert len(found) == 3
+    assert np.allclose(np.array(found), np.array(mirrored), atol=0.2)
