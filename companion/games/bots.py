@@ -79,7 +79,8 @@ class GreedyBot:
     Options that need dice are tried with one sample roll each; ties go to the earliest option (games list the
     cautious choice, such as "done", first). A game whose options are costly to play out may rate some of them
     itself, ``game.rate(state, option, actor)`` (None for an option to be played out after all, as Cubitos does
-    for what it does not model); ``play_out=True`` plays out every option all the same.
+    for what it does not model), or all of a state's options at once, ``game.rate_options(state, options, actor)``
+    (a list alike), which reads what the options share once; ``play_out=True`` plays out every option all the same.
     """
 
     def __init__(self, play_out: bool = False) -> None:
@@ -89,17 +90,28 @@ class GreedyBot:
         options = choices(prompt)
         if len(options) == 1:
             return options[0]
-        rate = None if self.play_out else getattr(game, "rate", None)
         actor = prompt.actor
         best, best_score = options[0], float("-inf")
-        for option in options:
-            score = rate(state, option, actor) if rate is not None else None
+        ratings = self._ratings(game, state, options, actor)
+        for k, option in enumerate(options):
+            score = ratings[k]
             if score is None:
                 after, _ = game.apply(state, roll(game, option, rng, state))
                 score = game.score(after, actor)
             if score > best_score:
                 best, best_score = option, score
         return best
+
+    def _ratings(self, game: Game, state: Any, options: list[Action], actor: str) -> list[float | None]:
+        """The game's own rating of each option (None: play it out)."""
+        if not self.play_out:
+            rate_options = getattr(game, "rate_options", None)
+            if rate_options is not None:
+                return rate_options(state, options, actor)
+            rate = getattr(game, "rate", None)
+            if rate is not None:
+                return [rate(state, option, actor) for option in options]
+        return [None] * len(options)
 
 
 def play_game(game: Game, options: Mapping[str, Any], seed: int,

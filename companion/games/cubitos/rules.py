@@ -314,8 +314,20 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
         else:
             chosen = rng.sample(counted, low)
         chosen += rng.sample(excluded, extra - low)
-    names, types = table.kit.face_names, table.types
-    return [rng.choice(names[types[die]]) for die in (*player.ready, *chosen)]
+    # each die on the face ``rng.choice(faces)`` would draw, drawn as it does (the fewest bits that name every face,
+    # again while they name none) by the public ``getrandbits``: choice is two Python calls deep for each of the
+    # ~70,000 dice a bench rolls, and the recorded games pin these very draws
+    names, types, bits = table.kit.face_names, table.types, rng.getrandbits
+    shown = []
+    for die in (*player.ready, *chosen):
+        faces = names[types[die]]
+        n = len(faces)
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        shown.append(faces[r])
+    return shown
 
 
 def _split_excluded(state: State, p: int, dice: Iterable[int]) -> tuple[list[int], list[int]]:
@@ -1175,7 +1187,11 @@ class Cubitos:
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        return Prompt(actor=state.table.colours[state.current], phase=state.phase, options=list(self.options(state)))
+        prompt = _NEW(Prompt)  # the frozen dataclass's __init__ sets each field by object.__setattr__: slow, and a
+        # bot race makes a prompt for every action; a dict of all its fields handed over whole is what __init__ makes
+        _SET(prompt, "__dict__", {"actor": state.table.colours[state.current], "phase": state.phase,
+                                  "options": list(self.options(state)), "info": {}})
+        return prompt
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows.
@@ -1227,13 +1243,15 @@ class Cubitos:
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
                                               "move": ANY_TIME, "buy": ANY_TIME}
     """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
-    _rated: tuple[Any, ...] | None = None
-    """The last state and actor rated, with the actor's table, its ``_standing`` and, once asked, the rating of
-    passing."""
 
     def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
-        """What ``score`` makes of ``option`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None for an
-        option to be played out (abilities, shortcuts, a bust, a roll's size).
+        """What ``score`` makes of ``option`` for ``actor`` without ``apply``, or None for an option to be played
+        out: ``rate_options`` of that one option."""
+        return self.rate_options(state, [option], actor)[0]
+
+    def rate_options(self, state: State, options: list[Action], actor: str) -> list[float | None]:
+        """What ``score`` makes of each of ``options`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None
+        for an option to be played out (abilities, shortcuts, a bust, a roll's size).
 
         Options that end or hand on the actor's decisions (pass, push, rest, done, go ...) are rated by what they do
         to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
@@ -1242,52 +1260,58 @@ class Cubitos:
         A move is rated by the place its path's walk reached when the options were listed; a conversion, a purchase,
         a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
         as ``apply`` would; an ability that only turns a ready die to a face of choice (Wadenbeißer) by that die,
-        without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass. The
-        actor's standing (``_standing``) is worked out once per state: the options of one state mostly change only
-        the actor's resources."""
-        kind = option["type"]
-        last = self._rated
-        if last is None or last[0] is not state or last[1] != actor:
-            player = state.players[state.table.colours.index(actor)]
-            last = self._rated = (state, actor, player, _standing(state.table, player))
-        player, standing = last[2], last[3]
-        if kind in HANDING_ON:
-            if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
-                # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
-                # (worth nothing, owned all the same) and the player rolls again, out of danger
-                push = _push(state.table, player.ready) if player.ready else None
-                return _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, player.credits, 0, True)
-            return _total(standing, player.steps, player.coins, player.credits, 0, not player.done_rolling)
-        if kind in PASSING:  # a bust lists a dozen ways to rest, alike for the rating
-            if len(last) == 4:
-                last = self._rated = (*last, _total(standing, player.steps, player.coins, player.credits, 0,
-                                                    False))
-            return last[4]
-        if kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
-            walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
-            if walked is None:
-                return None
-            runner = walked.players[state.current]
-            return _total((_lead(state.table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits, 0,
-                          not runner.done_rolling)
-        if kind == "convert":
-            return _total(standing, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
-                          not player.done_rolling)
-        if kind == "buy":
-            return _total(standing, player.steps, player.coins - state.table.costs[option["die"]],
-                          player.credits, 1, not player.done_rolling)
-        if kind == "buy_step":
-            return _total(standing, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
-                          not player.done_rolling)
-        if state.phase == "bonus":
-            return self.score(_bonus_chosen(state, option, []), actor)
-        if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
-            moments = self.USING_ONLY[state.phase]
-            turn = turned(state, option, *moments)
-            if turn is not None:  # a die turned from the ready zone to a face: what else the use does rates nil
-                return _turned_rating(state.table, player, standing, turn)
-            return self.score(use_ability(state, option, [], *moments), actor)
-        return None
+        without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass.
+
+        All of a state's options are rated in one call: the actor's standing (``_standing``) and resources are read
+        once for them (the options of one state mostly change only the actor's resources), and a bot weighs three
+        options at most actions."""
+        table, phase = state.table, state.phase
+        player = state.players[table.colours.index(actor)]
+        standing = _standing(table, player)
+        steps, coins, credits, rolling = player.steps, player.coins, player.credits, not player.done_rolling
+        passing = None
+        rated: list[float | None] = []
+        for option in options:
+            kind = option["type"]
+            if kind in HANDING_ON:
+                if kind == "done" and phase == "buy" and lead_order(state)[-1] == state.current:
+                    # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice
+                    # rest (worth nothing, owned all the same) and the player rolls again, out of danger
+                    push = _push(table, player.ready) if player.ready else None
+                    score = _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, credits, 0, True)
+                else:
+                    score = _total(standing, steps, coins, credits, 0, rolling)
+            elif kind in PASSING:  # a bust lists a dozen ways to rest, alike for the rating
+                if passing is None:
+                    passing = _total(standing, steps, coins, credits, 0, False)
+                score = passing
+            elif kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
+                walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
+                if walked is None:
+                    score = None
+                else:
+                    runner = walked.players[state.current]
+                    score = _total((_lead(table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits,
+                                   0, not runner.done_rolling)
+            elif kind == "convert":
+                score = _total(standing, steps, coins + CREDIT_TO_COIN, credits - 1, 0, rolling)
+            elif kind == "buy":
+                score = _total(standing, steps, coins - table.costs[option["die"]], credits, 1, rolling)
+            elif kind == "buy_step":
+                score = _total(standing, steps + 1, coins - COINS_PER_STEP, credits, 0, rolling)
+            elif phase == "bonus":
+                score = self.score(_bonus_chosen(state, option, []), actor)
+            elif kind == "ability" and phase in self.USING_ONLY and "roll" not in option:
+                moments = self.USING_ONLY[phase]
+                turn = turned(state, option, *moments)
+                if turn is not None:  # a die turned from the ready zone to a face: what else the use does rates nil
+                    score = _turned_rating(table, player, standing, turn)
+                else:
+                    score = self.score(use_ability(state, option, [], *moments), actor)
+            else:
+                score = None
+            rated.append(score)
+        return rated
 
 
 def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple[float, float] | None]:
@@ -1367,6 +1391,9 @@ def _rating(table: Table, player: Player) -> float:
     return _total(_standing(table, player), player.steps, player.coins, player.credits, 0,
                   not player.done_rolling)
 
+
+_NEW, _SET = object.__new__, object.__setattr__
+"""Bound once, for ``Cubitos.prompt``."""
 
 GAME = Cubitos()
 
