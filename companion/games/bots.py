@@ -30,7 +30,7 @@ def choices(prompt: Prompt) -> list[Action]:
     action, and the bots only read the list."""
     options = prompt.options
     for option in options:
-        if option.get(BY_HAND):
+        if BY_HAND in option and option[BY_HAND]:  # ``in``, not ``get``: no method called for each option
             return [option for option in options if not option.get(BY_HAND)] or list(options)
     return options
 

@@ -24,6 +24,10 @@ MEMO_SIZE = 4096
 
 Offers = dict[tuple[int, str], tuple[Ability, ...]]
 """(die, face label) -> the abilities the face may grant at one moment (``Table.offered``)."""
+Offering = tuple[tuple[tuple[str, Offers], ...], frozenset[tuple[int, str]], bool]
+"""What the cards in play may offer at some moments (``Table.offers_at``): (moment, ``Table.offered[moment]``) of
+those at which any face may grant an ability, every such (die, face label), and whether a sword-gated one may be
+used."""
 
 
 def _worked_out() -> Any:
@@ -93,9 +97,9 @@ class Table:
     """(die type, face label) whose card owes a push once the face is placed (Käsehäppchen, CU-110)."""
     sword_gated: tuple[tuple[str, Ability], ...] = _worked_out()
     """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
-    offers_at: dict[tuple[str, ...], tuple[tuple[str, Offers], ...]] = _filled_on_use()
-    """Moments -> (moment, ``offered[moment]``) of those at which any face may grant an ability, in order
-    (most races' cards offer none at most moments); filled likewise."""
+    offers_at: dict[tuple[str, ...], Offering] = _filled_on_use()
+    """Moments -> what the cards may offer at them (``Offering``; most races' cards offer none at most moments);
+    filled likewise."""
 
     def __post_init__(self) -> None:
         """The values worked out from the table, once, as plain attributes (``_worked_out``), in an order where
