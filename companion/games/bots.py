@@ -45,8 +45,12 @@ def roll(game: Game, option: Mapping[str, Any], rng: random.Random, state: Any =
     """``option`` ready for ``apply``: with ``"dice"`` rolled when it asks for a roll.
 
     A game whose dice differ (Cubitos rolls a pool of coloured dice drawn from a player's zones) rolls them itself
-    (``roll_dice(state, option, rng)``); the others roll ``die_faces`` uniformly.
+    (``roll_dice(state, option, rng)``); the others roll ``die_faces`` uniformly. An option without a roll is ready
+    as it is (a dict: no copy at every action of a bot race, and ``apply`` finds the very option among those it
+    listed); the dice go into a copy.
     """
+    if "roll" not in option and type(option) is dict:
+        return option
     action = dict(option)
     if "roll" in option:
         if state is not None and hasattr(game, "roll_dice"):
