@@ -809,6 +809,8 @@ def walks(state: State) -> list[Walk]:
 def _walks(state: State) -> list[Walk]:
     p = state.current
     here = state.players[p]
+    if here.steps < 1:  # nowhere to go (``_step_targets``): most move prompts come after the runner's last step
+        return []
     origin = (here.segment, here.space, here.laps)
     best: dict[tuple[int, str, int], tuple[tuple[int, int], Walk]] = {}
     seen: set[tuple[Any, ...]] = set()
