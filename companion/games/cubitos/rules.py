@@ -488,12 +488,10 @@ def _to_choice(state: State, p: int, events: list[Event], changes: dict[str, Any
     changes = {} if changes is None else changes
     if player.pushed_active is not None or player.event_used:
         changes.update(pushed_active=None, event_used=frozenset())
-    if changes:
-        state = changed(state, p, **changes)
-    if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
+    if not changes.get("ready", player.ready):  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
-        return _pass(state, p, events)
-    return replaced(state, phase="choice")
+        return _pass(changed(state, p, **changes), p, events)
+    return changed(state, p, phase="choice", **changes)
 
 
 def _choices_at(moment: str) -> Callable[[State], list[Action]]:
@@ -696,7 +694,7 @@ def _start_move(state: State, p: int, events: list[Event]) -> State:
     (``START_SPECIAL_AFTER_PURCHASES``) when it has one."""
     player = state.players[p]
     here = (player.segment, player.space)
-    state = replaced(changed(state, p, moved_from=here), current=p, phase="move")
+    state = changed(state, p, moved_from=here, current=p, phase="move")
     space = track_of(state, p).spaces[player.space]
     if space.special is not None and here not in player.specials:
         return replaced(state, phase="move_start")

@@ -335,7 +335,7 @@ def reach_finish(state: State, p: int, events: list[Event]) -> State:
         return changed(state, p, laps=player.laps + 1, left_start=False)
     if player.segment == len(table.segments) - 1 and not player.reached:
         events.append({"type": "reached_finish", "player": seat(state, p)})
-        return replaced(changed(state, p, reached=True, left_start=False), ending=True)
+        return changed(state, p, reached=True, left_start=False, ending=True)
     return changed(state, p, left_start=False)
 
 
@@ -382,6 +382,8 @@ def labels(kit: Kit) -> tuple[str, ...]:
 
 _PLAYER_FIELD = {name: n for n, name in enumerate(Player._fields)}
 _STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
+_FIELD = {**_PLAYER_FIELD, **{name: ~n for name, n in _STATE_FIELD.items()}}
+"""A field's index in a player, or ``~`` its index in the state (the two share no name): ``changed`` takes both."""
 _PLAYERS = _STATE_FIELD["players"]
 _built = tuple.__new__
 """A NamedTuple from its values in field order, without its ``__new__`` (named once: a type's attribute is looked
@@ -389,18 +391,22 @@ up by name at each use)."""
 
 
 def changed(state: State, p: int, **changes: Any) -> State:
-    """Player ``p`` with ``changes``. Built by field index, not ``_replace``: the rules make a new player for nearly
-    every move, and a greedy bot's lookahead makes several per option."""
+    """Player ``p`` with ``changes``, and the state with those named for its own fields (the phase, the current
+    player ...). Built by field index, not ``_replace``: the rules make a new player for nearly every move, a greedy
+    bot's lookahead makes several per option, and a step that changes a player and then the phase makes one copy
+    of the state, not two."""
     fields = list(state)  # the state's fields by index: no slice of them, no NamedTuple field read (a generic look-up)
     players = list(fields[_PLAYERS])
     values = list(players[p])
     for name, value in changes.items():
-        values[_PLAYER_FIELD[name]] = value
+        k = _FIELD[name]
+        if k >= 0:
+            values[k] = value
+        else:
+            fields[~k] = value
     players[p] = _built(Player, values)
     fields[_PLAYERS] = tuple(players)
     return _built(State, fields)
-
-
 
 
 def replaced(state: State, **changes: Any) -> State:
