@@ -1241,8 +1241,13 @@ class Cubitos:
         return _rating(state.table, state.players[p])
 
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
-                                              "move": ANY_TIME, "buy": ANY_TIME}
-    """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
+                                              "move": ANY_TIME, "buy": ANY_TIME, "push": ("push",),
+                                              "event": ("event",), "end6": ("end6",), "before7": ("before7",)}
+    """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table: a
+    push's use hands on to the next roll (the pusher still rolls, so the race section cannot begin), an event's to
+    the choice to push or pass, Bob's at the end of phase 6 to the bonuses or the next runner, one before phase 7
+    to the purchases. Only an event's use that leaves the ready zone empty goes on to a pass that may end the roll
+    section (``_to_choice``): that one is played out."""
 
     def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
         """What ``score`` makes of ``option`` for ``actor`` without ``apply``, or None for an option to be played
@@ -1259,8 +1264,9 @@ class Cubitos:
         end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
         A move is rated by the place its path's walk reached when the options were listed; a conversion, a purchase,
         a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
-        as ``apply`` would; an ability that only turns a ready die to a face of choice (Wadenbeißer) by that die,
-        without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass.
+        as ``apply`` would (a bot that played out the uses of a push, an event or Bob spent much of its time on the
+        turns they hand on to); an ability that only turns a ready die to a face of choice (Wadenbeißer) by that
+        die, without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass.
 
         All of a state's options are rated in one call: the actor's standing (``_standing``) and resources are read
         once for them (the options of one state mostly change only the actor's resources), and a bot weighs three
@@ -1307,7 +1313,9 @@ class Cubitos:
                 if turn is not None:  # a die turned from the ready zone to a face: what else the use does rates nil
                     score = _turned_rating(table, player, standing, turn)
                 else:
-                    score = self.score(use_ability(state, option, [], *moments), actor)
+                    after = use_ability(state, option, [], *moments)
+                    score = None if phase == "event" and not after.players[state.current].ready \
+                        else self.score(after, actor)
             else:
                 score = None
             rated.append(score)
