@@ -54,6 +54,7 @@ from companion.games.cubitos.abilities import (
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
+    ZONES_READ,
     Player,
     State,
     Table,
@@ -827,7 +828,7 @@ def _walks(state: State) -> list[Walk]:
                 if key != origin and (key not in best or left > best[key][0]):
                     best[key] = (left, walk)
                 mark = (key, left, runner.specials, runner.reached)
-                if after.phase == "move" and mark not in seen:
+                if left[0] >= 1 and after.phase == "move" and mark not in seen:  # a runner without steps stops
                     seen.add(mark)
                     later.append(walk)
         frontier = later
@@ -1326,9 +1327,9 @@ def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple
     """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
     that change only resources: (the race left and reached, the fans, the dice owned, the active dice's worth, the
     push's (bust, gain) while the player may still push)."""
-    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-    return (_lead(table, player), player.fans, owned, _worth(table, player.active),
-            _pushing(table, player.ready, player.danger, player.done_rolling))
+    draw, ready, active, rest = player[ZONES_READ]  # one read, not four (a NamedTuple's fields are read generically)
+    return (_lead(table, player), player.fans, len(draw) + len(ready) + len(active) + len(rest),
+            _worth(table, active), _pushing(table, ready, player.danger, player.done_rolling))
 
 
 def _worth(table: Table, active: tuple[tuple[int, str], ...]) -> float:
@@ -1374,10 +1375,11 @@ def _lead(table: Table, player: Player) -> int:
 
 def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
     """(the chance that a push of ``ready`` shows no hit, what it brings): kept per ready zone."""
-    push = table.memo.get(("push", ready))
+    key = ("push", ready)
+    push = table.memo.get(key)
     if push is None:
         blank, coins, steps = table.kit.pool_odds(tuple(sorted(map(table.types.__getitem__, ready))))
-        push = table.remember(("push", ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
+        push = table.remember(key, (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
     return push
 
 

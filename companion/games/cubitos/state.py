@@ -223,6 +223,12 @@ class Player(NamedTuple):
     """Dice taken for this round only (Draftodon, Mungojerrie): back to the stock in phase 8 wherever they are."""
 
 
+ZONES_READ = slice(0, len(ZONES))
+"""A player's zones in ``ZONES`` order, its first fields: ``draw, ready, active, rest = player[ZONES_READ]`` reads
+them at once where the rules ask for all four (each NamedTuple field read is a generic attribute look-up)."""
+assert Player._fields[ZONES_READ] == ZONES
+
+
 class State(NamedTuple):
     table: Table
     players: tuple[Player, ...]
