@@ -1276,7 +1276,7 @@ class Cubitos:
         player = state.players[table.colours.index(actor)]
         standing = _standing(table, player)
         steps, coins, credits, rolling = player.steps, player.coins, player.credits, not player.done_rolling
-        passing = None
+        passing = turns = None
         rated: list[float | None] = []
         for option in options:
             kind = option["type"]
@@ -1310,9 +1310,20 @@ class Cubitos:
                 score = self.score(_bonus_chosen(state, option, []), actor)
             elif kind == "ability" and phase in self.USING_ONLY and "roll" not in option:
                 moments = self.USING_ONLY[phase]
-                turn = turned(state, option, *moments)
-                if turn is not None:  # a die turned from the ready zone to a face: what else the use does rates nil
-                    score = _turned_rating(table, player, standing, turn)
+                turn = None
+                if "pick" in option:  # a die turned from the ready zone to a face: what else the use does rates nil
+                    # (the turns of one die type differ only by the face: which die and the push left are found once)
+                    key = (option["ability"], option.get("die"), option.get("face"), option["pick"][0])
+                    if turns is None:
+                        turns = {}
+                    turn = turns.get(key, False)
+                    if turn is False:
+                        die = turned(state, option, *moments)
+                        turn = turns[key] = None if die is None else (die[0], _turned_push(table, player, die[0]))
+                if turn is not None:
+                    die, push = turn
+                    score = _total((*standing[:3], _worth(table, (*player.active, (die, option["pick"][1]))), push),
+                                   steps, coins, credits, 0, rolling)
                 else:
                     after = use_ability(state, option, [], *moments)
                     score = None if phase == "event" and not after.players[state.current].ready \
@@ -1351,16 +1362,13 @@ def _pushing(table: Table, ready: tuple[int, ...], danger: bool, done_rolling: b
     return push if danger else (0.0, push[1])
 
 
-def _turned_rating(table: Table, player: Player, standing: tuple[int, int, int, float, tuple[float, float] | None],
-                   turn: tuple[int, str]) -> float:
-    """``_rating`` of the player once ``turn`` (die, face) moved from the ready zone to the active zone
-    (``abilities.turned``): the place, fans and dice owned stand; the active zone gains the face, the push loses the
-    die, and a third active die puts the player in danger (CU-32, as ``abilities.placed`` does)."""
-    active = (*player.active, turn)
-    ready = tuple(d for d in player.ready if d != turn[0])
-    danger = player.danger or len(active) >= DANGER_THRESHOLD
-    return _total((*standing[:3], _worth(table, active), _pushing(table, ready, danger, player.done_rolling)),
-                  player.steps, player.coins, player.credits, 0, not player.done_rolling)
+def _turned_push(table: Table, player: Player, die: int) -> tuple[float, float] | None:
+    """``_pushing`` once ``die`` moved from the ready zone to the active zone (``abilities.turned``): the push loses
+    the die, and a third active die puts the player in danger (CU-32, as ``abilities.placed`` does). The rest of
+    ``_rating`` stands but for the active zone's worth, which gains the face."""
+    ready = tuple(d for d in player.ready if d != die)
+    danger = player.danger or len(player.active) + 1 >= DANGER_THRESHOLD
+    return _pushing(table, ready, danger, player.done_rolling)
 
 
 def _lead(table: Table, player: Player) -> int:
