@@ -1307,7 +1307,11 @@ class Cubitos:
             elif kind == "buy_step":
                 score = _total(standing, steps + 1, coins - COINS_PER_STEP, credits, 0, rolling)
             elif phase == "bonus":
-                score = self.score(_bonus_chosen(state, option, []), actor)
+                if kind == "take_die" or option["zone"] in ("draw", "rest"):
+                    # a die taken to the rest zone, or given back from a zone the rating counts only as dice owned
+                    score = _total(standing, steps, coins, credits, 1 if kind == "take_die" else -1, rolling)
+                else:
+                    score = self.score(_bonus_chosen(state, option, []), actor)
             elif kind == "ability" and phase in self.USING_ONLY and "roll" not in option:
                 moments = self.USING_ONLY[phase]
                 turn = None
