@@ -449,9 +449,12 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         _shown_beyond_ready(rolled, player.ready, types)
         raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only") from None
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
-    changes = {"draw": tuple(draw), "rest": tuple(rest), "ready": tuple(still), "active": tuple(active),
-               "refilled": True, "safe_roll": False,
+    changes = {"ready": tuple(still), "active": tuple(active),
                **placing(state, p, active[len(player.active):], len(active), events)}
+    if not player.refilled:  # a push leaves the draw and rest zones as they are (``changed`` sets each change)
+        changes.update(draw=tuple(draw), rest=tuple(rest), refilled=True)
+    if player.safe_roll:
+        changes["safe_roll"] = False
     if not hits and player.danger:
         if not player.safe_roll:
             state = changed(state, p, **changes)
