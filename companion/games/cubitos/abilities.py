@@ -148,7 +148,13 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     known = last[2]
     found = known.get(moments)
     if found is None:
-        found = known[moments] = [*_gated(state, p)] if gated else []
+        if gated:  # the sword-gated abilities, asked for with every set of moments that holds phase 5
+            swords = known.get(_SWORD_GATED)
+            if swords is None:
+                swords = known[_SWORD_GATED] = _gated(state, p)
+            found = known[moments] = [*swords]
+        else:
+            found = known[moments] = []
         for moment, offered in offering:
             at = known.get(moment)
             if at is None:
@@ -176,11 +182,13 @@ def _offering(table: Table, moments: tuple[str, ...]) -> Offering:
     return found
 
 
+_SWORD_GATED = "sword-gated"
+"""The key of the sword-gated abilities among ``_last_usable``'s answers (no moment is named so)."""
 _last_usable: tuple[State, int, dict[Any, list[tuple[int | None, str | None, Ability]]]] | None = None
-"""The answers of ``usable`` for the last state and player, by moments asked and by each moment, not to be changed
-by its callers: a state's options list the abilities of several moments, whether something is owed asks about
-one of them, a greedy bot rates each use by using it (``_use_ability`` asks again for every option), and a roll of
-an ability asks about every moment."""
+"""The answers of ``usable`` for the last state and player, by moments asked, by each moment and for the
+sword-gated abilities (``_SWORD_GATED``), not to be changed by its callers: a state's options list the abilities of
+several moments, whether something is owed asks about one of them, a greedy bot rates each use by using it
+(``_use_ability`` asks again for every option), and a roll of an ability asks about every moment."""
 
 
 def _gated(state: State, p: int) -> list[tuple[None, None, Ability]]:
