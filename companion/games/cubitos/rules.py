@@ -301,11 +301,10 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     player = state.players[p]
     low, _, recycle = refill_bounds(state, p)
     extra = option["roll"] - len(player.ready)
-    pool = list(player.draw) + (list(player.rest) if recycle or player.refill_no_limit else [])
     if extra == 0:  # a push, or a refill of nothing: the ready zone alone
         chosen = []
     elif player.refill_no_limit:
-        chosen = rng.sample(pool, extra)
+        chosen = rng.sample([*player.draw, *player.rest], extra)
     else:
         counted, excluded = _split_excluded(state, p, player.draw)
         if recycle:  # all of the draw zone first (CU-28), then from the recycled rest zone
@@ -314,7 +313,8 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
             excluded += rest_excluded
         else:
             chosen = rng.sample(counted, low)
-        chosen += rng.sample(excluded, extra - low)
+        if extra > low:  # excluded colours come along (a sample of none draws nothing)
+            chosen += rng.sample(excluded, extra - low)
     # each die on the face ``rng.choice(faces)`` would draw, drawn as it does (the fewest bits that name every face,
     # again while they name none) by the public ``getrandbits``: choice is two Python calls deep for each of the
     # ~70,000 dice a bench rolls, and the recorded games pin these very draws
