@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -95,7 +96,7 @@ class GreedyBot:
         if len(options) == 1:
             return options[0]
         actor = prompt.actor
-        best, best_score = options[0], float("-inf")
+        best, best_score = options[0], -math.inf
         ratings = self._ratings(game, state, options, actor)
         for k, option in enumerate(options):
             score = ratings[k]

@@ -394,8 +394,9 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
     taken = []  # the lowest dice of each type (dice of a type are alike)
     wanted = dict(extra)
     for die in sorted(draw):
-        if wanted.get(types[die]):
-            wanted[types[die]] -= 1
+        kind = types[die]
+        if wanted.get(kind):
+            wanted[kind] -= 1
             taken.append(die)
     if len(taken) < sum(extra.values()):  # the draw zone lacks some
         short = _beyond(extra, _counts([types[d] for d in draw]))
