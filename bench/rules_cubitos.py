@@ -2,11 +2,11 @@
 Goal (issue 16): >= 50.
 
 The headline is greedy bots as the dashboard's bot seats play: ``GreedyBot`` with the game's own rating of the
-options it can rate without playing them out (``Cubitos.rate``). A move (by the walk its listing made), a purchase,
-a conversion, a bonus and most abilities are rated exactly as ``apply`` then ``Cubitos.score`` would; pass, push,
-rest, done and go by the actor's own table, without the rest of the round they start (the next rollers, everyone's
-phase 5, the round's end), which a full lookahead plays out for every option it weighs. Abilities used when pushing,
-after a push, on a bust or at the end of phase 6, those that roll, and a roll's size are still played out. So the
+options it can rate without playing them out (``Cubitos.rate_options``). A move (by the walk its listing made), a
+purchase, a conversion, a bonus and most abilities are rated exactly as ``apply`` then ``Cubitos.score`` would; pass,
+push, rest, done and go by the actor's own table, without the rest of the round they start (the next rollers,
+everyone's phase 5, the round's end), which a full lookahead plays out for every option it weighs. Abilities used on a
+bust, those that roll, an event's use that empties the ready zone, and a roll's size are still played out. So the
 figure is the rules plus a cheap one-step lookahead; these bots race differently from the full lookahead (22 rounds
 instead of 25).
 
@@ -36,17 +36,37 @@ state from the old one's fields by index (``Prompt`` stays without ``__slots__``
 by handing a dict to ``__dict__``). Garbage collection is no lever here: 74 young and 7 middle collections
 over the 28 games, no full one.
 
-What is left is the Python work of each action, spread thin: about 2,650 bytecodes run per action (counted before
-the fifth pass, which took out C work rather than bytecodes; 2,000 would make 50 games/s), a tenth of them in the
-shared bot layer (``play_game``, choose, the ``Prompt`` dataclass) and 4% in ``random``, whose draws are pinned;
-no Cubitos function takes more than 6% of the time (``_on_roll``, ``state.changed`` copying the 40-field player,
-``rate``, ``abilities.usable``). Reading a ``NamedTuple`` field is a generic attribute look-up in Python 3.11:
-about 92 per action (callgrind counts 818,697 ``tuplegetter`` reads in the first seven games), some 5% of the
-instructions; ``State`` and ``Player`` stay tuples all the same, as the recorded games hash them by ``_asdict``
-and copying a tuple by index is what keeps ``changed`` cheap. Counting bytecodes alone misleads: placing a roll's
-dice by sorting ran fewer of them and more instructions. Rolls are a quarter of the work (a push rolls every die
-again, and a no-limit refill is played out at each size it may have); the rest is the greedy rating of every option
-and the listing of each state's options, which the recorded games pin to the option.
+The sixth pass (43.4-45.0 games/s CPU, 40.5-41.5 before it in turn in the same minutes on a machine shared with a
+training run; 10.8% fewer instructions on seven games, ``valgrind --tool=callgrind``: 2,059M -> 1,837M, and 11.1% on
+the 28: 6,663M -> 5,921M) takes out work that a state's options shared or did not need. A state's options are rated
+in one call (``Cubitos.rate_options``, which ``GreedyBot`` takes when a game has it), the actor's standing read once;
+the uses of abilities at a push, after a push (an event), at the end of phase 6 (Bob) and before phase 7 are rated by
+what they change, as phase 5's are, instead of played out (what the rules do after them leaves the actor's table as
+it is: ``Cubitos.USING_ONLY``); the dozen turns of a ready die to a face (Wadenbeißer) find the die and the push left
+once per die type; a bonus die taken, or given back from the draw or rest zone, is rated as a purchase is. ``usable``
+says in one look-up that no active die shows a face that may grant an ability at the moments asked (those faces are
+kept per moments), and works out the sword-gated abilities once per state; a walk stops at a runner without steps;
+a push changes the ready and active zones only; a prompt is made from one dict of its fields (the frozen dataclass's
+``__init__`` set each by ``object.__setattr__``); a roll's faces are drawn by ``getrandbits`` as ``rng.choice`` draws
+them (the same draws, two Python calls fewer per die); ``bots.roll`` hands an option without dice over as it is.
+Tried and dropped, as they ran more instructions: keeping every apply of a state's options for the one a bot played
+out and then chose (``use_ability`` already keeps its uses), keeping walks by where they start (fewer than 2% start
+alike within a game, as the events name the seat), a per-table table of the plain faces phase 5 collects (more to
+build than one game saves), and setting a player's changes by ``map`` rather than a loop.
+
+What is left is the Python work of each action, spread thin: about 2,440 bytecodes run per action (2,660 before the
+sixth pass, counted alike on seven games; some 210,000 machine instructions), 13% of them in the bot loop and the
+game's entry points (``play_game``, choose, prompt, options, apply) and a few % in ``random``, whose draws are
+pinned; no Cubitos function takes more than 7.5% (``state.changed`` copying the 40-field player for nearly every
+move, ``rate_options``, ``_on_roll``, the bot's roll, ``_total``, ``abilities.usable``). Reading a ``NamedTuple``
+field is a generic attribute look-up in Python 3.11: about 88 per action, some 5% of the instructions; ``State`` and
+``Player`` stay tuples all the same, as the recorded games hash them by ``_asdict`` and copying a tuple by index is
+what keeps ``changed`` cheap. Counting bytecodes alone misleads: placing a roll's dice by sorting ran fewer of them
+and more instructions, and drawing a face by ``getrandbits`` runs more bytecodes than ``rng.choice`` and fewer
+instructions. By phase, a roll is still a quarter of the time (its refill, placing and the bot's draws), phase 6 a
+fifth (the walks of its moves a third of that), the choice to push or pass a sixth; the options still played out (a
+no-limit refill's sizes, abilities that roll, those on a bust: 1,108 applies over the 28 games) some 6%, their dice
+drawn by the bot and deciding the rating. No single part left is worth the 10% more that 50 games/s needs.
 
     python bench/rules_cubitos.py
 """

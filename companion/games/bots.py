@@ -10,6 +10,7 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -30,7 +31,7 @@ def choices(prompt: Prompt) -> list[Action]:
     action, and the bots only read the list."""
     options = prompt.options
     for option in options:
-        if option.get(BY_HAND):
+        if BY_HAND in option and option[BY_HAND]:  # ``in``, not ``get``: no method called for each option
             return [option for option in options if not option.get(BY_HAND)] or list(options)
     return options
 
@@ -45,8 +46,12 @@ def roll(game: Game, option: Mapping[str, Any], rng: random.Random, state: Any =
     """``option`` ready for ``apply``: with ``"dice"`` rolled when it asks for a roll.
 
     A game whose dice differ (Cubitos rolls a pool of coloured dice drawn from a player's zones) rolls them itself
-    (``roll_dice(state, option, rng)``); the others roll ``die_faces`` uniformly.
+    (``roll_dice(state, option, rng)``); the others roll ``die_faces`` uniformly. An option without a roll is ready
+    as it is (a dict: no copy at every action of a bot race, and ``apply`` finds the very option among those it
+    listed); the dice go into a copy.
     """
+    if "roll" not in option and type(option) is dict:
+        return option
     action = dict(option)
     if "roll" in option:
         if state is not None and hasattr(game, "roll_dice"):
@@ -79,7 +84,8 @@ class GreedyBot:
     Options that need dice are tried with one sample roll each; ties go to the earliest option (games list the
     cautious choice, such as "done", first). A game whose options are costly to play out may rate some of them
     itself, ``game.rate(state, option, actor)`` (None for an option to be played out after all, as Cubitos does
-    for what it does not model); ``play_out=True`` plays out every option all the same.
+    for what it does not model), or all of a state's options at once, ``game.rate_options(state, options, actor)``
+    (a list alike), which reads what the options share once; ``play_out=True`` plays out every option all the same.
     """
 
     def __init__(self, play_out: bool = False) -> None:
@@ -89,17 +95,28 @@ class GreedyBot:
         options = choices(prompt)
         if len(options) == 1:
             return options[0]
-        rate = None if self.play_out else getattr(game, "rate", None)
         actor = prompt.actor
-        best, best_score = options[0], float("-inf")
-        for option in options:
-            score = rate(state, option, actor) if rate is not None else None
+        best, best_score = options[0], -math.inf
+        ratings = self._ratings(game, state, options, actor)
+        for k, option in enumerate(options):
+            score = ratings[k]
             if score is None:
                 after, _ = game.apply(state, roll(game, option, rng, state))
                 score = game.score(after, actor)
             if score > best_score:
                 best, best_score = option, score
         return best
+
+    def _ratings(self, game: Game, state: Any, options: list[Action], actor: str) -> list[float | None]:
+        """The game's own rating of each option (None: play it out)."""
+        if not self.play_out:
+            rate_options = getattr(game, "rate_options", None)
+            if rate_options is not None:
+                return rate_options(state, options, actor)
+            rate = getattr(game, "rate", None)
+            if rate is not None:
+                return [rate(state, option, actor) for option in options]
+        return [None] * len(options)
 
 
 def play_game(game: Game, options: Mapping[str, Any], seed: int,

@@ -39,14 +39,28 @@ def states(seed: int, actions: int = 400, race: str = "race_3"):
 
 def test_moves_conversions_purchases_bonuses_and_abilities_are_rated_as_playing_them_out_scores_them():
     rated = set()
-    for state, prompt in [*states(seed=5, actions=1500), *states(seed=5, actions=1500, race="race_7")]:
-        for option in prompt.options:
-            if (option["type"] in ("move", "convert", "buy_step", "buy", "give_back", "take_die")
-                    or option["type"] == "ability" and prompt.phase in Cubitos.USING_ONLY and "roll" not in option):
-                after, _ = GAME.apply(state, option)
-                assert GAME.rate(state, option, prompt.actor) == GAME.score(after, prompt.actor), option
-                rated.add(option["type"] if option["type"] != "ability" else prompt.phase)
-    assert rated == {"move", "convert", "buy_step", "buy", "give_back", "take_die", "support", "choice"}
+    for race in ("race_3", "race_7", "race_1"):
+        for state, prompt in states(seed=5, actions=1500, race=race):
+            for option in prompt.options:
+                if (option["type"] in ("move", "convert", "buy_step", "buy", "give_back", "take_die")
+                        or option["type"] == "ability" and prompt.phase in Cubitos.USING_ONLY and "roll" not in option
+                        and GAME.rate(state, option, prompt.actor) is not None):
+                    after, _ = GAME.apply(state, option)
+                    assert GAME.rate(state, option, prompt.actor) == GAME.score(after, prompt.actor), option
+                    rated.add(option["type"] if option["type"] != "ability" else prompt.phase)
+    assert rated == {"move", "convert", "buy_step", "buy", "give_back", "take_die", "support", "choice", "push",
+                     "event", "end6"}
+
+
+def test_an_event_use_is_rated_without_playing_it_out_unless_it_leaves_nothing_to_roll():
+    """With nothing left to roll the player must pass, which may end the roll section: that use is played out."""
+    rated = {}
+    for state, prompt in states(seed=16, actions=500):  # all the dice of a push hit at its 465th action
+        for option in prompt.options if prompt.phase == "event" else ():
+            if option["type"] == "ability":
+                rolls_on = bool(use_ability(state, option, [], "event").players[state.current].ready)
+                rated.setdefault(rolls_on, set()).add(GAME.rate(state, option, prompt.actor) is not None)
+    assert rated == {True: {True}, False: {False}}
 
 
 def test_pushing_or_passing_is_decided_without_playing_either_out():

@@ -23,6 +23,7 @@ from companion.games.cubitos.kit import Ability
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
     ZONES,
+    Offering,
     State,
     Table,
     advance_fans,
@@ -138,16 +139,22 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     global _last_usable
     moments = moments or ("phase5",)
     table = state.table
-    offering = _offering(table, moments)
-    if not offering and not (table.sword_gated and "phase5" in moments):
-        return []  # most races' cards offer nothing at most moments: then no die needs asking
+    offering, faces, gated = table.offers_at.get(moments) or _offering(table, moments)
+    if not gated and faces.isdisjoint(state.players[p].active):
+        return []  # the usual answer: no active die shows a face that may grant an ability now, no sword gate
     last = _last_usable  # read once: another thread may ask about another state meanwhile
     if last is None or last[0] is not state or last[1] != p:
         last = _last_usable = (state, p, {})
     known = last[2]
     found = known.get(moments)
     if found is None:
-        found = known[moments] = [*_gated(state, p)] if "phase5" in moments else []
+        if gated:  # the sword-gated abilities, asked for with every set of moments that holds phase 5
+            swords = known.get(_SWORD_GATED)
+            if swords is None:
+                swords = known[_SWORD_GATED] = _gated(state, p)
+            found = known[moments] = [*swords]
+        else:
+            found = known[moments] = []
         for moment, offered in offering:
             at = known.get(moment)
             if at is None:
@@ -159,24 +166,29 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
 def offers(table: Table, *moments: str) -> bool:
     """Whether any card in play may offer an ability at ``moments`` (``usable`` is empty for every state when not):
     the rules skip a moment so without making the state they would ask about."""
-    return bool(_offering(table, moments)) or bool(table.sword_gated and "phase5" in moments)
+    offering, _, gated = table.offers_at.get(moments) or _offering(table, moments)
+    return bool(offering) or gated
 
 
-def _offering(table: Table, moments: tuple[str, ...]) -> tuple[tuple[str, dict[tuple[int, str], tuple[Ability, ...]]],
-                                                                 ...]:
-    """``table.offers_at[moments]``, filled on first use."""
-    offering = table.offers_at.get(moments)
-    if offering is None:
-        at = [(moment, _offered_at(table, moment)) for moment in moments]
-        offering = table.offers_at[moments] = tuple((moment, offered) for moment, offered in at if offered)
-    return offering
+def _offering(table: Table, moments: tuple[str, ...]) -> Offering:
+    """``table.offers_at[moments]``, filled on first use: the moments at which a face may grant an ability, with
+    ``offered[moment]``; every (die, face) that may grant one at any of them; and whether a sword-gated ability
+    may be used (in phase 5). ``usable`` is asked some 50,000 times a bench, nearly always of an active zone that
+    shows none of those faces: the faces of all the moments asked let it say so at once."""
+    at = [(moment, _offered_at(table, moment)) for moment in moments]
+    offering = tuple((moment, offered) for moment, offered in at if offered)
+    faces = frozenset(shown for _, offered in offering for shown in offered)
+    table.offers_at[moments] = found = (offering, faces, bool(table.sword_gated) and "phase5" in moments)
+    return found
 
 
+_SWORD_GATED = "sword-gated"
+"""The key of the sword-gated abilities among ``_last_usable``'s answers (no moment is named so)."""
 _last_usable: tuple[State, int, dict[Any, list[tuple[int | None, str | None, Ability]]]] | None = None
-"""The answers of ``usable`` for the last state and player, by moments asked and by each moment, not to be changed
-by its callers: a state's options list the abilities of several moments, whether something is owed asks about
-one of them, a greedy bot rates each use by using it (``_use_ability`` asks again for every option), and a roll of
-an ability asks about every moment."""
+"""The answers of ``usable`` for the last state and player, by moments asked, by each moment and for the
+sword-gated abilities (``_SWORD_GATED``), not to be changed by its callers: a state's options list the abilities of
+several moments, whether something is owed asks about one of them, a greedy bot rates each use by using it
+(``_use_ability`` asks again for every option), and a roll of an ability asks about every moment."""
 
 
 def _gated(state: State, p: int) -> list[tuple[None, None, Ability]]:

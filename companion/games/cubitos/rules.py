@@ -54,6 +54,7 @@ from companion.games.cubitos.abilities import (
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
+    ZONES_READ,
     Player,
     State,
     Table,
@@ -300,11 +301,10 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     player = state.players[p]
     low, _, recycle = refill_bounds(state, p)
     extra = option["roll"] - len(player.ready)
-    pool = list(player.draw) + (list(player.rest) if recycle or player.refill_no_limit else [])
     if extra == 0:  # a push, or a refill of nothing: the ready zone alone
         chosen = []
     elif player.refill_no_limit:
-        chosen = rng.sample(pool, extra)
+        chosen = rng.sample([*player.draw, *player.rest], extra)
     else:
         counted, excluded = _split_excluded(state, p, player.draw)
         if recycle:  # all of the draw zone first (CU-28), then from the recycled rest zone
@@ -313,9 +313,22 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
             excluded += rest_excluded
         else:
             chosen = rng.sample(counted, low)
-        chosen += rng.sample(excluded, extra - low)
-    names, types = table.kit.face_names, table.types
-    return [rng.choice(names[types[die]]) for die in (*player.ready, *chosen)]
+        if extra > low:  # excluded colours come along (a sample of none draws nothing)
+            chosen += rng.sample(excluded, extra - low)
+    # each die on the face ``rng.choice(faces)`` would draw, drawn as it does (the fewest bits that name every face,
+    # again while they name none) by the public ``getrandbits``: choice is two Python calls deep for each of the
+    # ~70,000 dice a bench rolls, and the recorded games pin these very draws
+    names, types, bits = table.kit.face_names, table.types, rng.getrandbits
+    shown = []
+    for die in (*player.ready, *chosen):
+        faces = names[types[die]]
+        n = len(faces)
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        shown.append(faces[r])
+    return shown
 
 
 def _split_excluded(state: State, p: int, dice: Iterable[int]) -> tuple[list[int], list[int]]:
@@ -381,8 +394,9 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
     taken = []  # the lowest dice of each type (dice of a type are alike)
     wanted = dict(extra)
     for die in sorted(draw):
-        if wanted.get(types[die]):
-            wanted[types[die]] -= 1
+        kind = types[die]
+        if wanted.get(kind):
+            wanted[kind] -= 1
             taken.append(die)
     if len(taken) < sum(extra.values()):  # the draw zone lacks some
         short = _beyond(extra, _counts([types[d] for d in draw]))
@@ -436,9 +450,12 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         _shown_beyond_ready(rolled, player.ready, types)
         raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only") from None
     events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
-    changes = {"draw": tuple(draw), "rest": tuple(rest), "ready": tuple(still), "active": tuple(active),
-               "refilled": True, "safe_roll": False,
+    changes = {"ready": tuple(still), "active": tuple(active),
                **placing(state, p, active[len(player.active):], len(active), events)}
+    if not player.refilled:  # a push leaves the draw and rest zones as they are (``changed`` sets each change)
+        changes.update(draw=tuple(draw), rest=tuple(rest), refilled=True)
+    if player.safe_roll:
+        changes["safe_roll"] = False
     if not hits and player.danger:
         if not player.safe_roll:
             state = changed(state, p, **changes)
@@ -476,12 +493,10 @@ def _to_choice(state: State, p: int, events: list[Event], changes: dict[str, Any
     changes = {} if changes is None else changes
     if player.pushed_active is not None or player.event_used:
         changes.update(pushed_active=None, event_used=frozenset())
-    if changes:
-        state = changed(state, p, **changes)
-    if not state.players[p].ready:  # CU-37, CU-110: nothing left to roll: the player must pass
+    if not changes.get("ready", player.ready):  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
-        return _pass(state, p, events)
-    return replaced(state, phase="choice")
+        return _pass(changed(state, p, **changes), p, events)
+    return changed(state, p, phase="choice", **changes)
 
 
 def _choices_at(moment: str) -> Callable[[State], list[Action]]:
@@ -684,7 +699,7 @@ def _start_move(state: State, p: int, events: list[Event]) -> State:
     (``START_SPECIAL_AFTER_PURCHASES``) when it has one."""
     player = state.players[p]
     here = (player.segment, player.space)
-    state = replaced(changed(state, p, moved_from=here), current=p, phase="move")
+    state = changed(state, p, moved_from=here, current=p, phase="move")
     space = track_of(state, p).spaces[player.space]
     if space.special is not None and here not in player.specials:
         return replaced(state, phase="move_start")
@@ -797,6 +812,8 @@ def walks(state: State) -> list[Walk]:
 def _walks(state: State) -> list[Walk]:
     p = state.current
     here = state.players[p]
+    if here.steps < 1:  # nowhere to go (``_step_targets``): most move prompts come after the runner's last step
+        return []
     origin = (here.segment, here.space, here.laps)
     best: dict[tuple[int, str, int], tuple[tuple[int, int], Walk]] = {}
     seen: set[tuple[Any, ...]] = set()
@@ -815,7 +832,7 @@ def _walks(state: State) -> list[Walk]:
                 if key != origin and (key not in best or left > best[key][0]):
                     best[key] = (left, walk)
                 mark = (key, left, runner.specials, runner.reached)
-                if after.phase == "move" and mark not in seen:
+                if left[0] >= 1 and after.phase == "move" and mark not in seen:  # a runner without steps stops
                     seen.add(mark)
                     later.append(walk)
         frontier = later
@@ -1175,7 +1192,11 @@ class Cubitos:
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        return Prompt(actor=state.table.colours[state.current], phase=state.phase, options=list(self.options(state)))
+        prompt = _NEW(Prompt)  # the frozen dataclass's __init__ sets each field by object.__setattr__: slow, and a
+        # bot race makes a prompt for every action; a dict of all its fields handed over whole is what __init__ makes
+        _SET(prompt, "__dict__", {"actor": state.table.colours[state.current], "phase": state.phase,
+                                  "options": list(self.options(state)), "info": {}})
+        return prompt
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows.
@@ -1225,15 +1246,22 @@ class Cubitos:
         return _rating(state.table, state.players[p])
 
     USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
-                                              "move": ANY_TIME, "buy": ANY_TIME}
-    """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table."""
-    _rated: tuple[Any, ...] | None = None
-    """The last state and actor rated, with the actor's table, its ``_standing`` and, once asked, the rating of
-    passing."""
+                                              "move": ANY_TIME, "buy": ANY_TIME, "push": ("push",),
+                                              "event": ("event",), "end6": ("end6",), "before7": ("before7",)}
+    """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table: a
+    push's use hands on to the next roll (the pusher still rolls, so the race section cannot begin), an event's to
+    the choice to push or pass, Bob's at the end of phase 6 to the bonuses or the next runner, one before phase 7
+    to the purchases. Only an event's use that leaves the ready zone empty goes on to a pass that may end the roll
+    section (``_to_choice``): that one is played out."""
 
     def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
-        """What ``score`` makes of ``option`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None for an
-        option to be played out (abilities, shortcuts, a bust, a roll's size).
+        """What ``score`` makes of ``option`` for ``actor`` without ``apply``, or None for an option to be played
+        out: ``rate_options`` of that one option."""
+        return self.rate_options(state, [option], actor)[0]
+
+    def rate_options(self, state: State, options: list[Action], actor: str) -> list[float | None]:
+        """What ``score`` makes of each of ``options`` for ``actor`` without ``apply`` (``bots.GreedyBot``), or None
+        for an option to be played out (abilities, shortcuts, a bust, a roll's size).
 
         Options that end or hand on the actor's decisions (pass, push, rest, done, go ...) are rated by what they do
         to the actor's own table, not by the turns they start: those run the rest of the round (the next rollers,
@@ -1241,62 +1269,86 @@ class Cubitos:
         end on the actor's table (``_rested``: coins lost, active dice resting), without the lead die passing on.
         A move is rated by the place its path's walk reached when the options were listed; a conversion, a purchase,
         a bonus and an ability (in the phases of ``USING_ONLY``, one that rolls aside) by what they change, exactly
-        as ``apply`` would; an ability that only turns a ready die to a face of choice (Wadenbeißer) by that die,
-        without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass. The
-        actor's standing (``_standing``) is worked out once per state: the options of one state mostly change only
-        the actor's resources."""
-        kind = option["type"]
-        last = self._rated
-        if last is None or last[0] is not state or last[1] != actor:
-            player = state.players[state.table.colours.index(actor)]
-            last = self._rated = (state, actor, player, _standing(state.table, player))
-        player, standing = last[2], last[3]
-        if kind in HANDING_ON:
-            if kind == "done" and state.phase == "buy" and lead_order(state)[-1] == state.current:
-                # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice rest
-                # (worth nothing, owned all the same) and the player rolls again, out of danger
-                push = _push(state.table, player.ready) if player.ready else None
-                return _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, player.credits, 0, True)
-            return _total(standing, player.steps, player.coins, player.credits, 0, not player.done_rolling)
-        if kind in PASSING:  # a bust lists a dozen ways to rest, alike for the rating
-            if len(last) == 4:
-                last = self._rated = (*last, _total(standing, player.steps, player.coins, player.credits, 0,
-                                                    False))
-            return last[4]
-        if kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
-            walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
-            if walked is None:
-                return None
-            runner = walked.players[state.current]
-            return _total((_lead(state.table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits, 0,
-                          not runner.done_rolling)
-        if kind == "convert":
-            return _total(standing, player.steps, player.coins + CREDIT_TO_COIN, player.credits - 1, 0,
-                          not player.done_rolling)
-        if kind == "buy":
-            return _total(standing, player.steps, player.coins - state.table.costs[option["die"]],
-                          player.credits, 1, not player.done_rolling)
-        if kind == "buy_step":
-            return _total(standing, player.steps + 1, player.coins - COINS_PER_STEP, player.credits, 0,
-                          not player.done_rolling)
-        if state.phase == "bonus":
-            return self.score(_bonus_chosen(state, option, []), actor)
-        if kind == "ability" and state.phase in self.USING_ONLY and "roll" not in option:
-            moments = self.USING_ONLY[state.phase]
-            turn = turned(state, option, *moments)
-            if turn is not None:  # a die turned from the ready zone to a face: what else the use does rates nil
-                return _turned_rating(state.table, player, standing, turn)
-            return self.score(use_ability(state, option, [], *moments), actor)
-        return None
+        as ``apply`` would (a bot that played out the uses of a push, an event or Bob spent much of its time on the
+        turns they hand on to); an ability that only turns a ready die to a face of choice (Wadenbeißer) by that
+        die, without using it (``abilities.turned``), as a bot weighs a dozen such turns at every push or pass.
+
+        All of a state's options are rated in one call: the actor's standing (``_standing``) and resources are read
+        once for them (the options of one state mostly change only the actor's resources), and a bot weighs three
+        options at most actions."""
+        table, phase = state.table, state.phase
+        player = state.players[table.colours.index(actor)]
+        standing = _standing(table, player)
+        steps, coins, credits, rolling = player.steps, player.coins, player.credits, not player.done_rolling
+        passing = turns = None
+        rated: list[float | None] = []
+        for option in options:
+            kind = option["type"]
+            if kind in HANDING_ON:
+                if kind == "done" and phase == "buy" and lead_order(state)[-1] == state.current:
+                    # the last buyer's done ends the round (``_rested``): coins and steps are lost, the active dice
+                    # rest (worth nothing, owned all the same) and the player rolls again, out of danger
+                    push = _push(table, player.ready) if player.ready else None
+                    score = _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, credits, 0, True)
+                else:
+                    score = _total(standing, steps, coins, credits, 0, rolling)
+            elif kind in PASSING:  # a bust lists a dozen ways to rest, alike for the rating
+                if passing is None:
+                    passing = _total(standing, steps, coins, credits, 0, False)
+                score = passing
+            elif kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
+                walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
+                if walked is None:
+                    score = None
+                else:
+                    runner = walked.players[state.current]
+                    score = _total((_lead(table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits,
+                                   0, not runner.done_rolling)
+            elif kind == "convert":
+                score = _total(standing, steps, coins + CREDIT_TO_COIN, credits - 1, 0, rolling)
+            elif kind == "buy":
+                score = _total(standing, steps, coins - table.costs[option["die"]], credits, 1, rolling)
+            elif kind == "buy_step":
+                score = _total(standing, steps + 1, coins - COINS_PER_STEP, credits, 0, rolling)
+            elif phase == "bonus":
+                if kind == "take_die" or option["zone"] in ("draw", "rest"):
+                    # a die taken to the rest zone, or given back from a zone the rating counts only as dice owned
+                    score = _total(standing, steps, coins, credits, 1 if kind == "take_die" else -1, rolling)
+                else:
+                    score = self.score(_bonus_chosen(state, option, []), actor)
+            elif kind == "ability" and phase in self.USING_ONLY and "roll" not in option:
+                moments = self.USING_ONLY[phase]
+                turn = None
+                if "pick" in option:  # a die turned from the ready zone to a face: what else the use does rates nil
+                    # (the turns of one die type differ only by the face: which die and the push left are found once)
+                    key = (option["ability"], option.get("die"), option.get("face"), option["pick"][0])
+                    if turns is None:
+                        turns = {}
+                    turn = turns.get(key, False)
+                    if turn is False:
+                        die = turned(state, option, *moments)
+                        turn = turns[key] = None if die is None else (die[0], _turned_push(table, player, die[0]))
+                if turn is not None:
+                    die, push = turn
+                    score = _total((*standing[:3], _worth(table, (*player.active, (die, option["pick"][1]))), push),
+                                   steps, coins, credits, 0, rolling)
+                else:
+                    after = use_ability(state, option, [], *moments)
+                    score = None if phase == "event" and not after.players[state.current].ready \
+                        else self.score(after, actor)
+            else:
+                score = None
+            rated.append(score)
+        return rated
 
 
 def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple[float, float] | None]:
     """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
     that change only resources: (the race left and reached, the fans, the dice owned, the active dice's worth, the
     push's (bust, gain) while the player may still push)."""
-    owned = len(player.draw) + len(player.ready) + len(player.active) + len(player.rest)
-    return (_lead(table, player), player.fans, owned, _worth(table, player.active),
-            _pushing(table, player.ready, player.danger, player.done_rolling))
+    draw, ready, active, rest = player[ZONES_READ]  # one read, not four (a NamedTuple's fields are read generically)
+    return (_lead(table, player), player.fans, len(draw) + len(ready) + len(active) + len(rest),
+            _worth(table, active), _pushing(table, ready, player.danger, player.done_rolling))
 
 
 def _worth(table: Table, active: tuple[tuple[int, str], ...]) -> float:
@@ -1318,16 +1370,13 @@ def _pushing(table: Table, ready: tuple[int, ...], danger: bool, done_rolling: b
     return push if danger else (0.0, push[1])
 
 
-def _turned_rating(table: Table, player: Player, standing: tuple[int, int, int, float, tuple[float, float] | None],
-                   turn: tuple[int, str]) -> float:
-    """``_rating`` of the player once ``turn`` (die, face) moved from the ready zone to the active zone
-    (``abilities.turned``): the place, fans and dice owned stand; the active zone gains the face, the push loses the
-    die, and a third active die puts the player in danger (CU-32, as ``abilities.placed`` does)."""
-    active = (*player.active, turn)
-    ready = tuple(d for d in player.ready if d != turn[0])
-    danger = player.danger or len(active) >= DANGER_THRESHOLD
-    return _total((*standing[:3], _worth(table, active), _pushing(table, ready, danger, player.done_rolling)),
-                  player.steps, player.coins, player.credits, 0, not player.done_rolling)
+def _turned_push(table: Table, player: Player, die: int) -> tuple[float, float] | None:
+    """``_pushing`` once ``die`` moved from the ready zone to the active zone (``abilities.turned``): the push loses
+    the die, and a third active die puts the player in danger (CU-32, as ``abilities.placed`` does). The rest of
+    ``_rating`` stands but for the active zone's worth, which gains the face."""
+    ready = tuple(d for d in player.ready if d != die)
+    danger = player.danger or len(player.active) + 1 >= DANGER_THRESHOLD
+    return _pushing(table, ready, danger, player.done_rolling)
 
 
 def _lead(table: Table, player: Player) -> int:
@@ -1342,10 +1391,11 @@ def _lead(table: Table, player: Player) -> int:
 
 def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
     """(the chance that a push of ``ready`` shows no hit, what it brings): kept per ready zone."""
-    push = table.memo.get(("push", ready))
+    key = ("push", ready)
+    push = table.memo.get(key)
     if push is None:
         blank, coins, steps = table.kit.pool_odds(tuple(sorted(map(table.types.__getitem__, ready))))
-        push = table.remember(("push", ready), (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
+        push = table.remember(key, (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
     return push
 
 
@@ -1367,6 +1417,9 @@ def _rating(table: Table, player: Player) -> float:
     return _total(_standing(table, player), player.steps, player.coins, player.credits, 0,
                   not player.done_rolling)
 
+
+_NEW, _SET = object.__new__, object.__setattr__
+"""Bound once, for ``Cubitos.prompt``."""
 
 GAME = Cubitos()
 

@@ -24,6 +24,10 @@ MEMO_SIZE = 4096
 
 Offers = dict[tuple[int, str], tuple[Ability, ...]]
 """(die, face label) -> the abilities the face may grant at one moment (``Table.offered``)."""
+Offering = tuple[tuple[tuple[str, Offers], ...], frozenset[tuple[int, str]], bool]
+"""What the cards in play may offer at some moments (``Table.offers_at``): (moment, ``Table.offered[moment]``) of
+those at which any face may grant an ability, every such (die, face label), and whether a sword-gated one may be
+used."""
 
 
 def _worked_out() -> Any:
@@ -93,9 +97,9 @@ class Table:
     """(die type, face label) whose card owes a push once the face is placed (Käsehäppchen, CU-110)."""
     sword_gated: tuple[tuple[str, Ability], ...] = _worked_out()
     """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
-    offers_at: dict[tuple[str, ...], tuple[tuple[str, Offers], ...]] = _filled_on_use()
-    """Moments -> (moment, ``offered[moment]``) of those at which any face may grant an ability, in order
-    (most races' cards offer none at most moments); filled likewise."""
+    offers_at: dict[tuple[str, ...], Offering] = _filled_on_use()
+    """Moments -> what the cards may offer at them (``Offering``; most races' cards offer none at most moments);
+    filled likewise."""
 
     def __post_init__(self) -> None:
         """The values worked out from the table, once, as plain attributes (``_worked_out``), in an order where
@@ -219,6 +223,12 @@ class Player(NamedTuple):
     """Dice taken for this round only (Draftodon, Mungojerrie): back to the stock in phase 8 wherever they are."""
 
 
+ZONES_READ = slice(0, len(ZONES))
+"""A player's zones in ``ZONES`` order, its first fields: ``draw, ready, active, rest = player[ZONES_READ]`` reads
+them at once where the rules ask for all four (each NamedTuple field read is a generic attribute look-up)."""
+assert Player._fields[ZONES_READ] == ZONES
+
+
 class State(NamedTuple):
     table: Table
     players: tuple[Player, ...]
@@ -331,7 +341,7 @@ def reach_finish(state: State, p: int, events: list[Event]) -> State:
         return changed(state, p, laps=player.laps + 1, left_start=False)
     if player.segment == len(table.segments) - 1 and not player.reached:
         events.append({"type": "reached_finish", "player": seat(state, p)})
-        return replaced(changed(state, p, reached=True, left_start=False), ending=True)
+        return changed(state, p, reached=True, left_start=False, ending=True)
     return changed(state, p, left_start=False)
 
 
@@ -378,6 +388,8 @@ def labels(kit: Kit) -> tuple[str, ...]:
 
 _PLAYER_FIELD = {name: n for n, name in enumerate(Player._fields)}
 _STATE_FIELD = {name: n for n, name in enumerate(State._fields)}
+_FIELD = {**_PLAYER_FIELD, **{name: ~n for name, n in _STATE_FIELD.items()}}
+"""A field's index in a player, or ``~`` its index in the state (the two share no name): ``changed`` takes both."""
 _PLAYERS = _STATE_FIELD["players"]
 _built = tuple.__new__
 """A NamedTuple from its values in field order, without its ``__new__`` (named once: a type's attribute is looked
@@ -385,18 +397,22 @@ up by name at each use)."""
 
 
 def changed(state: State, p: int, **changes: Any) -> State:
-    """Player ``p`` with ``changes``. Built by field index, not ``_replace``: the rules make a new player for nearly
-    every move, and a greedy bot's lookahead makes several per option."""
+    """Player ``p`` with ``changes``, and the state with those named for its own fields (the phase, the current
+    player ...). Built by field index, not ``_replace``: the rules make a new player for nearly every move, a greedy
+    bot's lookahead makes several per option, and a step that changes a player and then the phase makes one copy
+    of the state, not two."""
     fields = list(state)  # the state's fields by index: no slice of them, no NamedTuple field read (a generic look-up)
     players = list(fields[_PLAYERS])
     values = list(players[p])
     for name, value in changes.items():
-        values[_PLAYER_FIELD[name]] = value
+        k = _FIELD[name]
+        if k >= 0:
+            values[k] = value
+        else:
+            fields[~k] = value
     players[p] = _built(Player, values)
     fields[_PLAYERS] = tuple(players)
     return _built(State, fields)
-
-
 
 
 def replaced(state: State, **changes: Any) -> State:
