@@ -122,6 +122,15 @@ class Prompt:
     options: list[Action] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def of(cls, actor: str | None, phase: str, options: list[Action], info: dict[str, Any]) -> Prompt:
+        """A prompt from all four fields, made without the frozen dataclass's ``__init__``, which sets each field by
+        ``object.__setattr__``: a bot race makes a prompt for every action, and a dict of the fields handed over
+        whole is what ``__init__`` would have made."""
+        prompt = object.__new__(cls)
+        object.__setattr__(prompt, "__dict__", {"actor": actor, "phase": phase, "options": options, "info": info})
+        return prompt
+
 
 class Presentation(Protocol):
     """How a game looks on a screen: a pure module ``<package>/present.py`` beside its rules, built from its own

@@ -2123,7 +2123,7 @@ class Automobiles:
             info = {"turn": colours[state.current]}
             if state.phase == "buy":
                 info["money"] = money(state, state.current)
-        return make(Prompt, actor=colours[state.actor], phase=state.phase, options=list(listed(state)), info=info)
+        return Prompt.of(colours[state.actor], state.phase, list(listed(state)), info)
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).

@@ -42,8 +42,9 @@ def evolve(obj: T, **changes: Any) -> T:
 
 def make(cls: type[T], **attributes: Any) -> T:
     """An instance of a frozen dataclass from all its attributes, made the way ``evolve`` makes a copy: a dict of
-    its own handed over whole, not one ``object.__setattr__`` per field (a prompt is made for every action, a
-    placed cube for every move). The caller names every field; the classes here have no ``__post_init__``."""
+    its own handed over whole, not one ``object.__setattr__`` per field (a placed cube is made for every move;
+    prompts are made alike by ``Prompt.of``). The caller names every field; the classes here have no
+    ``__post_init__``."""
     new = _NEW(cls)
     _SET(new, "__dict__", attributes)
     return new

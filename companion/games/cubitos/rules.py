@@ -1192,11 +1192,7 @@ class Cubitos:
     def prompt(self, state: State) -> Prompt:
         if state.phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        prompt = _NEW(Prompt)  # the frozen dataclass's __init__ sets each field by object.__setattr__: slow, and a
-        # bot race makes a prompt for every action; a dict of all its fields handed over whole is what __init__ makes
-        _SET(prompt, "__dict__", {"actor": state.table.colours[state.current], "phase": state.phase,
-                                  "options": list(self.options(state)), "info": {}})
-        return prompt
+        return Prompt.of(state.table.colours[state.current], state.phase, list(self.options(state)), {})
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows.
@@ -1417,9 +1413,6 @@ def _rating(table: Table, player: Player) -> float:
     return _total(_standing(table, player), player.steps, player.coins, player.credits, 0,
                   not player.done_rolling)
 
-
-_NEW, _SET = object.__new__, object.__setattr__
-"""Bound once, for ``Cubitos.prompt``."""
 
 GAME = Cubitos()
 
