@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -96,6 +97,12 @@ class Family:
 
     members: tuple[tuple[str, ...], ...]
     references: tuple[np.ndarray, ...]
+
+    @cached_property
+    def brightness(self) -> np.ndarray:
+        """Each member's reference log brightness, brightest first: every die of the family is weighed against
+        these, in every frame."""
+        return np.array([_log_brightness(r) for r in self.references])
 
     def member_of(self, label: str) -> int | None:
         return next((i for i, labels in enumerate(self.members) if label in labels), None)
@@ -192,7 +199,7 @@ class FrameColour:
         coef = np.linalg.solve(x0.T @ x0 + prior + 1e-9 * np.eye(4), x0.T @ y + prior @ expected)
         fitted = [gain * float(np.exp(coef[0] + features(place[0]) @ coef[1:])) for place in places]
         strays = y - x0 @ coef
-        pairs = [(_log_brightness(colour / g) - np.array([_log_brightness(ref) for ref in family.references]))
+        pairs = [_log_brightness(colour / g) - family.brightness
                  for colour, p, g in zip(colours, preds, fitted, strict=True)
                  if (family := self.family_of(p.label)) is not None]
         shift = float(np.exp(_level(strays, pairs)))
@@ -249,7 +256,7 @@ def _fits_none(family: Family, colour: np.ndarray) -> bool:
     """The die's corrected brightness is far from every member's (a dark grey die read as light grey, a die whose
     face the crop missed): the frame cannot say what it is."""
     lum = _log_brightness(colour)
-    return min(abs(lum - _log_brightness(r)) for r in family.references) > FITS_NONE * SPREAD
+    return float(np.abs(lum - family.brightness).min()) > FITS_NONE * SPREAD
 
 
 def _posterior(family: Family, colour: np.ndarray, pred: Prediction, labels: Sequence[str]) -> np.ndarray:
@@ -258,7 +265,7 @@ def _posterior(family: Family, colour: np.ndarray, pred: Prediction, labels: Seq
     power `CLASSIFIER_WEIGHT`: the picture on a face tells Cubitos' white and grey dice apart where a face has one,
     while on a blank face the classifier's belief is a guess at the light)."""
     lum = _log_brightness(colour)
-    score = np.array([-((lum - _log_brightness(r)) / SPREAD) ** 2 / 2 for r in family.references])
+    score = -((lum - family.brightness) / SPREAD) ** 2 / 2
     if pred.scores:
         index = {x: i for i, x in enumerate(labels)}
         mass = np.array([sum(pred.scores[index[x]] for x in member if x in index) for member in family.members])
@@ -279,7 +286,7 @@ def _groups(family: Family, colours: dict[int, np.ndarray]) -> dict[int, tuple[i
     cut = int(np.argmax(steps)) + 1
     dim, bright = [x for x, _ in lum[:cut]], [x for x, _ in lum[cut:]]
     apart = float(np.mean(bright) - np.mean(dim))
-    refs = [_log_brightness(r) for r in family.references]  # brightest first
+    refs = family.brightness  # brightest first
     pairs = [(i, j) for i in range(len(refs)) for j in range(i + 1, len(refs))]
     first, second = min(pairs, key=lambda p: abs(refs[p[0]] - refs[p[1]] - apart))
     gap = refs[first] - refs[second]
