@@ -205,6 +205,12 @@ class Kit:
         return {d.id: tuple(f"{d.id}/{f.label}" for f in d.faces) for d in self.dice.values()}
 
     @kept
+    def face_draws(self) -> dict[str, tuple[tuple[str, ...], int, int]]:
+        """Die type -> (its faces' names, how many, the bits that name every one): what a bot's roll draws a face
+        from, as ``rng.choice`` would, worked out once and not for each of the ~70,000 dice a bench rolls."""
+        return {kind: (names, len(names), len(names).bit_length()) for kind, names in self.face_names.items()}
+
+    @kept
     def faces_named(self) -> dict[str, tuple[str, str]]:
         """``"<die type>/<face label>"`` -> (die type, face label) for every face the camera can read (RULES.md
         §19): each roll names its dice so."""
@@ -214,6 +220,12 @@ class Kit:
     def blank_faces(self) -> frozenset[tuple[str, str]]:
         """(die type, face label) of every blank face (CU-31): what a roll leaves in the ready zone."""
         return frozenset((d.id, f.label) for d in self.dice.values() for f in d.faces if f.blank)
+
+    @kept
+    def blank_names(self) -> frozenset[str]:
+        """``blank_faces`` by the names a roll shows: a string keeps its hash, a (type, label) pair works it out
+        again at every look-up of a roll's dice."""
+        return frozenset(f"{kind}/{label}" for kind, label in self.blank_faces)
 
     def pool_odds(self, kinds: tuple[str, ...]) -> tuple[float, float, float]:
         """(the chance that every die of ``kinds``, sorted die types, shows a blank face, the coins and the steps

@@ -318,12 +318,10 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     # each die on the face ``rng.choice(faces)`` would draw, drawn as it does (the fewest bits that name every face,
     # again while they name none) by the public ``getrandbits``: choice is two Python calls deep for each of the
     # ~70,000 dice a bench rolls, and the recorded games pin these very draws
-    names, types, bits = table.kit.face_names, table.types, rng.getrandbits
+    draws, types, bits = table.kit.face_draws, table.types, rng.getrandbits
     shown = []
     for die in (*player.ready, *chosen):
-        faces = names[types[die]]
-        n = len(faces)
-        k = n.bit_length()
+        faces, n, k = draws[types[die]]
         r = bits(k)
         while r >= n:
             r = bits(k)
@@ -434,17 +432,17 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
     for die in sorted(taken, reverse=True):
         of_type.setdefault(types[die], []).append(die)
-    blanks = table.kit.blank_faces
+    blanks = table.kit.blank_names
     active = list(player.active)
     still: list[int] = []
     hits = []
     try:
-        for name, shown in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
-            die = of_type[shown[0]].pop()
-            if shown in blanks:
+        for name, (kind, label) in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
+            die = of_type[kind].pop()
+            if name in blanks:
                 still.append(die)
             else:
-                active.append((die, shown[1]))
+                active.append((die, label))
                 hits.append(name)
     except (KeyError, IndexError):  # a push showing other dice than the ready zone's (a refill's are checked)
         _shown_beyond_ready(rolled, player.ready, types)
