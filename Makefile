@@ -1,7 +1,12 @@
 # Two commands on a fresh machine: `make demo` and `make test`. Both bootstrap .venv themselves.
 #   make demo                      the companion with embedded defaults, open to tablets on the LAN
 #   make demo PORT=8090 HOST=127.0.0.1
-PYTHON ?= python3
+# The interpreter a Pi runs: Debian's python3 (Raspberry Pi OS's, which deploy/install-pi.sh makes the service's venv
+# with), built with profile-guided optimisation; another python3 3.11+ where there is none (or it lacks venv). A
+# pyenv build made without --enable-optimizations runs the rules some 10 % slower (bench/rules_cubitos.py), so
+# figures taken on it would not be the Pi's interpreter's. `make PYTHON=...` chooses another.
+PYTHON ?= $(shell /usr/bin/python3 -c 'import sys, ensurepip, venv; sys.exit(sys.version_info < (3, 11))' \
+	>/dev/null 2>&1 && echo /usr/bin/python3 || echo python3)
 # Set on the command line only: a shell's own $HOST or $PORT (often the machine's name, or another server's port)
 # must not move the demo, and a plain assignment here wins over the environment but not over the command line.
 HOST := 0.0.0.0

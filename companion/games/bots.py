@@ -130,14 +130,16 @@ def play_game(game: Game, options: Mapping[str, Any], seed: int,
     state = game.setup(options, rng)
     actions: list[Action] = []
     seated = isinstance(bots, Mapping)
-    while not game.is_over(state):
+    # the game's methods named once: a bot race looks them up at each of its tens of thousands of actions
+    is_over, prompt_for, apply, record = game.is_over, game.prompt, game.apply, actions.append
+    while not is_over(state):
         if len(actions) >= MAX_ACTIONS:
             raise RuntimeError(f"{game.id}: no end after {MAX_ACTIONS} actions (seed {seed})")
-        prompt = game.prompt(state)
+        prompt = prompt_for(state)
         bot = bots[prompt.actor] if seated else bots
         action = roll(game, bot.choose(game, state, prompt, rng), rng, state)
-        state, _ = game.apply(state, action)
-        actions.append(action)
+        state, _ = apply(state, action)
+        record(action)
     return state, actions
 
 

@@ -1340,9 +1340,24 @@ def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple
     """What ``_rating`` takes from the runner's place and the player's dice, the costly part of it, for options
     that change only resources: (the race left and reached, the fans, the dice owned, the active dice's worth, the
     push's (bust, gain) while the player may still push)."""
+    global _last_dice
     draw, ready, active, rest = player[ZONES_READ]  # one read, not four (a NamedTuple's fields are read generically)
-    return (_lead(table, player), player.fans, len(draw) + len(ready) + len(active) + len(rest),
-            _worth(table, active), _pushing(table, ready, player.danger, player.done_rolling))
+    danger, done_rolling = player.danger, player.done_rolling
+    last = _last_dice  # read once: another thread may rate another table meanwhile
+    if last is not None and last[1] is active and last[2] is ready and last[0] is table and last[3] == danger \
+            and last[4] == done_rolling:
+        worth, pushing = last[5], last[6]
+    else:
+        worth, pushing = _worth(table, active), _pushing(table, ready, danger, done_rolling)
+        _last_dice = (table, active, ready, danger, done_rolling, worth, pushing)
+    return (_lead(table, player), player.fans, len(draw) + len(ready) + len(active) + len(rest), worth, pushing)
+
+
+_last_dice: tuple[Table, tuple[tuple[int, str], ...], tuple[int, ...], bool, bool, float,
+                  tuple[float, float] | None] | None = None
+"""What ``_standing`` last made of an active and a ready zone (the very tuples): a player's zones are carried
+unchanged from state to state while they buy, move or wait for the others, and two of every five standings asked
+for are of the zones asked about just before."""
 
 
 def _worth(table: Table, active: tuple[tuple[int, str], ...]) -> float:
