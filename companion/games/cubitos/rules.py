@@ -75,8 +75,10 @@ from companion.games.cubitos.state import (
     replaced,
     seat,
     spaces_left,
+    stepped,
     take,
     track_of,
+    with_player,
 )
 
 PLAYER_COLOURS = ("blue", "yellow", "red", "white")
@@ -762,8 +764,10 @@ def _step_targets(state: State, p: int) -> list[str]:
     On a finish the runner is first placed on the start for free (another lap, or going on after reaching the race
     finish), or, at the end of a track that another follows, it moves on to that track's start (``next_track``).
     """
-    player = state.players[p]
-    table = state.table
+    return _targets(state.table, state.players[p])
+
+
+def _targets(table: Table, player: Player) -> list[str]:
     track = table.segments[player.segment]
     if player.steps < 1:
         return []
@@ -785,17 +789,26 @@ def move_paths(state: State) -> list[list[str]]:
 
 class Walk(NamedTuple):
     path: list[str]
-    after: State
-    """The state once the runner has walked ``path``."""
+    base: State
+    """The state at the walk's last step that did more than move the runner (a special space, a finish, the next
+    track), or where it began: the walk leads to ``base`` with ``runner`` in the mover's seat (``walked_to``)."""
+    runner: Player
+    """The runner once it has walked ``path``."""
     events: list[Event]
-    """The events of its steps."""
+    """The events of its steps (read only: walks that share their steps share the list)."""
+
+
+def walked_to(walk: Walk, p: int) -> State:
+    """The state once the runner (seat ``p``) has walked ``walk.path``: made for the move chosen only, as the
+    walks to every other place need no more than their runner."""
+    return with_player(walk.base, p, walk.runner)
 
 
 _last_walks: tuple[State, list[Walk]] | None = None
 
 
 def walks(state: State) -> list[Walk]:
-    """``move_paths`` with the state each path leads to and the events on the way. The last state's walks are
+    """``move_paths`` with the runner each path leads to and the events on the way. The last state's walks are
     kept: its options list them, a greedy bot rates each move by where its walk ended, and the chosen move is not
     walked again."""
     global _last_walks
@@ -808,29 +821,39 @@ def walks(state: State) -> list[Walk]:
 
 
 def _walks(state: State) -> list[Walk]:
+    """Each step as ``_step`` takes it; a step onto a space without a special (nearly all) moves the runner alone
+    (``stepped``), so the search makes a player for it, not a state."""
     p = state.current
     here = state.players[p]
     if here.steps < 1:  # nowhere to go (``_step_targets``): most move prompts come after the runner's last step
         return []
+    table = state.table
     origin = (here.segment, here.space, here.laps)
     best: dict[tuple[int, str, int], tuple[tuple[int, int], Walk]] = {}
     seen: set[tuple[Any, ...]] = set()
-    frontier: list[Walk] = [Walk([], state, [])]
+    frontier: list[Walk] = [Walk([], state, here, [])]
     while frontier:
         later = []
-        for path, walked, on_the_way in frontier:
-            for there in _step_targets(walked, p):
-                events: list[Event] = []
-                after = _step(walked, p, there, events)
-                events = on_the_way + events if on_the_way else events
-                runner = after.players[p]
-                walk = tuple.__new__(Walk, ([*path, there], after, events))  # a Walk without NamedTuple's __new__
-                key = (runner.segment, runner.space, runner.laps)
-                left = (runner.steps, runner.water)
+        for path, base, runner, on_the_way in frontier:
+            track = table.segments[runner.segment]
+            spaces, finish = track.spaces, track.finish
+            for there in _targets(table, runner):
+                space = spaces.get(there)  # none for "next_track"
+                if space is not None and space.special is None and there != finish and runner.space != finish:
+                    walk = tuple.__new__(Walk, ([*path, there], base, stepped(runner, there, space.kind == "water"),
+                                                on_the_way))  # a Walk without NamedTuple's __new__
+                else:
+                    events: list[Event] = []
+                    after = _step(with_player(base, p, runner), p, there, events)
+                    walk = tuple.__new__(Walk, ([*path, there], after, after.players[p],
+                                                on_the_way + events if on_the_way else events))
+                moved = walk.runner
+                key = (moved.segment, moved.space, moved.laps)
+                left = (moved.steps, moved.water)
                 if key != origin and (key not in best or left > best[key][0]):
                     best[key] = (left, walk)
-                mark = (key, left, runner.specials, runner.reached)
-                if left[0] >= 1 and after.phase == "move" and mark not in seen:  # a runner without steps stops
+                mark = (key, left, moved.specials, moved.reached)
+                if left[0] >= 1 and walk.base.phase == "move" and mark not in seen:  # a runner without steps stops
                     seen.add(mark)
                     later.append(walk)
         frontier = later
@@ -859,10 +882,10 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     listed = last[1] if last is not None and last[0] is state else []
     walked = next((walk for walk in listed if walk.path == path), None)
     if walked is not None:  # the options walked it already
-        events.append({"type": "moved", "player": seat(state, p), "from": start, "to": walked.after.players[p].space,
+        events.append({"type": "moved", "player": seat(state, p), "from": start, "to": walked.runner.space,
                        "steps": len(path), "path": list(path)})
         events += [dict(e) for e in walked.events]
-        return walked.after
+        return walked_to(walked, p)
     on_the_way: list[Event] = []
     for n, there in enumerate(path):
         if state.phase != "move":
@@ -1291,11 +1314,10 @@ class Cubitos:
                     passing = _total(standing, steps, coins, credits, 0, False)
                 score = passing
             elif kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
-                walked = next((walk.after for walk in walks(state) if walk.path == option["path"]), None)
-                if walked is None:
+                runner = next((walk.runner for walk in walks(state) if walk.path == option["path"]), None)
+                if runner is None:
                     score = None
                 else:
-                    runner = walked.players[state.current]
                     score = _total((_lead(table, runner), *standing[1:]), runner.steps, runner.coins, runner.credits,
                                    0, not runner.done_rolling)
             elif kind == "convert":

@@ -415,6 +415,31 @@ def changed(state: State, p: int, **changes: Any) -> State:
     return _built(State, fields)
 
 
+_SPACE, _STEPS, _WATER, _LEFT_START = (_PLAYER_FIELD[name] for name in ("space", "steps", "water", "left_start"))
+
+
+def stepped(player: Player, space: str, water: bool) -> Player:
+    """``player`` one plain step on, onto ``space`` (a water space when ``water``; CU-58, CU-59): the one change a
+    step onto a space without a special makes, by field index (a walk's search makes thousands)."""
+    values = list(player)
+    values[_SPACE] = space
+    values[_STEPS] -= 1
+    values[_WATER] -= water
+    values[_LEFT_START] = True
+    return _built(Player, values)
+
+
+def with_player(state: State, p: int, player: Player) -> State:
+    """``state`` with ``player`` in seat ``p``."""
+    if state.players[p] is player:
+        return state
+    fields = list(state)
+    players = list(fields[_PLAYERS])
+    players[p] = player
+    fields[_PLAYERS] = tuple(players)
+    return _built(State, fields)
+
+
 def replaced(state: State, **changes: Any) -> State:
     """``state._replace(**changes)`` by field index: the rules move the phase or the current player at nearly every
     action, and ``_replace`` maps every field by name."""
