@@ -1335,15 +1335,10 @@ class Cubitos:
             elif kind == "ability" and phase in self.USING_ONLY and "roll" not in option:
                 moments = self.USING_ONLY[phase]
                 turn = None
-                if "pick" in option:  # a die turned from the ready zone to a face: what else the use does rates nil
-                    # (the turns of one die type differ only by the face: which die and the push left are found once)
-                    key = (option["ability"], option.get("die"), option.get("face"), option["pick"][0])
+                if "pick" in option:  # a die turned from the ready zone to a face
                     if turns is None:
                         turns = {}
-                    turn = turns.get(key, False)
-                    if turn is False:
-                        die = turned(state, option, *moments)
-                        turn = turns[key] = None if die is None else (die[0], _turned_push(table, player, die[0]))
+                    turn = _turn(state, player, option, moments, turns)
                 if turn is not None:
                     die, push = turn
                     score = _total((*standing[:3], _worth(table, (*player.active, (die, option["pick"][1]))), push),
@@ -1356,6 +1351,20 @@ class Cubitos:
                 score = None
             rated.append(score)
         return rated
+
+
+def _turn(state: State, player: Player, option: Mapping[str, Any], moments: tuple[str, ...],
+          turns: dict[tuple[Any, ...], tuple[int, tuple[float, float] | None] | None]) -> tuple[
+        int, tuple[float, float] | None] | None:
+    """(the die that a use turns from the ready zone to a face of choice, the push left once it has), or None for a
+    use that does more (``abilities.turned``): what else such a use does rates nil. Kept in ``turns`` for the state's
+    options: the turns of one die type differ only by the face picked, and a bot weighs a dozen of them."""
+    key = (option["ability"], option.get("die"), option.get("face"), option["pick"][0])
+    turn = turns.get(key, False)
+    if turn is False:
+        die = turned(state, option, *moments)
+        turn = turns[key] = None if die is None else (die[0], _turned_push(state.table, player, die[0]))
+    return turn
 
 
 def _standing(table: Table, player: Player) -> tuple[int, int, int, float, tuple[float, float] | None]:
