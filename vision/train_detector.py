@@ -89,8 +89,33 @@ def clutter(surface: np.ndarray, die_px: float, rng: np.random.Generator) -> np.
     return out
 
 
-def render(count: int, seed: int, surfaces: tuple[str, ...] | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Rendered scenes at work scale with the boxes of the dice's whole silhouettes; half have clutter."""
+def vary(surface: np.ndarray, rng: np.random.Generator, surfaces: tuple[str, ...]) -> np.ndarray:
+    """A training surface made less like the few the renderer knows: blended with another training surface through
+    soft blotches of any size (a mottled or patched tray), and/or its colours turned (channel gains, a gamma, its
+    contrast squeezed or stretched: grey stone, washed-out cloth). Only training surfaces are ever drawn."""
+    from .synth.backgrounds import make_background
+
+    h, w = surface.shape[:2]
+    out = surface.astype(np.float32)
+    if rng.random() < 0.5:
+        other = make_background(str(rng.choice(list(surfaces))), h, w, rng).astype(np.float32)
+        cells = int(rng.integers(2, 24))
+        noise = cv2.resize(rng.standard_normal((max(2, h * cells // w), cells)).astype(np.float32), (w, h),
+                           interpolation=cv2.INTER_CUBIC)
+        mask = np.clip((noise - rng.uniform(-0.8, 0.8)) * rng.uniform(1.0, 8.0) + 0.5, 0, 1)[..., None]
+        out = out * (1 - mask) + other * mask
+    if rng.random() < 0.7:
+        mean = out.mean(axis=(0, 1))
+        out = mean + (out - mean) * rng.uniform(0.4, 1.6)
+        out = out * rng.uniform(0.75, 1.25, 3).astype(np.float32)
+        out = 255.0 * (np.clip(out, 0, 255) / 255.0) ** rng.uniform(0.6, 1.6)
+    return np.clip(out, 0, 255).astype(surface.dtype)
+
+
+def render(count: int, seed: int, surfaces: tuple[str, ...] | None = None,
+           varied: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Rendered scenes at work scale with the boxes of the dice's whole silhouettes; half have clutter; a fraction
+    `varied` on surfaces changed by `vary`."""
     from .synth import dice_set_names, get_dice_set, render_scene
     from .synth.backgrounds import TRAINING_BACKGROUNDS, make_background
 
@@ -110,6 +135,8 @@ def render(count: int, seed: int, surfaces: tuple[str, ...] | None = None) -> li
         distractors = [d for d in ("hand", "shadow", "glare") if rng.random() < 0.25] if n <= 10 else []
         die_px = float(rng.uniform(22, 48))
         surface = make_background(background, height, width, rng)
+        if varied and rng.random() < varied:
+            surface = vary(surface, rng, surfaces)
         if rng.random() < 0.5:
             surface = clutter(surface, die_px, rng)
         try:
@@ -205,11 +232,12 @@ def pick(real: list, synth: list, hard: list, rng: np.random.Generator) -> tuple
     return sample((image, boxes), rng, near=points[int(rng.integers(len(points)))])
 
 
-def build_net(batchnorm: bool = True):
+def build_net(batchnorm: bool = True, width: int = 12, deep: bool = False):
     """Conv-BN-ReLU down to 1/8 of the work image (a die's context), one step back up to 1/4 with a skip; heads
-    for heat, size and offset. ~46 k parameters, ~0.11 G multiply-adds for a 640x480 frame (320x240 work).
+    for heat, size and offset. At `width` 12 (the first conv's channels; the others are 2x and 4x that): ~46 k
+    parameters, ~0.11 G multiply-adds for a 640x480 frame (320x240 work); `deep` adds a second dilated conv at 1/8.
     Without `batchnorm` each conv has a bias instead: the shape of the exported file, whose BatchNorms are folded
-    into the convs, so an exported model can be trained further (`load_onnx_weights`)."""
+    into the convs, so an exported model can be trained further (`load_onnx_weights`, `widen`)."""
     import torch
     from torch import nn
 
@@ -219,14 +247,17 @@ def build_net(batchnorm: bool = True):
         return nn.Sequential(nn.Conv2d(i, o, 3, stride, dilation, dilation=dilation, bias=False), nn.BatchNorm2d(o),
                              nn.ReLU(inplace=True))
 
+    a, b, c = width, 2 * width, 4 * width
+
     class Net(nn.Module):
         def __init__(self):
             super().__init__()
-            self.c1, self.c2, self.c3 = conv(3, 12, 2), conv(12, 24, 2), conv(24, 24)
-            self.c4, self.c5 = conv(24, 48, 2), conv(48, 48, 1, 2)
-            self.lateral = nn.Conv2d(48, 24, 1)
-            self.fuse = conv(24, 24)
-            self.head = nn.Conv2d(24, 5, 1)
+            self.c1, self.c2, self.c3 = conv(3, a, 2), conv(a, b, 2), conv(b, b)
+            self.c4, self.c5 = conv(b, c, 2), conv(c, c, 1, 2)
+            self.c6 = conv(c, c, 1, 2) if deep else nn.Identity()
+            self.lateral = nn.Conv2d(c, b, 1)
+            self.fuse = conv(b, b)
+            self.head = nn.Conv2d(b, 5, 1)
             nn.init.constant_(self.head.bias, 0.0)
             with torch.no_grad():
                 self.head.bias[0] = -2.2
@@ -234,11 +265,51 @@ def build_net(batchnorm: bool = True):
         def forward(self, x):
             x = x * (1 / 63.75) - 2.0  # 0..255 BGR in, as the runtime feeds it
             skip = self.c3(self.c2(self.c1(x)))
-            deep = self.lateral(self.c5(self.c4(skip)))
+            deep = self.lateral(self.c6(self.c5(self.c4(skip))))
             y = self.head(self.fuse(skip + nn.functional.interpolate(deep, scale_factor=2.0, mode="nearest")))
             return torch.cat([torch.sigmoid(y[:, :1]), y[:, 1:]], dim=1)
 
     return Net()
+
+
+def onnx_shape(path: Path) -> tuple[int, bool]:
+    """(width, deep) of an exported detector, for `build_net`: the first conv's channels, and 9 convs or 8."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: i for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    return int(numpy_helper.to_array(weights[convs[0].input[1]]).shape[0]), len(convs) > 8
+
+
+def widen(net, small) -> None:
+    """Copy a narrower net's weights (`build_net(batchnorm=False)`, same or no `deep`) into `net` so that it
+    computes the same maps: each conv's old channels keep their weights, new channels start small and random, and
+    what new channels feed into old ones starts at 0, so training goes on from the smaller net's answers with room
+    to learn more. A `deep` conv the small net lacks starts as the identity (its input is ReLU'd: >= 0)."""
+    import torch
+
+    big = dict(net.named_modules())
+    with torch.no_grad():
+        for name, m in big.items():
+            if not isinstance(m, torch.nn.Conv2d):
+                continue
+            o, i = m.weight.shape[:2]
+            old = dict(small.named_modules()).get(name)
+            if not isinstance(old, torch.nn.Conv2d):  # the added dilated conv: identity
+                m.weight.zero_()
+                m.bias.zero_()
+                k = m.weight.shape[2] // 2
+                for ch in range(min(o, i)):
+                    m.weight[ch, ch, k, k] = 1.0
+                continue
+            oo, oi = old.weight.shape[:2]
+            torch.nn.init.normal_(m.weight, 0.0, 0.02)
+            m.bias.zero_()
+            m.weight[:oo, oi:] = 0.0  # new channels do not change the old ones' answers
+            m.weight[:oo, :oi] = old.weight
+            m.bias[:oo] = old.bias
 
 
 def load_onnx_weights(net, path: Path) -> None:
@@ -295,6 +366,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init-from", type=Path, help="an exported detector to train further (warm start, no "
                         "batchnorm, peak learning rate --lr)")
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine to 0)")
+    parser.add_argument("--width", type=int, help="the first conv's channels (default 12, or --init-from's); "
+                        "wider than --init-from's: its weights are widened into the new net (`widen`)")
+    parser.add_argument("--varied", type=float, default=0.0, help="the fraction of rendered scenes whose "
+                        "surface is blended with another and its colours turned (`vary`)")
+    parser.add_argument("--deep", action="store_true", help="a second dilated conv at 1/8 (identity at first "
+                        "when --init-from has none)")
     parser.add_argument("--all-real", action="store_true",
                         help="train on every real train photo, the validation ones too (once validation chose)")
     args = parser.parse_args(argv)
@@ -306,14 +383,19 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     train_names, val_names = real_split()
     real = load_real(train_names + val_names if args.all_real else train_names)
-    synth = render(args.scenes, 1_000_000 + args.seed * 10_000)
+    synth = render(args.scenes, 1_000_000 + args.seed * 10_000, varied=args.varied)
     hard = mine(Detector(args.mine_from), args.mine_scenes, 2_000_000 + args.seed * 10_000) if args.mine_from else []
     print(f"{len(real)} real train photos, {len(synth)} rendered scenes, {len(hard)} with hard examples "
           f"({sum(len(p) for *_, p in hard)} points) ({time.time() - started:.0f} s)", flush=True)
     rng = np.random.default_rng(args.seed)
-    net = build_net(batchnorm=args.init_from is None)
     if args.init_from:
-        load_onnx_weights(net, args.init_from)
+        width, deep = onnx_shape(args.init_from)
+        small = build_net(batchnorm=False, width=width, deep=deep)
+        load_onnx_weights(small, args.init_from)
+        net = build_net(batchnorm=False, width=args.width or width, deep=args.deep or deep)
+        widen(net, small)
+    else:
+        net = build_net(width=args.width or 12, deep=args.deep)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     deadline = started + args.minutes * 60
     step, last_save, running = 0, time.time(), 0.0
@@ -343,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
             "rendered_scenes": len(synth), "hard_example_scenes": len(hard),
             "mined_from": str(args.mine_from) if args.mine_from else None,
             "init_from": str(args.init_from) if args.init_from else None, "peak_lr": args.lr,
+            "width": args.width, "deep": args.deep, "varied_surfaces": args.varied,
             "final_loss": round(running, 4)}
     args.out.with_suffix(".train.json").write_text(json.dumps(info, indent=2) + "\n")
     print(json.dumps(info), flush=True)

@@ -130,11 +130,12 @@ def test_an_exported_detector_trains_on_from_exactly_the_maps_it_gave(tmp_path):
     pytest.importorskip("torch")
     pytest.importorskip("onnx")
     from vision.detector import DEFAULT_MODEL
-    from vision.train_detector import build_net, export, load_onnx_weights
+    from vision.train_detector import build_net, export, load_onnx_weights, onnx_shape
 
     if not DEFAULT_MODEL.is_file():
         pytest.skip("shipped detector not found (python -m vision.train_detector)")
-    net = build_net(batchnorm=False)
+    width, deep = onnx_shape(DEFAULT_MODEL)
+    net = build_net(batchnorm=False, width=width, deep=deep)
     load_onnx_weights(net, DEFAULT_MODEL)
     export(net, tmp_path / "again.onnx")
     frame = (np.random.default_rng(3).random((240, 320, 3)) * 255).astype(np.uint8)
@@ -142,6 +143,26 @@ def test_an_exported_detector_trains_on_from_exactly_the_maps_it_gave(tmp_path):
     assert np.abs(Detector(tmp_path / "again.onnx").maps(frame)[0] - before).max() < 1e-4
     with pytest.raises(ValueError, match="convs"):
         load_onnx_weights(build_net(batchnorm=False).c1, DEFAULT_MODEL)
+
+
+def test_a_widened_detector_starts_from_exactly_the_maps_the_narrower_one_gave():
+    """`--width` / `--deep` with `--init-from`: the new channels feed nothing the old ones compute and the added
+    dilated conv starts as the identity, so the larger net goes on from the smaller one's answers."""
+    torch = pytest.importorskip("torch")
+    from vision.train_detector import build_net, widen
+
+    small = build_net(batchnorm=False, width=8)
+    with torch.no_grad():
+        for m in small.modules():
+            if isinstance(m, torch.nn.Conv2d):
+                torch.nn.init.normal_(m.weight, 0.0, 0.1)
+                torch.nn.init.normal_(m.bias, 0.0, 0.1)
+    big = build_net(batchnorm=False, width=12, deep=True)
+    widen(big, small)
+    x = torch.rand(2, 3, 64, 96) * 255
+    with torch.no_grad():
+        assert (big(x) - small(x)).abs().max() < 1e-4
+    assert sum(p.numel() for p in big.parameters()) > 2 * sum(p.numel() for p in small.parameters())
 
 
 def test_a_mirrored_frame_gives_the_same_dice_mirrored():
