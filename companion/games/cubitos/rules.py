@@ -51,7 +51,7 @@ from companion.games.cubitos.abilities import (
     usable,
     use_ability,
 )
-from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Track, load_kit
+from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Space, Track, load_kit
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
     ZONES_READ,
@@ -836,10 +836,9 @@ def _walks(state: State) -> list[Walk]:
         later = []
         for path, base, runner, on_the_way in frontier:
             track = table.segments[runner.segment]
-            spaces, finish = track.spaces, track.finish
             for there in _targets(table, runner):
-                space = spaces.get(there)  # none for "next_track"
-                if space is not None and space.special is None and there != finish and runner.space != finish:
+                space = _plain_space(track, runner, there)
+                if space is not None:
                     walk = tuple.__new__(Walk, ([*path, there], base, stepped(runner, there, space.kind == "water"),
                                                 on_the_way))  # a Walk without NamedTuple's __new__
                 else:
@@ -913,14 +912,26 @@ def _step(state: State, p: int, there: str, events: list[Event]) -> State:
                        "steps": CHAIN_TRANSFER_COST})
         return changed(state, p, segment=segment, space=start, laps=0, left_start=False,
                      steps=player.steps - CHAIN_TRANSFER_COST)
+    space = _plain_space(track, player, there)
+    if space is not None:  # most steps: the runner moves and nothing else happens
+        return with_player(state, p, stepped(player, there, space.kind == "water"))
     if player.space == track.finish:
         events.append({"type": "placed_on_start", "player": seat(state, p)})
     space = track.spaces[there]
-    state = changed(state, p, space=there, steps=player.steps - 1, water=player.water - (space.kind == "water"),
-                    left_start=True)
-    if space.special is None and there != track.finish:  # most spaces: nothing happens on entering (``_entered``)
+    state = with_player(state, p, stepped(player, there, space.kind == "water"))
+    if space.special is None and there != track.finish:
         return state
     return _entered(state, p, events)
+
+
+def _plain_space(track: Track, player: Player, there: str) -> Space | None:
+    """The space a step to ``there`` enters when the step only moves the runner (``state.stepped``): not onto the
+    next track, not from a finish (the runner is placed on the start first), not onto a finish or a special
+    (``_entered``); else None."""
+    space = track.spaces.get(there)  # none for "next_track"
+    if space is None or space.special is not None or there == track.finish or player.space == track.finish:
+        return None
+    return space
 
 
 def _entered(state: State, p: int, events: list[Event]) -> State:
