@@ -37,8 +37,12 @@ def join_svg() -> Response:
     url = join_url()
     if url is None:
         abort(404, description="no address on the LAN: the server listens on this machine only, or no network")
+    return Response(qr_svg(url), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+def qr_svg(url: str) -> bytes:
+    """Dark on white with the standard 4-module quiet zone: tablets' cameras read it off a dark kiosk page."""
     drawing = io.BytesIO()
-    # Dark on white with the standard 4-module quiet zone: tablets' cameras read it off a dark kiosk page.
     segno.make(url, error="m").save(drawing, kind="svg", border=4, dark="#000", light="#fff", omitsize=True,
                                      xmldecl=False, title=url)
-    return Response(drawing.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    return drawing.getvalue()
