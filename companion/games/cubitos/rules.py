@@ -470,13 +470,16 @@ def _shown_beyond_ready(rolled: list[tuple[str, str]], ready: tuple[int, ...], t
         str, int]:
     """Die type -> how many more dice of it the roll shows than the ready zone holds (the refill's); a roll that
     lacks a die of the ready zone is illegal (CU-30: every one is rolled)."""
-    shown = _counts([t for t, _ in rolled])
-    held = _counts([types[d] for d in ready])
-    missing = _beyond(held, shown)
-    if missing:
-        lacks = ", ".join(f"{n} {t}" for t, n in missing.items())
+    beyond: dict[str, int] = {}  # shown less held, in one count: every refill asks
+    for kind, _ in rolled:
+        beyond[kind] = beyond.get(kind, 0) + 1
+    for die in ready:
+        kind = types[die]
+        beyond[kind] = beyond.get(kind, 0) - 1
+    if min(beyond.values(), default=0) < 0:
+        lacks = ", ".join(f"{-n} {t}" for t, n in beyond.items() if n < 0)
         raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {lacks}")
-    return _beyond(shown, held)
+    return {kind: n for kind, n in beyond.items() if n > 0}
 
 
 def _after_roll(state: State, p: int, events: list[Event]) -> State:
