@@ -48,9 +48,10 @@ class Detector:
     With `mirror` the frame is read twice, as it is and mirrored, and the two maps averaged: the net's belief in a
     die wavers with the die's turn and the surface's pattern around it (plain cubes square to the frame were the
     ones it missed), and the mirrored view wavers differently. On the validation photos and surfaces that left 8
-    dice missed or invented instead of 17 (threshold 0.45 then; 0.5 alone), for twice the net's time."""
+    dice missed or invented instead of 17 (run 3, threshold 0.45 then; 0.5 alone), for twice the net's time. The
+    shipped run 7 (models/dice_detector.md) leaves 7 there at 0.4, read mirrored."""
 
-    def __init__(self, path: str | Path, *, threads: int = 1, threshold: float = 0.45, mirror: bool = True) -> None:
+    def __init__(self, path: str | Path, *, threads: int = 1, threshold: float = 0.4, mirror: bool = True) -> None:
         import onnxruntime as ort
 
         self.path = Path(path)
