@@ -290,13 +290,13 @@ def widen(net, small) -> None:
     to learn more. A `deep` conv the small net lacks starts as the identity (its input is ReLU'd: >= 0)."""
     import torch
 
-    big = dict(net.named_modules())
+    narrow = dict(small.named_modules())
     with torch.no_grad():
-        for name, m in big.items():
+        for name, m in net.named_modules():
             if not isinstance(m, torch.nn.Conv2d):
                 continue
             o, i = m.weight.shape[:2]
-            old = dict(small.named_modules()).get(name)
+            old = narrow.get(name)
             if not isinstance(old, torch.nn.Conv2d):  # the added dilated conv: identity
                 m.weight.zero_()
                 m.bias.zero_()
@@ -388,14 +388,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(real)} real train photos, {len(synth)} rendered scenes, {len(hard)} with hard examples "
           f"({sum(len(p) for *_, p in hard)} points) ({time.time() - started:.0f} s)", flush=True)
     rng = np.random.default_rng(args.seed)
+    width, deep = onnx_shape(args.init_from) if args.init_from else (12, False)
     if args.init_from:
-        width, deep = onnx_shape(args.init_from)
         small = build_net(batchnorm=False, width=width, deep=deep)
         load_onnx_weights(small, args.init_from)
         net = build_net(batchnorm=False, width=args.width or width, deep=args.deep or deep)
         widen(net, small)
     else:
-        net = build_net(width=args.width or 12, deep=args.deep)
+        net = build_net(width=args.width or width, deep=args.deep)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     deadline = started + args.minutes * 60
     step, last_save, running = 0, time.time(), 0.0
@@ -425,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
             "rendered_scenes": len(synth), "hard_example_scenes": len(hard),
             "mined_from": str(args.mine_from) if args.mine_from else None,
             "init_from": str(args.init_from) if args.init_from else None, "peak_lr": args.lr,
-            "width": args.width, "deep": args.deep, "varied_surfaces": args.varied,
+            "width": args.width or width, "deep": args.deep or deep, "varied_surfaces": args.varied,
             "final_loss": round(running, 4)}
     args.out.with_suffix(".train.json").write_text(json.dumps(info, indent=2) + "\n")
     print(json.dumps(info), flush=True)
