@@ -167,6 +167,13 @@ class Track:
         return {space: tuple((there, self.spaces[there].kind == "water") for there in others if there != self.start)
                 for space, others in self.neighbours.items()}
 
+    @kept
+    def walks_from(self) -> dict[str, tuple[tuple[str, bool, bool], ...]]:
+        """``steps_from`` with whether the step only moves the runner (``rules._walks``): onto a space without a
+        special that is not the finish (from any space but the finish, which places the runner first)."""
+        return {space: tuple((there, water, self.spaces[there].special is None and there != self.finish)
+                             for there, water in steps) for space, steps in self.steps_from.items()}
+
 
 @dataclass(frozen=True)
 class Race:
@@ -250,6 +257,11 @@ class Kit:
 
     @kept
     def _pool_odds(self) -> dict[tuple[str, ...], tuple[float, float, float]]:
+        return {}
+
+    @kept
+    def pushes(self) -> dict[tuple[str, ...], tuple[float, float]]:
+        """Sorted die types -> what a greedy bot makes of pushing them (``rules._push``), filled by the rules."""
         return {}
 
 

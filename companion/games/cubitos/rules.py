@@ -430,7 +430,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         refilled, draw, rest = _refill(state, p, extra, bounds, events)
         taken += refilled
         events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
-                       "dice": sorted(types[d] for d in refilled)})
+                       "dice": sorted(map(types.__getitem__, refilled))})
     of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
     for die in sorted(taken, reverse=True):
         of_type.setdefault(types[die], []).append(die)
@@ -602,7 +602,7 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     if action["type"] == "pass":
         return _pass(state, p, events)
     events.append({"type": "pushed", "player": seat(state, p)})
-    state = changed(state, p, must_push=False, pushed_active=frozenset(d for d, _ in state.players[p].active))
+    state = changed(state, p, must_push=False, pushed_active=frozenset([d for d, _ in state.players[p].active]))
     if usable(state, p, "push"):
         return replaced(state, phase="push")
     return _next_roll(state, events)
@@ -839,10 +839,16 @@ def _walks(state: State) -> list[Walk]:
         later = []
         for path, base, runner, on_the_way in frontier:
             track = table.segments[runner.segment]
-            for there in _targets(table, runner):
-                space = _plain_space(track, runner, there)
-                if space is not None:
-                    walk = tuple.__new__(Walk, ([*path, there], base, stepped(runner, there, space.kind == "water"),
+            entry = runner.water >= 1  # CU-59: water needs an entry
+            if runner.space == track.finish:  # placed on a start first, or onto the next track: no plain step
+                steps = [(there, False, False) for there in _targets(table, runner)]
+            else:  # ``_targets`` and ``_plain_space`` of each, read from the track
+                steps = track.walks_from[runner.space]
+            for there, water, plain in steps:
+                if water and not entry:
+                    continue
+                if plain:
+                    walk = tuple.__new__(Walk, ([*path, there], base, stepped(runner, there, water),
                                                 on_the_way))  # a Walk without NamedTuple's __new__
                 else:
                     events: list[Event] = []
@@ -1120,7 +1126,7 @@ def rest_all(state: State, events: list[Event]) -> State:
 def _rested(player: Player) -> Player:
     """CU-50, CU-51: a player's table once the round has ended (borrowed dice aside)."""
     return player._replace(
-        rest=player.rest + tuple(d for d, _ in player.active), active=(), coins=0, steps=0, water=0, danger=False,
+        rest=player.rest + tuple([d for d, _ in player.active]), active=(), coins=0, steps=0, water=0, danger=False,
         busted=False, refilled=False, done_rolling=False, took_credits=False, gave_back=False, specials=frozenset(),
         bought=(), swords=None, used=frozenset(), gated=frozenset(), owes_special=frozenset(), pushed_active=None,
         event_used=frozenset(), safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False,
@@ -1158,8 +1164,8 @@ def _next_round(state: State, racing: tuple[int, ...], events: list[Event]) -> S
     lead = next(k % n for k in range(state.lead + 1, state.lead + n + 1) if k % n in racing)
     for p, player in enumerate(state.players):
         if die in player.ready or die in player.rest or any(d == die for d, _ in player.active):
-            state = changed(state, p, ready=tuple(d for d in player.ready if d != die),
-                          rest=tuple(d for d in player.rest if d != die),
+            state = changed(state, p, ready=tuple([d for d in player.ready if d != die]),
+                          rest=tuple([d for d in player.rest if d != die]),
                           active=tuple(a for a in player.active if a[0] != die))
     state = changed(state, lead, ready=state.players[lead].ready + (die,))
     lines = tuple(lines_passed(table, player) for player in state.players)
@@ -1311,7 +1317,7 @@ class Cubitos:
         player = state.players[table.colours.index(actor)]
         standing = _standing(table, player)
         steps, coins, credits, rolling = player.steps, player.coins, player.credits, not player.done_rolling
-        passing = turns = None
+        passing = turns = runners = None
         rated: list[float | None] = []
         for option in options:
             kind = option["type"]
@@ -1328,7 +1334,10 @@ class Cubitos:
                     passing = _total(standing, steps, coins, credits, 0, False)
                 score = passing
             elif kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
-                runner = next((walk.runner for walk in walks(state) if walk.path == option["path"]), None)
+                if runners is None:  # the options hold the walks' very paths (``_move_options``)
+                    runners = {id(walk.path): walk.runner for walk in walks(state)}
+                path = option["path"]
+                runner = runners.get(id(path)) or next((w.runner for w in walks(state) if w.path == path), None)
                 if runner is None:
                     score = None
                 else:
@@ -1444,12 +1453,14 @@ def _lead(table: Table, player: Player) -> int:
 
 
 def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
-    """(the chance that a push of ``ready`` shows no hit, what it brings): kept per ready zone."""
-    key = ("push", ready)
-    push = table.memo.get(key)
+    """(the chance that a push of ``ready`` shows no hit, what it brings): kept per pool of die types in the kit,
+    which every race of the box shares (a table's ready zones seldom come back: five in eight were new)."""
+    kinds = tuple(sorted(map(table.types.__getitem__, ready)))
+    pushes = table.kit.pushes
+    push = pushes.get(kinds)
     if push is None:
-        blank, coins, steps = table.kit.pool_odds(tuple(sorted(map(table.types.__getitem__, ready))))
-        push = table.remember(key, (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
+        blank, coins, steps = table.kit.pool_odds(kinds)
+        push = pushes[kinds] = (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready))
     return push
 
 

@@ -293,16 +293,17 @@ def remove_die(state: State, p: int, zone: str, die: int) -> State:
     """``die`` leaves player ``p``'s ``zone``; from the active zone its abilities of this activation end (CU-77)."""
     player = state.players[p]
     if zone == "active":
-        return changed(state, p, active=tuple(a for a in player.active if a[0] != die),
-                       used=frozenset(u for u in player.used if u[0] != die), owes_special=player.owes_special - {die})
-    return changed(state, p, **{zone: tuple(d for d in getattr(player, zone) if d != die)})
+        return changed(state, p, active=tuple([a for a in player.active if a[0] != die]),
+                       used=frozenset([u for u in player.used if u[0] != die]),
+                       owes_special=player.owes_special - {die})
+    return changed(state, p, **{zone: tuple([d for d in getattr(player, zone) if d != die])})
 
 
 def die_in(state: State, p: int, zone: str, die_type: str) -> int:
     """The lowest die of ``die_type`` in player ``p``'s ``zone`` (dice of a type are alike)."""
     player = state.players[p]
     dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
-    return min(d for d in dice if state.table.types[d] == die_type)
+    return min([d for d in dice if state.table.types[d] == die_type])
 
 
 def from_stock(state: State, die_type: str) -> tuple[State, int]:
@@ -494,7 +495,7 @@ def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
         raise IllegalAction("CU-30", f"expected {count} dice, got {dice!r}", legal=f"{count} dice")
     named = state.table.kit.faces_named
     try:
-        return [named[name] for name in dice]
+        return list(map(named.__getitem__, dice))
     except (KeyError, TypeError):  # a name the camera cannot read (or no name at all): say which
         pass
     known = state.table.kit.dice
