@@ -98,8 +98,7 @@ class GreedyBot:
         actor = prompt.actor
         best, best_score = options[0], -math.inf
         ratings = self._ratings(game, state, options, actor)
-        for k, option in enumerate(options):
-            score = ratings[k]
+        for option, score in zip(options, ratings, strict=True):
             if score is None:
                 after, _ = game.apply(state, roll(game, option, rng, state))
                 score = game.score(after, actor)
@@ -132,15 +131,17 @@ def play_game(game: Game, options: Mapping[str, Any], seed: int,
     seated = isinstance(bots, Mapping)
     # the game's methods named once: a bot race looks them up at each of its tens of thousands of actions
     is_over, prompt_for, apply, record = game.is_over, game.prompt, game.apply, actions.append
-    while not is_over(state):
-        if len(actions) >= MAX_ACTIONS:
-            raise RuntimeError(f"{game.id}: no end after {MAX_ACTIONS} actions (seed {seed})")
+    for _ in range(MAX_ACTIONS):
+        if is_over(state):
+            return state, actions
         prompt = prompt_for(state)
         bot = bots[prompt.actor] if seated else bots
         action = roll(game, bot.choose(game, state, prompt, rng), rng, state)
         state, _ = apply(state, action)
         record(action)
-    return state, actions
+    if is_over(state):
+        return state, actions
+    raise RuntimeError(f"{game.id}: no end after {MAX_ACTIONS} actions (seed {seed})")
 
 
 def replay(game: Game, options: Mapping[str, Any], seed: int, actions: list[Action]) -> Any:
