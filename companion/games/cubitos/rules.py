@@ -366,7 +366,7 @@ def _refill(state: State, p: int, extra: dict[str, int], bounds: tuple[int, int,
         taken = []
         by_type = [dice_by_type(draw, types), dice_by_type(rest, types)]  # sorted once: such a roll may show 20 dice
         for die_type, n in sorted(extra.items()):
-            for source, of_type in zip((draw, rest), by_type, strict=True):
+            for source, of_type in ((draw, by_type[0]), (rest, by_type[1])):
                 lowest = of_type.get(die_type, [])[:n]
                 for die in lowest:
                     source.remove(die)
@@ -432,14 +432,14 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
                        "dice": sorted(map(types.__getitem__, refilled))})
     of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
-    for die in sorted(taken, reverse=True):
+    for die in sorted(taken)[::-1]:  # highest first, so that ``pop`` gives the lowest (no keyword: it costs)
         of_type.setdefault(types[die], []).append(die)
     blanks = table.kit.blank_names
     active = list(player.active)
     still: list[int] = []
     hits = []
     try:
-        for name, (kind, label) in zip(dice, rolled, strict=True):  # a name is "<die type>/<face label>" (parse_roll)
+        for name, (kind, label) in zip(dice, rolled):  # noqa: B905 - parse_roll read one per name (a keyword costs)
             die = of_type[kind].pop()
             if name in blanks:
                 still.append(die)
@@ -453,7 +453,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     changes = {"ready": tuple(still), "active": tuple(active),
                **placing(state, p, active[len(player.active):], len(active), events)}
     if not player.refilled:  # a push leaves the draw and rest zones as they are (``changed`` sets each change)
-        changes.update(draw=tuple(draw), rest=tuple(rest), refilled=True)
+        changes["draw"], changes["rest"], changes["refilled"] = tuple(draw), tuple(rest), True
     if player.safe_roll:
         changes["safe_roll"] = False
     if not hits and player.danger:
@@ -476,7 +476,7 @@ def _shown_beyond_ready(rolled: list[tuple[str, str]], ready: tuple[int, ...], t
     for die in ready:
         kind = types[die]
         beyond[kind] = beyond.get(kind, 0) - 1
-    if min(beyond.values(), default=0) < 0:
+    if beyond and min(beyond.values()) < 0:
         lacks = ", ".join(f"{-n} {t}" for t, n in beyond.items() if n < 0)
         raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {lacks}")
     return {kind: n for kind, n in beyond.items() if n > 0}
@@ -495,7 +495,7 @@ def _to_choice(state: State, p: int, events: list[Event], changes: dict[str, Any
     player = state.players[p]
     changes = {} if changes is None else changes
     if player.pushed_active is not None or player.event_used:
-        changes.update(pushed_active=None, event_used=frozenset())
+        changes["pushed_active"], changes["event_used"] = None, frozenset()
     if not changes.get("ready", player.ready):  # CU-37, CU-110: nothing left to roll: the player must pass
         events.append({"type": "must_pass", "player": seat(state, p)})
         return _pass(changed(state, p, **changes), p, events)
@@ -564,7 +564,8 @@ def _bust_options(state: State) -> list[Action]:
     kinds = sorted(counts)
     options = []
     for numbers in product(*(range(counts[k] + 1) for k in kinds)):
-        options.append({"type": "rest", "rest": {k: n for k, n in zip(kinds, numbers, strict=True) if n}})
+        # one number per kind (``product``); zip without its keyword, which costs a slow call for each option
+        options.append({"type": "rest", "rest": {k: n for k, n in zip(kinds, numbers) if n}})  # noqa: B905
     return options
 
 
