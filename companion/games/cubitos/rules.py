@@ -1328,8 +1328,12 @@ class Cubitos:
                     # rest (worth nothing, owned all the same) and the player rolls again, out of danger
                     push = _push(table, player.ready) if player.ready else None
                     score = _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, credits, 0, True)
-                else:
-                    score = _total(standing, steps, coins, credits, 0, rolling)
+                else:  # ``_total(standing, steps, coins, credits, 0, rolling)``: the pass's, and the push's gain
+                    if passing is None:
+                        passing = _total(standing, steps, coins, credits, 0, False)
+                    push = standing[4]
+                    score = passing if not rolling or push is None else passing + (
+                        (1 - push[0]) * push[1] - push[0] * standing[3])
             elif kind in PASSING:  # a bust lists a dozen ways to rest, alike for the rating
                 if passing is None:
                     passing = _total(standing, steps, coins, credits, 0, False)
