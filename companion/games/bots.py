@@ -97,7 +97,11 @@ class GreedyBot:
             return options[0]
         actor = prompt.actor
         best, best_score = options[0], -math.inf
-        ratings = self._ratings(game, state, options, actor)
+        rate_options = None if self.play_out else getattr(game, "rate_options", None)  # ``_ratings``, the usual way
+        if rate_options is not None:
+            ratings = rate_options(state, options, actor)
+        else:
+            ratings = self._ratings(game, state, options, actor)
         for option, score in zip(options, ratings):  # noqa: B905 - one rating per option; a keyword costs a call
             if score is None:
                 after, _ = game.apply(state, roll(game, option, rng, state))
@@ -136,7 +140,9 @@ def play_game(game: Game, options: Mapping[str, Any], seed: int,
             return state, actions
         prompt = prompt_for(state)
         bot = bots[prompt.actor] if seated else bots
-        action = roll(game, bot.choose(game, state, prompt, rng), rng, state)
+        action = bot.choose(game, state, prompt, rng)
+        if "roll" in action or type(action) is not dict:  # ``roll``'s own test, without a call for every action
+            action = roll(game, action, rng, state)
         state, _ = apply(state, action)
         record(action)
     if is_over(state):
