@@ -707,7 +707,7 @@ def placing(state: State, p: int, dice: list[tuple[int, str]], active: int, even
                 events.append({"type": "must_push", "player": seat(state, p), "die": table.types[die]})
             changes["must_push"] = True
     if not player.danger and active >= DANGER_THRESHOLD:
-        events.append({"type": "danger", "player": seat(state, p), "active": active})
+        events.append({"type": "danger", "player": table.colours[p], "active": active})
         changes["danger"] = True
     return changes
 

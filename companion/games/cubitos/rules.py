@@ -429,7 +429,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         extra = _shown_beyond_ready(rolled, player.ready, types)
         refilled, draw, rest = _refill(state, p, extra, bounds, events)
         taken += refilled
-        events.append({"type": "refilled", "player": seat(state, p), "limit": draw_limit(state, p),
+        events.append({"type": "refilled", "player": table.colours[p], "limit": draw_limit(state, p),
                        "dice": sorted(map(types.__getitem__, refilled))})
     of_type: dict[str, list[int]] = {}  # each die shown is the lowest of its type not yet placed
     for die in sorted(taken)[::-1]:  # highest first, so that ``pop`` gives the lowest (no keyword: it costs)
@@ -449,7 +449,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     except (KeyError, IndexError):  # a push showing other dice than the ready zone's (a refill's are checked)
         _shown_beyond_ready(rolled, player.ready, types)
         raise IllegalAction("CU-30", "a push rolls the dice of the ready zone only") from None
-    events.append({"type": "rolled", "player": seat(state, p), "dice": list(dice), "hits": hits})
+    events.append({"type": "rolled", "player": table.colours[p], "dice": list(dice), "hits": hits})
     changes = {"ready": tuple(still), "active": tuple(active),
                **placing(state, p, active[len(player.active):], len(active), events)}
     if not player.refilled:  # a push leaves the draw and rest zones as they are (``changed`` sets each change)
@@ -602,7 +602,7 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
         return use_ability(state, action, events, "any")
     if action["type"] == "pass":
         return _pass(state, p, events)
-    events.append({"type": "pushed", "player": seat(state, p)})
+    events.append({"type": "pushed", "player": state.table.colours[p]})
     state = changed(state, p, must_push=False, pushed_active=frozenset([d for d, _ in state.players[p].active]))
     if usable(state, p, "push"):
         return replaced(state, phase="push")
@@ -612,7 +612,7 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
 def _pass(state: State, p: int, events: list[Event], *, quiet: bool = False) -> State:
     """CU-41: the round card turns red; the race section begins when everyone's has (CU-22)."""
     if not quiet:
-        events.append({"type": "passed", "player": seat(state, p)})
+        events.append({"type": "passed", "player": state.table.colours[p]})
     return _next_roll(changed(state, p, done_rolling=True), events)
 
 
@@ -642,7 +642,7 @@ def _support(state: State, events: list[Event]) -> State:
             shown = face(table, die, label)
             coins, steps, credits, swords = (coins + shown.coins, steps + shown.steps, credits + shown.credits,
                                              swords + shown.swords)
-        events.append({"type": "support", "player": seat(state, p), "coins": coins, "steps": steps,
+        events.append({"type": "support", "player": table.colours[p], "coins": coins, "steps": steps,
                        "credits": credits, "swords": swords})
         state = changed(state, p, coins=player.coins + coins, steps=player.steps + steps,
                         credits=player.credits + credits, took_credits=player.took_credits or credits > 0,
@@ -1232,9 +1232,16 @@ class Cubitos:
         return options
 
     def prompt(self, state: State) -> Prompt:
-        if state.phase == "over":
+        phase = state.phase
+        if phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        return Prompt.of(state.table.colours[state.current], state.phase, list(self.options(state)), {})
+        listed = self._listed  # ``options``, without a call for each prompt of a bot race
+        if listed is not None and listed[0] is state:
+            options = listed[1]
+        else:
+            options = PHASES[phase].options(state)
+            self._listed = (state, options)
+        return Prompt.of(state.table.colours[state.current], phase, list(options), {})
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows.

@@ -257,13 +257,27 @@ class State(NamedTuple):
 def lead_order(state: State, players: Iterable[int] | None = None) -> tuple[int, ...]:
     """CU-56: the lead player, then the others clockwise (by default those racing this round). Kept per lead and
     players: the rules ask for it at every push, pass, move and purchase."""
-    chosen = state.racing if players is None else tuple(sorted(set(players)))
-    key = (state.lead, chosen, len(state.players))
+    global _last_order
+    lead = state.lead
+    if players is None:
+        chosen = state.racing
+        last = _last_order  # read once: another thread may ask about another table meanwhile
+        if last is not None and last[0] is chosen and last[1] == lead:
+            return last[2]  # the racing players are one tuple from state to state until someone leaves the race
+    else:
+        chosen = tuple(sorted(set(players)))
+    key = (lead, chosen, len(state.players))
     order = _ORDERS.get(key)
     if order is None:
-        lead, n = state.lead, len(state.players)
+        n = len(state.players)
         order = _ORDERS[key] = tuple(k for k in (*range(lead, n), *range(lead)) if k in chosen)
+    if players is None:
+        _last_order = (chosen, lead, order)
     return order
+
+
+_last_order: tuple[tuple[int, ...], int, tuple[int, ...]] | None = None
+"""The last order asked for the racing players: (their tuple, the lead, the order)."""
 
 
 _ORDERS: dict[tuple[int, tuple[int, ...], int], tuple[int, ...]] = {}
