@@ -62,7 +62,6 @@ from companion.games.cubitos.state import (
     changed,
     dice_by_type,
     draw_limit,
-    face,
     from_stock,
     give_back,
     in_stock,
@@ -635,11 +634,12 @@ def _support(state: State, events: list[Event]) -> State:
     announcement is the swords on the faces, made at once, and the red card is evaluated before anyone's abilities.
     """
     table = state.table
+    types, dice = table.types, table.kit.dice
     for p in lead_order(state):
         player = state.players[p]
         coins = steps = credits = swords = 0
         for die, label in player.active:
-            shown = face(table, die, label)
+            shown = dice[types[die]].by_label[label]  # ``face``, read inline: every active die of every player
             coins, steps, credits, swords = (coins + shown.coins, steps + shown.steps, credits + shown.credits,
                                              swords + shown.swords)
         events.append({"type": "support", "player": table.colours[p], "coins": coins, "steps": steps,
