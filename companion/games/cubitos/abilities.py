@@ -393,7 +393,7 @@ def ability_options(state: State, *moments: str) -> list[Action]:
     for die, label, ability in usable(state, p, *moments):
         base = {"type": "ability", "ability": ability.id}
         if die is not None:
-            base.update(die=types[die], face=label)
+            base["die"], base["face"] = types[die], label
         if not played(ability):
             options.append({**base, "manual": True})
             continue

@@ -413,8 +413,9 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     p = state.current
     table, player = state.table, state.players[p]
     dice = action.get("dice")
-    count = action.get("roll") if isinstance(action.get("roll"), int) else len(dice) if isinstance(dice, list) \
-        else ready_count(state, p)  # a confirmed roll names its size by its dice
+    count = action.get("roll")
+    if not isinstance(count, int):  # a confirmed roll names its size by its dice
+        count = len(dice) if isinstance(dice, list) else ready_count(state, p)
     bounds = refill_bounds(state, p)
     low, high, _ = bounds
     if not low <= count - len(player.ready) <= high:
