@@ -249,7 +249,7 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
         members = trained.get("ensemble")
         if members:
             parts.append(f"- an ensemble of {len(members)} nets, the same recipe with seeds "
-                         f"{', '.join(str(m['seed']) for m in members)}, their probabilities averaged in one graph; "
+                         f"{', '.join(str(m['seed']) for m in members)}, their logits averaged in one graph; "
                          "below: the first net's training")
         validated = training.get("validated_run")
         if validated:
