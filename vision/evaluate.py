@@ -246,6 +246,11 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
                          f"{real['photos_train']} photos; validation: {real['validation']} "
                          f"({real['dice_val']} dice)")
         training = trained.get("training", {})
+        members = trained.get("ensemble")
+        if members:
+            parts.append(f"- an ensemble of {len(members)} nets, the same recipe with seeds "
+                         f"{', '.join(str(m['seed']) for m in members)}, their logits averaged in one graph; "
+                         "below: the first net's training")
         validated = training.get("validated_run")
         if validated:
             refit = real.get("refit", {}) if real else {}

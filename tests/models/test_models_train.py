@@ -70,6 +70,7 @@ def test_no_real_trains_d6_on_synthetic_data_only_under_its_own_name(tmp_path, m
     assert train_module.main(["--dice", "d6", "--no-real", "--epochs", "3", "--out", str(tmp_path)]) == 0
     (dice_set, config, out), kwargs = calls[0]
     assert dice_set == "d6" and config.real is False and config.epochs == 3 and out == tmp_path
+    assert config.ensemble == 1  # the reference is one net, whatever the shipped d6 is
     assert kwargs["name"] == "d6_synthetic_only" and "not used by the app" in kwargs["purpose"].lower()
     assert "--no-real" in kwargs["command"]
     assert train_module.CONFIGS["d6"].real is True  # the shipped d6 still trains on real photos
@@ -142,3 +143,52 @@ def test_a_stem_stride_other_than_1_or_2_is_refused():
 
     with pytest.raises(ValueError, match="stem_stride"):
         build_model(6, stem_stride=4)
+
+
+def test_an_ensemble_ships_one_graph_whose_logits_are_its_nets_averaged(tmp_path):
+    from vision.train import load_data, member_configs, ship, validate_net
+
+    config = replace(TINY, ensemble=2)
+    quiet = lambda *_: None  # noqa: E731
+    data = load_data("chariot_race", config, workers=1, cache_dir=None, log=quiet)
+    trained = [validate_net(data, member, quiet) for member in member_configs(config)]
+    x, _ = synth_dataset("chariot_race", 2, TINY.size, 99, "test")
+
+    def shipped(nets: list, out: str) -> tuple[np.ndarray, np.ndarray, dict]:
+        card = load_card(ship("chariot_race", config, data, [net for net, _ in nets], [r for _, r in nets],
+                              tmp_path / out, log=quiet))
+        logits, embedding = card.open().run(list(x))
+        return logits, embedding, card.trained_on
+
+    first, _, _ = shipped(trained[:1], "first")
+    second, _, _ = shipped(trained[1:], "second")
+    both, embedding, trained_on = shipped(trained, "both")
+    np.testing.assert_allclose(both, (first + second) / 2, atol=1e-5)
+    assert not np.allclose(first, second, atol=1e-3)  # two seeds, two nets
+    assert embedding.shape == (len(x), TINY.widths[-1])  # the size teach-your-dice expects of one net
+    assert [m["seed"] for m in trained_on["ensemble"]] == [TINY.seed, TINY.seed + 1]
+    assert "an ensemble of 2 nets" in (tmp_path / "both" / "README.md").read_text()
+
+
+def test_a_trained_ensemble_records_each_nets_seed(tmp_path):
+    card = load_card(train("chariot_race", replace(TINY, ensemble=2), tmp_path, threads=1, workers=1,
+                           cache_dir=None, log=lambda *_: None))
+    assert [m["seed"] for m in card.trained_on["ensemble"]] == [TINY.seed, TINY.seed + 1]
+    assert card.trained_on["config"]["ensemble"] == 2
+
+
+def test_an_ensemble_of_no_nets_is_refused():
+    from vision.train import member_configs
+
+    with pytest.raises(ValueError, match="ensemble"):
+        member_configs(replace(TINY, ensemble=0))
+
+
+def test_the_command_line_trains_an_ensemble_when_asked(tmp_path, monkeypatch):
+    import vision.train as train_module
+
+    calls = []
+    monkeypatch.setattr(train_module, "train", lambda *args, **kwargs: calls.append((args, kwargs)))
+    assert train_module.main(["--dice", "chariot_race", "--ensemble", "2", "--out", str(tmp_path)]) == 0
+    (_, config, _), kwargs = calls[0]
+    assert config.ensemble == 2 and "--ensemble 2" in kwargs["command"]
