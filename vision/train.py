@@ -543,7 +543,7 @@ def ship(dice_set: str, config: TrainConfig, data: TrainData, nets: list, result
                   "scale": 1 / 255, "mean": list(MEAN), "std": list(STD),
                   **({"tta": config.tta} if config.tta != "none" else {})},
         "outputs": {"logits": "logits", "embedding": "embedding"},
-        "trained_on": {**({"purpose": purpose} if purpose else {}), **trained_on,
+        "trained_on": {**({"note": purpose} if purpose else {}), **trained_on,
                        "command": command or f"python -m vision.train --dice {dice_set}",
                        "torch": torch.__version__, "parameters": params,
                        "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(config).items()},
@@ -555,7 +555,7 @@ def ship(dice_set: str, config: TrainConfig, data: TrainData, nets: list, result
     card = parse_card(card_data, out_dir / f"{name}.json")
     card = measure(card, data.test_x, data.test_y, real_root, log)
     save_card(card)
-    write_readme(out_dir)
+    write_models_readme(out_dir)
     log(f"  wrote {card.path}")
     return card.path
 
@@ -595,23 +595,6 @@ def measure(card, test_x: np.ndarray, test_y: np.ndarray, real_root: Path = REAL
 SYNTHETIC_ONLY_PURPOSE = (
     "Reference model for the enrolment benchmark (bench/enrolment.py): the d6 net trained on synthetic crops only, "
     "never on real photos, to measure teach-your-dice from a start that never saw real dice. Not used by the app.")
-
-
-def write_readme(models_dir: Path = MODELS_DIR) -> Path:
-    """models/README.md from the cards (vision.evaluate), plus each card's `trained_on.purpose` under its heading."""
-    path = write_models_readme(models_dir)
-    text = path.read_text(encoding="utf-8")
-    for card_path in sorted(Path(models_dir).glob("*.json")):
-        try:
-            card = load_card(card_path)
-        except ValueError:
-            continue
-        purpose = card.trained_on.get("purpose")
-        heading = f"## {card.name}\n\n"
-        if purpose and heading in text:
-            text = text.replace(heading, f"{heading}**{purpose}**\n\n", 1)
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -654,7 +637,7 @@ def main(argv: list[str] | None = None) -> int:
         x, y = synth_dataset(args.dice, config.synth_test_per_class, config.size, config.seed, "test", args.workers,
                              cache)
         save_card(measure(card, x, y))
-        write_readme(args.out)
+        write_models_readme(args.out)
         return 0
     command = "python -m vision.train " + " ".join(argv if argv is not None else sys.argv[1:])
     train(args.dice, config, args.out, threads=args.threads, workers=args.workers, cache_dir=cache, name=name,

@@ -57,8 +57,9 @@ def test_a_named_run_writes_its_own_files_and_states_its_purpose(tmp_path):
     card = load_card(path)
     assert path == tmp_path / "reference.json" and card.model == "reference.onnx" and card.dice_set == "chariot_race"
     assert not (tmp_path / "chariot_race.json").exists()
-    assert card.trained_on["purpose"] == "A reference model, not used by the app."
+    assert card.trained_on["note"] == "A reference model, not used by the app."
     readme = (tmp_path / "README.md").read_text()
+    assert readme.count("A reference model, not used by the app.") == 1
     assert "## reference\n\n**A reference model, not used by the app.**" in readme
 
 
