@@ -54,8 +54,9 @@ def roll(game: Game, option: Mapping[str, Any], rng: random.Random, state: Any =
         return option
     action = dict(option)
     if "roll" in option:
-        if state is not None and hasattr(game, "roll_dice"):
-            action["dice"] = game.roll_dice(state, option, rng)
+        roll_dice = getattr(game, "roll_dice", None) if state is not None else None
+        if roll_dice is not None:
+            action["dice"] = roll_dice(state, option, rng)
         else:
             faces = game.die_faces
             action["dice"] = [rng.choice(faces) for _ in range(option["roll"])]
@@ -90,6 +91,7 @@ class GreedyBot:
 
     def __init__(self, play_out: bool = False) -> None:
         self.play_out = play_out
+        self._rater: tuple[Any, Any] = (None, None)  # (the game, its rate_options or None): one look-up per game
 
     def choose(self, game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Action:
         options = choices(prompt)
@@ -97,7 +99,10 @@ class GreedyBot:
             return options[0]
         actor = prompt.actor
         best, best_score = options[0], -math.inf
-        rate_options = None if self.play_out else getattr(game, "rate_options", None)  # ``_ratings``, the usual way
+        rated, rate_options = self._rater  # ``_ratings``, the usual way
+        if rated is not game:
+            rate_options = None if self.play_out else getattr(game, "rate_options", None)
+            self._rater = (game, rate_options)
         if rate_options is not None:
             ratings = rate_options(state, options, actor)
         else:

@@ -300,13 +300,13 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     on a random face."""
     table, p = state.table, state.current
     player = state.players[p]
-    low, _, recycle = refill_bounds(state, p)
     extra = option["roll"] - len(player.ready)
     if extra == 0:  # a push, or a refill of nothing: the ready zone alone
         chosen = []
     elif player.refill_no_limit:
         chosen = rng.sample([*player.draw, *player.rest], extra)
     else:
+        low, _, recycle = refill_bounds(state, p)
         counted, excluded = _split_excluded(state, p, player.draw)
         if recycle:  # all of the draw zone first (CU-28), then from the recycled rest zone
             rest_counted, rest_excluded = _split_excluded(state, p, player.rest)
