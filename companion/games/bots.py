@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from companion.games.base import Action, Game, Prompt
@@ -91,7 +91,7 @@ class GreedyBot:
 
     def __init__(self, play_out: bool = False) -> None:
         self.play_out = play_out
-        self._rater: tuple[Any, Any] = (None, None)  # (the game, its rate_options or None): one look-up per game
+        self._rater: tuple[Any, Any] = (None, None)  # (the game, ``_rating_of`` it): looked up once per game
 
     def choose(self, game: Game, state: Any, prompt: Prompt, rng: random.Random) -> Action:
         options = choices(prompt)
@@ -99,14 +99,11 @@ class GreedyBot:
             return options[0]
         actor = prompt.actor
         best, best_score = options[0], -math.inf
-        rated, rate_options = self._rater  # ``_ratings``, the usual way
+        rated, rating = self._rater
         if rated is not game:
-            rate_options = None if self.play_out else getattr(game, "rate_options", None)
-            self._rater = (game, rate_options)
-        if rate_options is not None:
-            ratings = rate_options(state, options, actor)
-        else:
-            ratings = self._ratings(game, state, options, actor)
+            rating = self._rating_of(game)
+            self._rater = (game, rating)
+        ratings = rating(state, options, actor)
         for option, score in zip(options, ratings):  # noqa: B905 - one rating per option; a keyword costs a call
             if score is None:
                 after, _ = game.apply(state, roll(game, option, rng, state))
@@ -115,16 +112,17 @@ class GreedyBot:
                 best, best_score = option, score
         return best
 
-    def _ratings(self, game: Game, state: Any, options: list[Action], actor: str) -> list[float | None]:
-        """The game's own rating of each option (None: play it out)."""
+    def _rating_of(self, game: Game) -> Callable[[Any, list[Action], str], list[float | None]]:
+        """How this bot rates all of a state's options in ``game`` (None: play it out): the game's own
+        ``rate_options``, its ``rate`` of each option, or nothing rated when the bot plays every option out."""
         if not self.play_out:
             rate_options = getattr(game, "rate_options", None)
             if rate_options is not None:
-                return rate_options(state, options, actor)
+                return rate_options
             rate = getattr(game, "rate", None)
             if rate is not None:
-                return [rate(state, option, actor) for option in options]
-        return [None] * len(options)
+                return lambda state, options, actor: [rate(state, option, actor) for option in options]
+        return lambda state, options, actor: [None] * len(options)
 
 
 def play_game(game: Game, options: Mapping[str, Any], seed: int,

@@ -259,11 +259,6 @@ class Kit:
     def _pool_odds(self) -> dict[tuple[str, ...], tuple[float, float, float]]:
         return {}
 
-    @kept
-    def pushes(self) -> dict[tuple[str, ...], tuple[float, float]]:
-        """Sorted die types -> what a greedy bot makes of pushing them (``rules._push``), filled by the rules."""
-        return {}
-
 
 def _distances(origin: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str, int]:
     seen = {origin: 0}

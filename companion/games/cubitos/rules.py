@@ -62,6 +62,7 @@ from companion.games.cubitos.state import (
     changed,
     dice_by_type,
     draw_limit,
+    face,
     from_stock,
     give_back,
     in_stock,
@@ -635,12 +636,11 @@ def _support(state: State, events: list[Event]) -> State:
     announcement is the swords on the faces, made at once, and the red card is evaluated before anyone's abilities.
     """
     table = state.table
-    types, dice = table.types, table.kit.dice
     for p in lead_order(state):
         player = state.players[p]
         coins = steps = credits = swords = 0
         for die, label in player.active:
-            shown = dice[types[die]].by_label[label]  # ``face``, read inline: every active die of every player
+            shown = face(table, die, label)
             coins, steps, credits, swords = (coins + shown.coins, steps + shown.steps, credits + shown.credits,
                                              swords + shown.swords)
         events.append({"type": "support", "player": table.colours[p], "coins": coins, "steps": steps,
@@ -1236,13 +1236,7 @@ class Cubitos:
         phase = state.phase
         if phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        listed = self._listed  # ``options``, without a call for each prompt of a bot race
-        if listed is not None and listed[0] is state:
-            options = listed[1]
-        else:
-            options = PHASES[phase].options(state)
-            self._listed = (state, options)
-        return Prompt.of(state.table.colours[state.current], phase, list(options), {})
+        return Prompt.of(state.table.colours[state.current], phase, list(self.options(state)), {})
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows.
@@ -1336,12 +1330,8 @@ class Cubitos:
                     # rest (worth nothing, owned all the same) and the player rolls again, out of danger
                     push = _push(table, player.ready) if player.ready else None
                     score = _total((*standing[:3], 0, push and (0.0, push[1])), 0, 0, credits, 0, True)
-                else:  # ``_total(standing, steps, coins, credits, 0, rolling)``: the pass's, and the push's gain
-                    if passing is None:
-                        passing = _total(standing, steps, coins, credits, 0, False)
-                    push = standing[4]
-                    score = passing if not rolling or push is None else passing + (
-                        (1 - push[0]) * push[1] - push[0] * standing[3])
+                else:
+                    score = _total(standing, steps, coins, credits, 0, rolling)
             elif kind in PASSING:  # a bust lists a dozen ways to rest, alike for the rating
                 if passing is None:
                     passing = _total(standing, steps, coins, credits, 0, False)
@@ -1466,14 +1456,12 @@ def _lead(table: Table, player: Player) -> int:
 
 
 def _push(table: Table, ready: tuple[int, ...]) -> tuple[float, float]:
-    """(the chance that a push of ``ready`` shows no hit, what it brings): kept per pool of die types in the kit,
-    which every race of the box shares (a table's ready zones seldom come back: five in eight were new)."""
-    kinds = tuple(sorted(map(table.types.__getitem__, ready)))
-    pushes = table.kit.pushes
-    push = pushes.get(kinds)
+    """(the chance that a push of ``ready`` shows no hit, what it brings): kept per ready zone."""
+    key = ("push", ready)
+    push = table.memo.get(key)
     if push is None:
-        blank, coins, steps = table.kit.pool_odds(kinds)
-        push = pushes[kinds] = (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready))
+        blank, coins, steps = table.kit.pool_odds(tuple(sorted(map(table.types.__getitem__, ready))))
+        push = table.remember(key, (blank, 1.5 * steps + coins / 3 + 0.3 * len(ready)))
     return push
 
 
