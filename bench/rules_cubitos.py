@@ -81,22 +81,24 @@ the same code runs 11-12% more games per second on it (47.1 against 42.1 in turn
 machine; 45.0-46.4 against 41.7-41.8 beside a training run). The machine line says whose build ran (its prefix).
 That day's machine ran 9% slower than the one of the ``make bench`` before (42.1 against 46.3 on pyenv's build).
 
-The eighth pass (2026-11-27, stop 28; 5.4% fewer instructions on seven games, 1,561M -> 1,476M, ``valgrind
+The eighth pass (2026-11-27, stop 28; 4.7% fewer instructions on seven games, 1,561M -> 1,487M, ``valgrind
 --tool=callgrind`` with ``PYTHONHASHSEED=0``; 5-6% more games per second than the seventh in turn in the same
-minutes; 49.3 in the ``make bench`` of 19:23, on a machine that ran every rules bench 3-4% slower than at 17:01, when
-the seventh gave 48.3; its last steps, 1,479M -> 1,476M, came after that run) takes out calls rather than steps. A
-call to a builtin with a keyword argument goes through a slow path: ``zip(..., strict=True)`` where the items are
-paired by construction (a roll's names and what ``parse_roll`` read of them, the greedy bot's options and ratings, a
-bust's kinds and ``product``'s numbers), ``sorted(reverse=True)``, ``min(default=)``, ``dict.update(**)``. Python
-functions between the bot and the rules go: ``play_game`` rolls only an option that asks for dice, the greedy bot
-asks the game's ``rate_options`` itself, a Cubitos prompt lists its options without ``options`` between, and the
-hottest events name the seat inline. A greedy move is rated by the walk its path is (found by identity, not a scan
-per option); a walk reads each space's steps with whether a step there only moves the runner (``Track.walks_from``);
-the lead order of the racing players is kept for their very tuple; a push's odds are kept per pool of die types in
-the kit, which the seven races share; the options that hand on the decision share the pass's total and add the push's
-gain, as ``_total`` would, bit for bit. Tried and dropped, as they ran more instructions: ``any(map(...))`` over the
-options for one by hand, ``max(range, key=)`` for the best rating, placing a roll's dice by sorting and ``groupby``,
-the buyable dice by a list comprehension, and a push's pool sorted by a list comprehension (alike).
+minutes; 49.3 in the ``make bench`` of 19:23 (at 1,479M), on a machine that ran every rules bench 3-4% slower than at
+17:01, when the seventh gave 48.3; after the review below, this script alone at 19:54 gave 50.5, and the greedy row
+alone 48.0-50.4 in three runs that minute) takes out calls rather than steps. A call to a builtin with a keyword
+argument goes through a slow path: ``zip(..., strict=True)`` where the items are paired by construction (a roll's
+names and what ``parse_roll`` read of them, the greedy bot's options and ratings, a bust's kinds and ``product``'s
+numbers), ``sorted(reverse=True)``, ``min(default=)``, ``dict.update(**)``. Python functions between the bot and the
+rules go: ``play_game`` rolls only an option that asks for dice, the greedy bot looks up how it rates a game's
+options once per game (``_rating_of``), and the hottest events name the seat inline. A greedy move is rated by the
+walk its path is (found by identity, not a scan per option); a walk reads each space's steps with whether a step
+there only moves the runner (``Track.walks_from``); the lead order of the racing players is kept for their very
+tuple. Taken out again on review, as copies of what the rules already had for 0.2-0.3% each (1,476M -> 1,487M): a
+prompt listing its options beside ``options``, the options that hand on the decision adding the push's gain to the
+pass's total beside ``_total``, phase 5 reading faces beside ``face``, and a kit-wide table of a push's odds beside
+``pool_odds``' own. Tried and dropped, as they ran more instructions: ``any(map(...))`` over the options for one by
+hand, ``max(range, key=)`` for the best rating, placing a roll's dice by sorting and ``groupby``, the buyable dice by
+a list comprehension, and a push's pool sorted by a list comprehension (alike).
 
     python bench/rules_cubitos.py
 """
