@@ -77,9 +77,6 @@ class Table:
     """Moment -> (die, face label) -> the abilities the face may grant then, as far as the cards in play decide
     it; filled by ``abilities.usable`` on first use, as it alone knows the moments. Keyed by die, as the
     active zone names its dice, so the rules look up each active die as it is at every moment they ask."""
-    worth: dict[tuple[int, str], float] = _filled_on_use()
-    """(die, face label) -> what the face shown brings the greedy rating (``rules._standing``), which fills it
-    on first use: summed over the active zone for every option a bot weighs."""
     costs: dict[str, int | None] = _worked_out()
     """Die type -> ``cost``: asked for every die of the stock at every purchase."""
     dice_of: dict[str, tuple[int, ...]] = _worked_out()
