@@ -27,44 +27,33 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
+from bot_games import line, measure
 from machine import describe, machine_line
 
 from companion.games.automobiles import rules
-from companion.games.bots import GreedyBot, RandomBot, play_game
+from companion.games.bots import Bot, GreedyBot, RandomBot
 
 GOAL_GAMES_PER_SECOND = 50
 FOUR = {"players": [{"name": c.title(), "colour": c} for c in rules.CAR_COLOURS[:4]]}
 POOLS = ["base", "racing_season", "both"]
 
 
-def measure(games: int, bot: object) -> dict[str, float]:
-    wall, cpu = time.perf_counter(), time.process_time()
-    actions = rounds = 0
-    for seed in range(games):
-        final, played = play_game(rules.GAME, {**FOUR, "card_pool": POOLS[seed % len(POOLS)]}, seed, bot)
-        actions += len(played)
-        rounds += final.round
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"games": games, "games_per_s": round(games / cpu, 2), "games_per_s_wall": round(games / wall, 2),
-            "actions_per_game": round(actions / games, 1), "rounds_per_game": round(rounds / games, 1),
-            "ms_per_action": round(1000 * cpu / actions, 3)}
-
-
 def run() -> dict[str, object]:
     rules.GAME.setup(FOUR, random.Random(0))  # load the box before timing
     figures = {"machine": describe(), "goal_games_per_s": GOAL_GAMES_PER_SECOND,
-               "greedy": measure(30, GreedyBot()), "random": measure(6, RandomBot())}
+               "greedy": _measure(GreedyBot(), 30, passes=3), "random": _measure(RandomBot(), 6)}
     print(machine_line(figures["machine"]))
-    for name in ("greedy", "random"):
-        f = figures[name]
-        print(f"{name} bots: {f['games_per_s']:6.2f} games/s CPU ({f['games_per_s_wall']:.2f} wall) over "
-              f"{f['games']} games, {f['actions_per_game']:.0f} actions and {f['rounds_per_game']:.1f} rounds per "
-              f"game, {f['ms_per_action']:.3f} ms per action")
+    print(line("greedy bots", figures["greedy"]))
+    print(line("random bots", figures["random"]))
     verdict = "meets" if figures["greedy"]["games_per_s"] >= GOAL_GAMES_PER_SECOND else "MISSES"
     print(f"greedy-bot games/s {verdict} the goal of {GOAL_GAMES_PER_SECOND}")
     return json.loads(json.dumps(figures))
+
+
+def _measure(bot: Bot, games: int, passes: int = 1) -> dict[str, object]:
+    return measure(rules.GAME, lambda seed: {**FOUR, "card_pool": POOLS[seed % len(POOLS)]}, bot, games,
+                   passes=passes, tally=lambda final: {"rounds": final.round})
 
 
 if __name__ == "__main__":

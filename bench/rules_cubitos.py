@@ -106,11 +106,12 @@ a list comprehension, and a push's pool sorted by a list comprehension (alike).
 from __future__ import annotations
 
 import json
-import time
+import random
 
+from bot_games import line, measure
 from machine import describe, machine_line
 
-from companion.games.bots import Bot, GreedyBot, RandomBot, play_game
+from companion.games.bots import Bot, GreedyBot, RandomBot
 from companion.games.cubitos import rules
 
 GOAL_GAMES_PER_SECOND = 50
@@ -118,41 +119,11 @@ FOUR = {"players": [{"name": c.title(), "colour": c} for c in rules.PLAYER_COLOU
 RACES = [f"race_{n}" for n in range(1, 8)]
 
 
-def measure(bot: Bot, games: int, passes: int = 1) -> dict[str, float]:
-    """The figures of ``passes`` plays of the same games, the pass of median CPU time (``cpu_passes`` lists all):
-    one pass of the headline moved by 2-4 % between runs in the same minute, more than what a speed pass gains."""
-    runs = sorted((_play(bot, games) for _ in range(passes)), key=lambda run: run[1])
-    wall, cpu, actions, rounds = runs[len(runs) // 2]
-    return {"games": games, "games_per_s": round(games / cpu, 2), "games_per_s_wall": round(games / wall, 2),
-            "actions_per_game": round(actions / games, 1), "rounds_per_game": round(rounds / games, 1),
-            "ms_per_action": round(1000 * cpu / actions, 3),
-            "passes_games_per_s": [round(games / run[1], 2) for run in runs]}
-
-
-def _play(bot: Bot, games: int) -> tuple[float, float, int, int]:
-    """(wall seconds, CPU seconds, actions, rounds) of one play of the bench's games."""
-    wall, cpu = time.perf_counter(), time.process_time()
-    actions = rounds = 0
-    for seed in range(games):
-        final, played = play_game(rules.GAME, {**FOUR, "race": RACES[seed % len(RACES)]}, seed, bot)
-        actions += len(played)
-        rounds += final.round
-    return time.perf_counter() - wall, time.process_time() - cpu, actions, rounds
-
-
-def line(name: str, f: dict[str, float]) -> str:
-    passes = f["passes_games_per_s"]
-    return (f"{name}: {f['games_per_s']:6.2f} games/s CPU ({f['games_per_s_wall']:.2f} wall) over {f['games']} games"
-            + (f" (the median of {len(passes)} passes: {' / '.join(map(str, passes))})" if len(passes) > 1 else "")
-            + f", {f['actions_per_game']:.0f} actions and {f['rounds_per_game']:.1f} rounds per game, "
-            f"{f['ms_per_action']:.3f} ms per action")
-
-
 def run() -> dict[str, object]:
-    rules.GAME.setup(FOUR, __import__("random").Random(0))  # load the box before timing
+    rules.GAME.setup(FOUR, random.Random(0))  # load the box before timing
     figures = {"machine": describe(), "goal_games_per_s": GOAL_GAMES_PER_SECOND,
-               "greedy": measure(GreedyBot(), 28, passes=3),
-               "greedy_full_lookahead": measure(GreedyBot(play_out=True), 28), "random": measure(RandomBot(), 7)}
+               "greedy": _measure(GreedyBot(), 28, passes=3),
+               "greedy_full_lookahead": _measure(GreedyBot(play_out=True), 28), "random": _measure(RandomBot(), 7)}
     print(machine_line(figures["machine"]))
     print(line("greedy bots", figures["greedy"]))
     print(line("greedy bots playing out every option", figures["greedy_full_lookahead"]))
@@ -160,6 +131,11 @@ def run() -> dict[str, object]:
     verdict = "meets" if figures["greedy"]["games_per_s"] >= GOAL_GAMES_PER_SECOND else "MISSES"
     print(f"greedy-bot games/s {verdict} the goal of {GOAL_GAMES_PER_SECOND}")
     return json.loads(json.dumps(figures))
+
+
+def _measure(bot: Bot, games: int, passes: int = 1) -> dict[str, object]:
+    return measure(rules.GAME, lambda seed: {**FOUR, "race": RACES[seed % len(RACES)]}, bot, games, passes=passes,
+                   tally=lambda final: {"rounds": final.round})
 
 
 if __name__ == "__main__":

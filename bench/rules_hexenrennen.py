@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
+from bot_games import line, measure
 from machine import describe, machine_line
 
-from companion.games.bots import GreedyBot, RandomBot, play_game
+from companion.games.bots import Bot, GreedyBot, RandomBot
 from companion.games.hexenrennen import GAME
 
 GOAL_GAMES_PER_SECOND = 50
@@ -28,37 +28,26 @@ FOUR = {"players": [{"name": c.title(), "colour": c} for c in ("orange", "blue",
 TWO = {"players": FOUR["players"][:2], "tiles": "shuffled"}
 
 
-def measure(bot: object, options: dict, games: int) -> dict[str, float]:
-    wall, cpu = time.perf_counter(), time.process_time()
-    actions = turns = cards = 0
-    for seed in range(games):
-        final, played = play_game(GAME, options, seed, bot)
-        actions += len(played)
-        turns += final.turns
-        cards += sum(len(final.kit.deck) - len(hand) for hand in final.hands)
-    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"games": games, "games_per_s": round(games / cpu, 1), "games_per_s_wall": round(games / wall, 1),
-            "actions_per_game": round(actions / games, 1), "turns_per_game": round(turns / games, 1),
-            "cards_per_game": round(cards / games, 1)}
-
-
 def run() -> dict[str, object]:
     GAME.setup(FOUR, random.Random(0))  # load and check the data files before timing
     figures = {"machine": describe(), "goal_games_per_s": GOAL_GAMES_PER_SECOND,
-               "random": measure(RandomBot(), FOUR, 200),
-               "random_2p": measure(RandomBot(), TWO, 200),
-               "random_hidden": measure(RandomBot(), {**FOUR, "tiles": "hidden"}, 100),
-               "greedy": measure(GreedyBot(), FOUR, 20)}
+               "random": _measure(RandomBot(), FOUR, 200, passes=3),
+               "random_2p": _measure(RandomBot(), TWO, 200),
+               "random_hidden": _measure(RandomBot(), {**FOUR, "tiles": "hidden"}, 100),
+               "greedy": _measure(GreedyBot(), FOUR, 20)}
     machine = figures["machine"]
     print(machine_line(machine))
     for name in ("random", "random_2p", "random_hidden", "greedy"):
-        f = figures[name]
-        print(f"{name:>13} bots: {f['games_per_s']:7.1f} games/s CPU ({f['games_per_s_wall']:.1f} wall) over "
-              f"{f['games']} games, {f['actions_per_game']:.0f} actions, {f['turns_per_game']:.0f} turns and "
-              f"{f['cards_per_game']:.1f} cards played per game")
+        print(line(f"{name} bots", figures[name]))
     verdict = "meets" if figures["random"]["games_per_s"] >= GOAL_GAMES_PER_SECOND else "MISSES"
     print(f"random-bot games/s {verdict} the goal of {GOAL_GAMES_PER_SECOND}")
     return json.loads(json.dumps(figures))
+
+
+def _measure(bot: Bot, options: dict, games: int, passes: int = 1) -> dict[str, object]:
+    return measure(GAME, lambda seed: options, bot, games, passes=passes,
+                   tally=lambda final: {"turns": final.turns,
+                                        "cards_played": sum(len(final.kit.deck) - len(hand) for hand in final.hands)})
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ sys.path.insert(0, str(HERE))
 
 from machine import describe  # noqa: E402
 
-HELPERS = {"run_all.py", "machine.py", "label_errors.py", "fuzz_requests.py", "served.py"}  # imported
+HELPERS = {"run_all.py", "machine.py", "label_errors.py", "fuzz_requests.py", "served.py", "bot_games.py"}  # imported
 
 # Runs one script's run() and writes its figures as JSON to the file named by argv[2].
 CHILD = (
