@@ -103,10 +103,12 @@ a list comprehension, and a push's pool sorted by a list comprehension (alike).
 Since the eighth pass (2026-11-27, stop 29) a face's worth to the rating is worked out the first time a game shows
 it (``rules._FaceWorth``: a game shows some 80 of its table's 700 (die, face) pairs; 1,485M -> 1,480M instructions),
 and the headline row is the median of three passes (``bot_games.measure``): 49.1 in the ``make bench`` of 20:40
-(48.7 / 49.5 / 49.1), 49.6 alone at 20:39. Measured that stop and left, each under 1 % of a game: a round's end
-resting four players by ``_replace`` (0.7 %), the table's ability offers and set-up worked out per table (0.5 %
-together), a choice's dozen turns of a ready die to a face (Wadenbeißer; 1.7 % all told), and the garbage collector
-(off or frozen: within the noise).
+(48.7 / 49.5 / 49.1), 49.6 alone at 20:39. Measured that stop and left, as too small to be sure of: a round's end
+resting four players by ``_replace`` (0.7 % of a game), the table's ability offers and set-up worked out per table
+(0.5 % together), a choice's dozen turns of a ready die to a face (Wadenbeißer; 1.7 % all told, cheaper turns would
+save part of it), and the garbage collector (off or frozen: within the noise). Tried and dropped: rating a use that
+only gains steps, coins or credits by those gains instead of using it (finding the use costs what using it did:
+1,480M -> 1,485M).
 
     python bench/rules_cubitos.py
 """
