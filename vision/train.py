@@ -562,7 +562,8 @@ def ship(dice_set: str, config: TrainConfig, data: TrainData, nets: list, result
                        "torch": torch.__version__, "parameters": params,
                        "config": {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(config).items()},
                        "training": training[0],
-                       **({"ensemble": [{"seed": config.seed + i, "training": t} for i, t in enumerate(training)]}
+                       **({"ensemble": [{"seed": member.seed, "training": t}
+                                          for member, t in zip(member_configs(config), training, strict=True)]}
                           if len(nets) > 1 else {})},
         "accuracy": {},
     }

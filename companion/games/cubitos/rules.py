@@ -1427,7 +1427,8 @@ def _worth(table: Table, active: tuple[tuple[int, str], ...]) -> float:
 
 class _FaceWorth(dict):
     """(die, face label) -> what the face brings the greedy rating, worked out the first time a game shows it: a
-    game shows some 80 of its table's 700, and working out all of them cost a game 1% of its time."""
+    game shows some 80 of its table's 700, and working out all of them at the first rating cost 0.35 % of a bot
+    game's instructions."""
 
     __slots__ = ("table",)
 
@@ -1436,8 +1437,7 @@ class _FaceWorth(dict):
         self.table = table
 
     def __missing__(self, key: tuple[int, str]) -> float:
-        die, label = key
-        f = self.table.kit.dice[self.table.types[die]].by_label[label]
+        f = face(self.table, *key)
         worth = self[key] = 1.5 * f.steps + f.coins / 3 + f.credits / 2 + (f.team or f.special)
         return worth
 
