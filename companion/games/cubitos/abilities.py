@@ -41,6 +41,7 @@ from companion.games.cubitos.state import (
     remove_die,
     replaced,
     seat,
+    shown_faces,
     track_of,
 )
 
@@ -913,15 +914,16 @@ def again_effect(state: State) -> dict[str, Any]:
     raise ValueError(ability_id)
 
 
-def ability_roll_dice(state: State, option: Mapping[str, Any], rng: Any) -> list[str]:
-    """What a bot's added roll shows: the dice the option takes (in the rules' order), on random faces."""
+def ability_roll_dice(state: State, option: Mapping[str, Any], rng: Any, *moments: str) -> list[str]:
+    """What a bot's added roll shows: the dice the option takes (in the rules' order), on random faces. ``moments``
+    are those the phase uses the option at: the die is the one the rules will match (``_matched``), found among
+    the uses worked out for the state's options."""
     table = state.table
     p = state.current
     if option.get("type") == "roll" and state.again is not None:
         effect, die = again_effect(state), None
     else:
-        die, _, ability = next((d, lab, a) for d, lab, a in usable(state, p, *WINDOWS)
-                               if a.id == option["ability"] and (d is None or table.types[d] == option.get("die")))
+        die, _, ability = _matched(state, option, moments)
         effect = next(e for e in ability.effects if e["op"] in ROLLING_OPS)
     pool = _candidates(state, p, die, effect)
     n = option["roll"]
@@ -932,4 +934,4 @@ def ability_roll_dice(state: State, option: Mapping[str, Any], rng: Any) -> list
         chosen = rng.sample(list(seen.values()), n)
     else:
         chosen = pool[:n]
-    return [f"{table.types[d]}/{rng.choice(table.kit.dice[table.types[d]].faces).label}" for d in chosen]
+    return shown_faces(table, chosen, rng)

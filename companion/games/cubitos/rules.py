@@ -74,6 +74,7 @@ from companion.games.cubitos.state import (
     receive_bonuses,
     replaced,
     seat,
+    shown_faces,
     spaces_left,
     stepped,
     take,
@@ -96,6 +97,11 @@ MAX_BUYS, BUYS_DIFFERENT = 2, True
 """CU-48."""
 GREY_BUYABLE = False
 """CU-49 **Decision**."""
+USES_AT: dict[str, tuple[str, ...]] = {
+    "choice": ("any",), "busting": ("bust",), "support": ("phase5", *ANY_TIME), "move": ANY_TIME, "buy": ANY_TIME,
+    "end6": ("end6",), **{phase: (phase,) for phase in ("push", "event", "before7")},  # named for their moment
+}
+"""Phase -> the moments (``abilities.WINDOWS``) at which its ability options are listed and used."""
 STEPS_EXPIRE_AT_ROUND_END = True
 """CU-50 **Decision**: unused steps and water entries are lost with the coins."""
 LEAD_DIE_ROLL_OPTIONAL = False
@@ -317,18 +323,7 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
             chosen = rng.sample(counted, low)
         if extra > low:  # excluded colours come along (a sample of none draws nothing)
             chosen += rng.sample(excluded, extra - low)
-    # each die on the face ``rng.choice(faces)`` would draw, drawn as it does (the fewest bits that name every face,
-    # again while they name none) by the public ``getrandbits``: choice is two Python calls deep for each of the
-    # ~70,000 dice a bench rolls, and the recorded games pin these very draws
-    draws, types, bits = table.kit.face_draws, table.types, rng.getrandbits
-    shown = []
-    for die in (*player.ready, *chosen):
-        faces, n, k = draws[types[die]]
-        r = bits(k)
-        while r >= n:
-            r = bits(k)
-        shown.append(faces[r])
-    return shown
+    return shown_faces(table, (*player.ready, *chosen), rng)
 
 
 def _split_excluded(state: State, p: int, dice: Iterable[int]) -> tuple[list[int], list[int]]:
@@ -527,7 +522,7 @@ def _using(moment: str, then: Callable[[State, list[Event]], State]) -> Handler:
 
 
 def _busting_options(state: State) -> list[Action]:
-    return [{"type": "bust"}, *ability_options(state, "bust")]
+    return [{"type": "bust"}, *ability_options(state, *USES_AT["busting"])]
 
 
 def _on_busting(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -535,7 +530,7 @@ def _on_busting(state: State, action: Mapping[str, Any], events: list[Event]) ->
     p = state.current
     if action["type"] == "bust":
         return _bust(state, p, events)
-    state = use_ability(state, action, events, "bust")
+    state = use_ability(state, action, events, *USES_AT["busting"])
     if state.players[p].bust_ignored:
         events.append({"type": "bust_ignored", "player": seat(state, p)})
         return _after_roll(changed(state, p, bust_ignored=False, keep_on_bust=frozenset()), p, events)
@@ -590,7 +585,7 @@ def _after_bust(state: State, p: int, events: list[Event]) -> State:
 
 def _choice_options(state: State) -> list[Action]:
     """CU-37, CU-110: push or pass; a Käsehäppchen placed since the last push leaves only push."""
-    anytime = ability_options(state, "any")
+    anytime = ability_options(state, *USES_AT["choice"])
     if state.players[state.current].must_push:
         return [{"type": "push"}, *anytime]
     return [{"type": "pass"}, {"type": "push"}, *anytime]
@@ -600,7 +595,7 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     """CU-37, CU-39: pass, or push: push-time abilities, then the ready zone is rolled when the order comes back."""
     p = state.current
     if action["type"] == "ability":  # CU-104, CU-127, CU-138: any time in the round
-        return use_ability(state, action, events, "any")
+        return use_ability(state, action, events, *USES_AT["choice"])
     if action["type"] == "pass":
         return _pass(state, p, events)
     events.append({"type": "pushed", "player": state.table.colours[p]})
@@ -663,7 +658,7 @@ def _next_support(state: State, after: int | None, events: list[Event]) -> State
 def _on_support(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     if action["type"] == "done":
         return _next_support(state, state.current, events)
-    state = use_ability(state, action, events, "phase5", *ANY_TIME)
+    state = use_ability(state, action, events, *USES_AT["support"])
     if state.adjusting is not None:
         return replaced(state, phase="adjust")
     if state.again is not None:
@@ -873,7 +868,7 @@ def _walks(state: State) -> list[Walk]:
 def _move_options(state: State) -> list[Action]:
     options: list[Action] = [{"type": "done"}]
     options += [{"type": "move", "path": path} for path in move_paths(state)]
-    return options + _convert_options(state) + ability_options(state, *ANY_TIME)
+    return options + _convert_options(state) + ability_options(state, *USES_AT["move"])
 
 
 def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -881,7 +876,7 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if action["type"] in ("convert", "buy_step"):
         return _on_convert(state, action, events)
     if action["type"] == "ability":
-        return use_ability(state, action, events, *ANY_TIME)
+        return use_ability(state, action, events, *USES_AT["move"])
     if action["type"] == "done":
         return _end_move(state, p, events)
     path = action.get("path")
@@ -1000,14 +995,14 @@ def _after_bonuses(state: State, p: int, events: list[Event]) -> State:
 
 
 def _end6_options(state: State) -> list[Action]:
-    return [{"type": "go"}, *ability_options(state, "end6")]
+    return [{"type": "go"}, *ability_options(state, *USES_AT["end6"])]
 
 
 def _on_end6(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """CU-119: abilities at the end of phase 6, after the own space's bonuses (Bob)."""
     if action["type"] == "go":
         return _next_mover(state, events)
-    return _after_bonuses(use_ability(state, action, events, "end6"), state.current, events)
+    return _after_bonuses(use_ability(state, action, events, *USES_AT["end6"]), state.current, events)
 
 
 def _bonus_options(state: State) -> list[Action]:
@@ -1064,7 +1059,7 @@ def _buy_options(state: State) -> list[Action]:
         for die_type, colour, cost in _buyable(table):
             if coins >= cost and die_type in stock and not (BUYS_DIFFERENT and colour in player.bought):
                 options.append({"type": "buy", "die": die_type})
-    return options + _convert_options(state) + ability_options(state, *ANY_TIME)
+    return options + _convert_options(state) + ability_options(state, *USES_AT["buy"])
 
 
 def _buyable(table: Table) -> tuple[tuple[str, str, int], ...]:
@@ -1083,7 +1078,7 @@ def _on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
     if action["type"] == "convert":
         return _on_convert(state, action, events)
     if action["type"] == "ability":
-        return use_ability(state, action, events, *ANY_TIME)
+        return use_ability(state, action, events, *USES_AT["buy"])
     if action["type"] == "done":
         order = lead_order(state)
         k = order.index(p) + 1
@@ -1259,7 +1254,7 @@ class Cubitos:
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         if option.get("type") == "ability" or state.phase == "again":
-            return ability_roll_dice(state, option, rng)
+            return ability_roll_dice(state, option, rng, *USES_AT.get(state.phase, ()))
         return roll_dice(state, option, rng)
 
     def view(self, state: State) -> dict[str, Any]:
@@ -1285,14 +1280,12 @@ class Cubitos:
             return 1000.0 if p in state.winners else -1000.0
         return _rating(state.table, state.players[p])
 
-    USING_ONLY: dict[str, tuple[str, ...]] = {"support": ("phase5", *ANY_TIME), "choice": ("any",),
-                                              "move": ANY_TIME, "buy": ANY_TIME, "push": ("push",),
-                                              "event": ("event",), "end6": ("end6",), "before7": ("before7",)}
-    """Phase -> the moments of its abilities, where nothing the rules do after a use changes the actor's table: a
-    push's use hands on to the next roll (the pusher still rolls, so the race section cannot begin), an event's to
-    the choice to push or pass, Bob's at the end of phase 6 to the bonuses or the next runner, one before phase 7
-    to the purchases. Only an event's use that leaves the ready zone empty goes on to a pass that may end the roll
-    section (``_to_choice``): that one is played out."""
+    USING_ONLY: dict[str, tuple[str, ...]] = {phase: at for phase, at in USES_AT.items() if phase != "busting"}
+    """``USES_AT`` of the phases where nothing the rules do after a use changes the actor's table (a bust reaction
+    decides whether the roll busts): a push's use hands on to the next roll (the pusher still rolls, so the race
+    section cannot begin), an event's to the choice to push or pass, Bob's at the end of phase 6 to the bonuses or
+    the next runner, one before phase 7 to the purchases. Only an event's use that leaves the ready zone empty goes
+    on to a pass that may end the roll section (``_to_choice``): that one is played out."""
 
     def rate(self, state: State, option: Mapping[str, Any], actor: str) -> float | None:
         """What ``score`` makes of ``option`` for ``actor`` without ``apply``, or None for an option to be played

@@ -6,6 +6,7 @@ active or rest zone (the lead die is never in the stock, CU-52). States are immu
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -459,6 +460,22 @@ def replaced(state: State, **changes: Any) -> State:
     for name, value in changes.items():
         values[_STATE_FIELD[name]] = value
     return _built(State, values)
+
+
+def shown_faces(table: Table, dice: Iterable[int], rng: random.Random) -> list[str]:
+    """Each die on a random face, named as a roll shows it: the face ``rng.choice(faces)`` would draw, drawn as it
+    does (the fewest bits that name every face, again while they name none) by the public ``getrandbits``. A bot
+    race rolls some 70,000 dice, ``choice`` is two Python calls deep for each, and the recorded games pin these very
+    draws."""
+    draws, types, bits = table.kit.face_draws, table.types, rng.getrandbits
+    shown = []
+    for die in dice:
+        faces, n, k = draws[types[die]]
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        shown.append(faces[r])
+    return shown
 
 
 def seat(state: State, p: int) -> str:
