@@ -59,10 +59,12 @@ from companion.games.cubitos.state import (
     State,
     Table,
     advance_fans,
+    altered,
     changed,
     dice_by_type,
     draw_limit,
     face,
+    field_defaults,
     from_stock,
     give_back,
     in_stock,
@@ -281,7 +283,7 @@ def setup(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
     lead = options.get("lead", 0)
     if not isinstance(lead, int) or isinstance(lead, bool) or not 0 <= lead < len(seats):
         raise IllegalAction("CU-18", f"lead must be a seat 0..{len(seats) - 1}, got {lead!r}")
-    players[lead] = players[lead]._replace(ready=(lead_die,))
+    players[lead] = altered(players[lead], ready=(lead_die,))
     table = Table(kit=kit, race=race, cards=cards, segments=segments, laps=laps,
                   colours=tuple(c for c, _, _ in seats), names=tuple(n for _, n, _ in seats),
                   bots=tuple(b for _, _, b in seats), types=tuple(types), lead_die=lead_die)
@@ -1120,15 +1122,19 @@ def rest_all(state: State, events: list[Event]) -> State:
     return _next_round(state, state.racing, events)
 
 
+ROUND_ONLY = ("coins", "steps", "water", "danger", "busted", "refilled", "done_rolling", "took_credits", "gave_back",
+              "specials", "bought", "swords", "used", "gated", "owes_special", "pushed_active", "event_used",
+              "safe_roll", "bust_ignored", "keep_on_bust", "must_push", "next_exclude", "next_no_limit")
+"""CU-50, CU-51: what a player has for one round only (coins and steps are lost; what was used, bought, owed or
+allowed this round ends), back to a new player's at the round's end."""
+_ROUND_RESET = field_defaults(ROUND_ONLY)
+
+
 def _rested(player: Player) -> Player:
-    """CU-50, CU-51: a player's table once the round has ended (borrowed dice aside)."""
-    return player._replace(
-        rest=player.rest + tuple([d for d, _ in player.active]), active=(), coins=0, steps=0, water=0, danger=False,
-        busted=False, refilled=False, done_rolling=False, took_credits=False, gave_back=False, specials=frozenset(),
-        bought=(), swords=None, used=frozenset(), gated=frozenset(), owes_special=frozenset(), pushed_active=None,
-        event_used=frozenset(), safe_roll=False, bust_ignored=False, keep_on_bust=frozenset(), must_push=False,
-        refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit, next_exclude=frozenset(),
-        next_no_limit=False)
+    """CU-50, CU-51: a player's table once the round has ended (borrowed dice aside): the active dice rest, what
+    was for this round only is reset, and what this round's abilities did to the next round's refill applies."""
+    return altered(player, _ROUND_RESET, rest=player.rest + tuple([d for d, _ in player.active]), active=(),
+                   refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit)
 
 
 def _end(state: State, events: list[Event]) -> State:

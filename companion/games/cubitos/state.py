@@ -428,6 +428,22 @@ def changed(state: State, p: int, **changes: Any) -> State:
     return _built(State, fields)
 
 
+def field_defaults(names: Iterable[str]) -> tuple[tuple[int, Any], ...]:
+    """(field index, a new player's value) of each of ``names``, for ``altered``: looked up once, not at each use."""
+    return tuple((_PLAYER_FIELD[name], Player._field_defaults[name]) for name in names)
+
+
+def altered(player: Player, defaults: tuple[tuple[int, Any], ...] = (), **changes: Any) -> Player:
+    """``player._replace(**changes)``, with the fields of ``defaults`` (``field_defaults``) back to a new player's,
+    by field index: ``_replace`` maps every field by name, some 40 of them, and takes each change as a keyword."""
+    values = list(player)
+    for k, value in defaults:
+        values[k] = value
+    for name, value in changes.items():
+        values[_PLAYER_FIELD[name]] = value
+    return _built(Player, values)
+
+
 _SPACE, _STEPS, _WATER, _LEFT_START = (_PLAYER_FIELD[name] for name in ("space", "steps", "water", "left_start"))
 
 
