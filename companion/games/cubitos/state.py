@@ -319,22 +319,38 @@ def die_in(state: State, p: int, zone: str, die_type: str) -> int:
 
 
 def from_stock(state: State, die_type: str) -> tuple[State, int]:
-    """The lowest die of ``die_type`` leaves the stock (to be bought or gained); the caller says where it goes."""
-    die = in_stock(state)[die_type]
-    return replaced(state, stock=state.stock - {die}), die
+    """The lowest die of ``die_type`` leaves the stock (to be bought or gained); the caller says where it goes.
+    The new stock's ``in_stock`` follows from the old one's: only that type's lowest die changes."""
+    table = state.table
+    lowest = in_stock(state)
+    die = lowest[die_type]
+    stock = state.stock - {die}
+    key = ("stock", stock)
+    if key not in table.memo:
+        following = dict(lowest)
+        after = next((d for d in table.dice_of[die_type] if d > die and d in stock), None)
+        if after is None:
+            del following[die_type]
+        else:
+            following[die_type] = after
+        table.remember(key, following)
+    return replaced(state, stock=stock), die
 
 
 def in_stock(state: State) -> dict[str, int]:
     """Die type -> the lowest die of it in the stock, by type. Kept per stock (it changes only when a die is bought,
     taken or given back, and every phase 7 prompt asks)."""
-    memo = state.table.memo
+    table = state.table
     key = ("stock", state.stock)
-    found = memo.get(key)
+    found = table.memo.get(key)
     if found is None:
-        types, lowest = state.table.types, {}
-        for die in sorted(state.stock, reverse=True):
-            lowest[types[die]] = die
-        found = state.table.remember(key, dict(sorted(lowest.items())))
+        stock, lowest = state.stock, {}
+        for kind, dice in sorted(table.dice_of.items()):
+            for die in dice:
+                if die in stock:
+                    lowest[kind] = die
+                    break
+        found = table.remember(key, lowest)
     return found
 
 
