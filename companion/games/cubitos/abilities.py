@@ -330,7 +330,7 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
             if effect.get("to", "rest") != "rest":  # CU-88: into the active zone, turned to a face of choice
                 faces = state.table.kit.dice
                 points.append([{"take": kind, "turn": label} for kind in kinds
-                               for label in dict.fromkeys(f.label for f in faces[kind].faces)])
+                               for label in faces[kind].by_label])  # each label once, in face order
             elif kinds:
                 points.append([{"take": kind} for kind in kinds])
         elif op == "other_active_to_ready":
@@ -347,7 +347,7 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
             table = state.table
             kinds = sorted({table.types[d] for d in state.players[p].ready})
             points.append([{"pick": [kind, label]} for kind in kinds
-                           for label in dict.fromkeys(f.label for f in table.kit.dice[kind].faces)])
+                           for label in table.kit.dice[kind].by_label])
         elif op in ROLLING_OPS:
             points.append([{"roll": n} for n in roll_counts(state, p, die, effect)])
         elif op == "give_die_to_fewest_swords":

@@ -301,6 +301,8 @@ def _roll_options(state: State) -> list[Action]:
     p = state.current
     low, high, _ = refill_bounds(state, p)
     ready = len(state.players[p].ready)
+    if low == high:  # the usual refill, of one size (a comprehension makes a function each time it runs)
+        return [{"type": "roll", "roll": ready + low}]
     return [{"type": "roll", "roll": ready + n} for n in range(low, high + 1)]
 
 
