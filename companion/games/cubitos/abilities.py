@@ -194,9 +194,12 @@ several moments, whether something is owed asks about one of them, a greedy bot 
 
 def _gated(state: State, p: int) -> list[tuple[None, None, Ability]]:
     """The sword-gated abilities player ``p`` can use (in phase 5, CU-45, CU-46)."""
-    player = state.players[p]
-    return [(None, None, ability) for colour, ability in state.table.sword_gated
-            if ability.id not in player.gated and _gate_open(state, p, ability, colour)]
+    gated = state.players[p].gated
+    found = []
+    for colour, ability in state.table.sword_gated:
+        if ability.id not in gated and _gate_open(state, p, ability, colour):
+            found.append((None, None, ability))
+    return found
 
 
 def _usable_at(state: State, p: int, moment: str, offered: dict[tuple[int, str], tuple[Ability, ...]]) -> list[
@@ -410,8 +413,11 @@ def ability_options(state: State, *moments: str) -> list[Action]:
 def owed(state: State, *moments: str) -> bool:
     """A mandatory ability, or a special owed by the special-pair rule (CU-79), is still to be used now."""
     p = state.current
-    return any(ability.mandatory or (die is not None and die in state.players[p].owes_special
-                                     and ability.slot == "special") for die, _, ability in usable(state, p, *moments))
+    owes = state.players[p].owes_special
+    for die, _, ability in usable(state, p, *moments):  # a loop, not ``any`` of a generator: asked at every listing
+        if ability.mandatory or (die is not None and die in owes and ability.slot == "special"):
+            return True
+    return False
 
 
 ANY_TIME = ("race", "any")
@@ -511,12 +517,12 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
         last = _last_uses = (state, [])
     for used, at, after, produced in last[1]:
         if at == moments and used == action:
-            events += [dict(event) for event in produced]
+            events += map(dict, produced)
             return after
     produced = []
     after = _use_ability(state, action, produced, *moments)
     last[1].append((dict(action), moments, after, produced))
-    events += [dict(event) for event in produced]
+    events += map(dict, produced)
     return after
 
 

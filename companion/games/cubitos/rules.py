@@ -19,6 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from itertools import product
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from companion.games.base import (
@@ -560,12 +561,13 @@ def _bust(state: State, p: int, events: list[Event]) -> State:
 def _bust_options(state: State) -> list[Action]:
     """CU-34 (3): any number of the ready zone's dice to the rest zone, by type (dice of a type are alike)."""
     types = state.table.types
-    counts = Counter(types[d] for d in state.players[state.current].ready)
+    counts = Counter(map(types.__getitem__, state.players[state.current].ready))
     kinds = sorted(counts)
     options = []
     for numbers in product(*(range(counts[k] + 1) for k in kinds)):
-        # one number per kind (``product``); zip without its keyword, which costs a slow call for each option
-        options.append({"type": "rest", "rest": {k: n for k, n in zip(kinds, numbers) if n}})  # noqa: B905
+        # one number per kind (``product``), the kinds of none left out; zip without its keyword, which costs a slow
+        # call for each option, and no comprehension, which makes a function for each
+        options.append({"type": "rest", "rest": dict(filter(_SECOND, zip(kinds, numbers)))})  # noqa: B905
     return options
 
 
@@ -603,7 +605,7 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     if action["type"] == "pass":
         return _pass(state, p, events)
     events.append({"type": "pushed", "player": state.table.colours[p]})
-    state = changed(state, p, must_push=False, pushed_active=frozenset([d for d, _ in state.players[p].active]))
+    state = changed(state, p, must_push=False, pushed_active=frozenset(map(_FIRST, state.players[p].active)))
     if usable(state, p, "push"):
         return replaced(state, phase="push")
     return _next_roll(state, events)
@@ -788,7 +790,7 @@ def move_paths(state: State) -> list[list[str]]:
     """CU-58..CU-64: one path to every space the runner can reach with what it has, the path leaving the most
     steps (then water entries) and the shortest of those. Each path is walked with the rules' own step, so jets
     double what is left on the way; a path ends where the runner must decide something (a shortcut, CU-63)."""
-    return [walk.path for walk in walks(state)]
+    return list(map(_PATH, walks(state)))
 
 
 class Walk(NamedTuple):
@@ -866,7 +868,15 @@ def _walks(state: State) -> list[Walk]:
                     seen.add(mark)
                     later.append(walk)
         frontier = later
-    return sorted((walk for _, walk in best.values()), key=lambda walk: (len(walk.path), walk.path))
+    return sorted(map(_SECOND, best.values()), key=_walk_order)
+
+
+_FIRST, _SECOND, _PATH = itemgetter(0), itemgetter(1), attrgetter("path")
+
+
+def _walk_order(walk: Walk) -> tuple[int, list[str]]:
+    """Shortest path first, then by the spaces' names (``sorted``'s key, not a lambda made at every search)."""
+    return len(walk.path), walk.path
 
 
 def _move_options(state: State) -> list[Action]:
@@ -1455,7 +1465,9 @@ def _turned_push(table: Table, player: Player, die: int) -> tuple[float, float] 
     """``_pushing`` once ``die`` moved from the ready zone to the active zone (``abilities.turned``): the push loses
     the die, and a third active die puts the player in danger (CU-32, as ``abilities.placed`` does). The rest of
     ``_rating`` stands but for the active zone's worth, which gains the face."""
-    ready = tuple(d for d in player.ready if d != die)
+    ready = player.ready
+    at = ready.index(die)
+    ready = ready[:at] + ready[at + 1:]
     danger = player.danger or len(player.active) + 1 >= DANGER_THRESHOLD
     return _pushing(table, ready, danger, player.done_rolling)
 
