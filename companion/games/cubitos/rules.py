@@ -480,7 +480,10 @@ def _shown_beyond_ready(rolled: list[tuple[str, str]], ready: tuple[int, ...], t
     if beyond and min(beyond.values()) < 0:
         lacks = ", ".join(f"{-n} {t}" for t, n in beyond.items() if n < 0)
         raise IllegalAction("CU-30", f"every die of the ready zone is rolled; the roll lacks {lacks}")
-    return {kind: n for kind, n in beyond.items() if n > 0}
+    for kind, n in list(beyond.items()):
+        if n <= 0:
+            del beyond[kind]
+    return beyond
 
 
 def _after_roll(state: State, p: int, events: list[Event]) -> State:
@@ -881,7 +884,8 @@ def _walk_order(walk: Walk) -> tuple[int, list[str]]:
 
 def _move_options(state: State) -> list[Action]:
     options: list[Action] = [{"type": "done"}]
-    options += [{"type": "move", "path": path} for path in move_paths(state)]
+    for path in move_paths(state):
+        options.append({"type": "move", "path": path})
     return options + _convert_options(state) + ability_options(state, *USES_AT["move"])
 
 
@@ -899,11 +903,15 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     start = state.players[p].space
     last = _last_walks
     listed = last[1] if last is not None and last[0] is state else []
-    walked = next((walk for walk in listed if walk.path == path), None)
+    walked = None
+    for walk in listed:
+        if walk.path == path:
+            walked = walk
+            break
     if walked is not None:  # the options walked it already
         events.append({"type": "moved", "player": seat(state, p), "from": start, "to": walked.runner.space,
                        "steps": len(path), "path": list(path)})
-        events += [dict(e) for e in walked.events]
+        events += map(dict, walked.events)
         return walked_to(walked, p)
     on_the_way: list[Event] = []
     for n, there in enumerate(path):
@@ -1145,7 +1153,7 @@ _ROUND_RESET = field_defaults(ROUND_ONLY)
 def _rested(player: Player) -> Player:
     """CU-50, CU-51: a player's table once the round has ended (borrowed dice aside): the active dice rest, what
     was for this round only is reset, and what this round's abilities did to the next round's refill applies."""
-    return altered(player, _ROUND_RESET, rest=player.rest + tuple([d for d, _ in player.active]), active=(),
+    return altered(player, _ROUND_RESET, rest=player.rest + tuple(map(_FIRST, player.active)), active=(),
                    refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit)
 
 
@@ -1349,7 +1357,9 @@ class Cubitos:
                 score = passing
             elif kind == "move":  # a walk moves the runner and changes its steps and water, never its dice or fans
                 if runners is None:  # the options hold the walks' very paths (``_move_options``)
-                    runners = {id(walk.path): walk.runner for walk in walks(state)}
+                    runners = {}
+                    for walk in walks(state):
+                        runners[id(walk.path)] = walk.runner
                 path = option["path"]
                 runner = runners.get(id(path)) or next((w.runner for w in walks(state) if w.path == path), None)
                 if runner is None:
