@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from itertools import product
+from operator import itemgetter
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction
@@ -44,6 +45,8 @@ from companion.games.cubitos.state import (
     shown_faces,
     track_of,
 )
+
+_FIRST = itemgetter(0)
 
 MUST_PASS_OVERRIDES_MUST_PUSH = True
 """CU-110 **Decision**: a push owed with an empty ready zone, or after the roll section, lapses."""
@@ -624,7 +627,11 @@ def _candidates(state: State, p: int, die: int | None, effect: Mapping[str, Any]
 
 def roll_counts(state: State, p: int, die: int | None, effect: Mapping[str, Any]) -> list[int]:
     """How many dice the added roll may show (CU-86, CU-117, CU-118)."""
-    pool = _candidates(state, p, die, effect)
+    return _roll_counts(state, p, effect, _candidates(state, p, die, effect))
+
+
+def _roll_counts(state: State, p: int, effect: Mapping[str, Any], pool: list[int]) -> list[int]:
+    """``roll_counts`` of the dice the roll may take (``_candidates``)."""
     if effect["op"] == "grey_rescue_roll":
         return list(range(1, len(pool) + 1))
     if effect["op"] == "distinct_colour_roll":
@@ -643,51 +650,60 @@ def roll_in(state: State, p: int, die: int | None, effect: Mapping[str, Any], di
     """CU-86: dice taken from their zones and rolled: hits become active (placed, CU-81), the rest go to the ready
     zone. This roll cannot bust and no push follows it."""
     table = state.table
+    types = table.types
     player = state.players[p]
-    n = len(dice) if isinstance(dice, list) else -1
-    if n not in roll_counts(state, p, die, effect):
-        raise IllegalAction("CU-86", f"the roll shows {n} dice", legal=roll_counts(state, p, die, effect))
-    rolled = parse_roll(state, dice, n)
-    zones, recycle = _zones_of(effect)
+    op = effect["op"]
     pool = _candidates(state, p, die, effect)
-    wanted = Counter(kind for kind, _ in rolled)
-    if effect["op"] == "add_dice" and effect["n"] == "all" and wanted != Counter(table.types[d] for d in pool):
+    n = len(dice) if isinstance(dice, list) else -1
+    counts = _roll_counts(state, p, effect, pool)
+    if n not in counts:
+        raise IllegalAction("CU-86", f"the roll shows {n} dice", legal=counts)
+    rolled = parse_roll(state, dice, n)
+    _, recycle = _zones_of(effect)
+    wanted = Counter(map(_FIRST, rolled))
+    if op == "add_dice" and effect["n"] == "all" and wanted != Counter(map(types.__getitem__, pool)):
         raise IllegalAction("CU-86", "the roll shows every die the ability names")
-    if effect["op"] == "distinct_colour_roll" and len({table.kit.dice[k].colour for k, _ in rolled}) != n:
+    if op == "distinct_colour_roll" and len({table.kit.dice[k].colour for k, _ in rolled}) != n:
         raise IllegalAction("CU-118", "the dice rolled are of different colours")
-    draw = [d for d in pool if d in player.draw]
-    if recycle and effect["op"] == "add_dice" and n > len(draw):  # CU-86: all of the draw zone, then the rest
-        if Counter(table.types[d] for d in draw) - wanted:
+    if recycle and op == "add_dice":  # CU-86: all of the draw zone, then the rest
+        draw = [d for d in pool if d in player.draw]
+        if n > len(draw) and Counter(map(types.__getitem__, draw)) - wanted:
             raise IllegalAction("CU-86", "the draw zone runs out: every die left in it is rolled first")
-    taken = []
-    for kind, _ in rolled:
-        chosen = next((d for d in pool if table.types[d] == kind and d not in taken), None)
-        if chosen is None:
+    taken: list[int] = []
+    left = list(pool)
+    for kind, _ in rolled:  # the first die of the pool of each type shown (a loop: this runs at every bot's roll)
+        for at, d in enumerate(left):
+            if types[d] == kind:
+                taken.append(left.pop(at))
+                break
+        else:
             raise IllegalAction("CU-86", f"no {kind} die to take for this roll")
-        taken.append(chosen)
-    zones_after = {zone: list(getattr(player, zone)) for zone in ("draw", "ready", "rest")}
-    active = [a for a in player.active if a[0] not in taken]
+    zones_after = {"draw": list(player.draw), "ready": list(player.ready), "rest": list(player.rest)}
+    gone = set(taken)
+    active = [a for a in player.active if a[0] not in gone]
     for d in taken:
         for zone in zones_after.values():
             if d in zone:
                 zone.remove(d)
-    if recycle and any(d in player.rest for d in taken):
+    if recycle and not gone.isdisjoint(player.rest):
         zones_after["draw"] += zones_after["rest"]
         zones_after["rest"] = []
         events.append({"type": "recycled", "player": seat(state, p), "dice": len(zones_after["draw"])})
     new = []
-    for d, (_, label) in zip(taken, rolled, strict=True):
-        if face(table, d, label).blank:
+    blanks = table.kit.blank_names
+    for d, name, (_, label) in zip(taken, dice, rolled, strict=True):
+        if name in blanks:
             zones_after["ready"].append(d)
         else:
             new.append((d, label))
     events.append({"type": "added_roll", "player": seat(state, p), "dice": list(dice),
-                   "hits": [f"{table.types[d]}/{label}" for d, label in new]})
-    state = changed(state, p, active=tuple(active + new), used=frozenset(u for u in player.used
-                                                                     if u[0] not in taken or u[0] == die),
-                    **{zone: tuple(dice_) for zone, dice_ in zones_after.items()})
+                   "hits": [f"{types[d]}/{label}" for d, label in new]})
+    state = changed(state, p, active=tuple(active + new), used=frozenset([u for u in player.used
+                                                                         if u[0] not in gone or u[0] == die]),
+                    draw=tuple(zones_after["draw"]), ready=tuple(zones_after["ready"]),
+                    rest=tuple(zones_after["rest"]))
     state = placed(state, p, new, events)
-    if effect["op"] == "grey_rescue_roll" and new:  # CU-117: one hit ignores the bust
+    if op == "grey_rescue_roll" and new:  # CU-117: one hit ignores the bust
         state = changed(state, p, bust_ignored=True)
     return state
 
