@@ -123,7 +123,12 @@ CONFIGS = {
     # rendered rolls it reads 2 wrong without asking below 0.75 and 0.72, none below 0.78 (387 right against 383 at
     # 0.8); nor a temperature: the validation-stage pair's logits fit by likelihood on the validation crops want
     # 0.45-0.6 (its 4 averaged views are underconfident), but dividing them by 0.9 already reads 1 of the 180 rendered
-    # rolls wrong without asking
+    # rolls wrong without asking. Nor larger crops (2026-11-27, stop 30; validation-stage nets of seeds 20260521-22
+    # at each size, the same 4 figures at 0.8, ms per die): 40 px, one net 31 (0) and 33 (0) of 40 / 131 (0) and 143
+    # (0) / 218 (1) and 235 (0), 0.63 ms, the pair 33 (0) / 143 (0) / 237 (1), 1.25 ms; 48 px, one net 34 (0) and 33
+    # (1) / 132 (0) and 142 (0) / 212 (0) and 228 (0), 0.97 ms, the pair 34 (1) / 139 (0) / 232 (0), 1.93 ms. Seeds
+    # differ more than sizes; larger crops leave more dice in doubt rather than fewer misread, and the glared 3 is
+    # still read as 2 at 48 px
     "d6": TrainConfig(synth_per_class=1000, real=True, real_repeat=32, flips=True, epochs=20, tta="quarter_turns",
                       refit_all=True, widths=(16, 32, 64, 96), stem_stride=1, ensemble=2),
 }
