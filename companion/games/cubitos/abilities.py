@@ -20,7 +20,7 @@ from operator import itemgetter
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction
-from companion.games.cubitos.kit import Ability
+from companion.games.cubitos.kit import Ability, Card
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
     ZONES,
@@ -112,7 +112,9 @@ def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | No
     mine = players[p].swords or 0
     if gate["swords"] == "at_least_1":
         return mine >= 1
-    best = max([players[k].swords or 0 for k in state.racing])
+    best = 0
+    for k in state.racing:
+        best = max(best, players[k].swords or 0)
     if (SWORDS_MOST_NEEDS_ONE and best < 1) or mine < best:
         return False
     top = [k for k in lead_order(state) if (players[k].swords or 0) == best]
@@ -181,8 +183,10 @@ def _offering(table: Table, moments: tuple[str, ...]) -> Offering:
     shows none of those faces: the faces of all the moments asked let it say so at once."""
     at = [(moment, _offered_at(table, moment)) for moment in moments]
     offering = tuple((moment, offered) for moment, offered in at if offered)
-    faces = frozenset(shown for _, offered in offering for shown in offered)
-    table.offers_at[moments] = found = (offering, faces, bool(table.sword_gated) and "phase5" in moments)
+    faces: set[tuple[int, str]] = set()
+    for _, offered in offering:
+        faces.update(offered)
+    table.offers_at[moments] = found = (offering, frozenset(faces), bool(table.sword_gated) and "phase5" in moments)
     return found
 
 
@@ -245,16 +249,27 @@ def _offered(table: Table, moment: str) -> dict[tuple[int, str], tuple[Ability, 
     are left out): the special ones only through the special symbol, none gated by swords (those belong to the
     player), the abilities the engine does not play only in phase 5 (CU-89), the others in their window (and
     event)."""
-    by_face = {}
-    for (kind, label), (card, special) in table.granting.items():
-        abilities = tuple(
-            ability for ability in card.abilities
-            if (ability.slot != "special" or special) and not (ability.gate and "swords" in ability.gate)
-            and (moment == "phase5" if not played(ability) else (ability.timing, ability.window) in WINDOWS[moment]
-                 and (moment != "event" or ability.event == "push_without_bust")))
+    window = WINDOWS[moment]
+    offered = {}
+    for (kind, label), (card, special) in table.granting.items():  # loops: worked out again for every table
+        abilities = []
+        for ability in card.abilities:
+            if (ability.slot != "special" or special) and not (ability.gate and "swords" in ability.gate) \
+                    and (moment == "phase5" if not played(ability) else (ability.timing, ability.window) in window
+                         and (moment != "event" or ability.event == "push_without_bust")):
+                abilities.append(ability)
         if abilities:
-            by_face[(kind, label)] = abilities
-    return {(die, label): abilities for (kind, label), abilities in by_face.items() for die in table.dice_of[kind]}
+            for die in table.dice_of[kind]:
+                offered[(die, label)] = tuple(abilities)
+    return offered
+
+
+def _has_special(card: Card) -> bool:
+    """The card has a special ability the engine plays (CU-79)."""
+    for ability in card.abilities:
+        if ability.slot == "special" and played(ability):
+            return True
+    return False
 
 
 def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
@@ -388,8 +403,11 @@ def _paired(state: State, die: int | None, label: str | None, ability: Ability) 
     if die is None or ability.slot != "normal" or not face(state.table, die, label).special:
         return None
     card = state.table.cards[state.table.colour(die)]
-    return next((a for a in card.abilities if a.slot == "special" and played(a) and a.timing == ability.timing
-                 and a.window == ability.window), None)
+    for other in card.abilities:
+        if other.slot == "special" and played(other) and other.timing == ability.timing \
+                and other.window == ability.window:
+            return other
+    return None
 
 
 def ability_options(state: State, *moments: str) -> list[Action]:
@@ -575,11 +593,12 @@ def _use_ability(state: State, action: Mapping[str, Any], events: list[Event], *
         card = table.cards[table.colour(die)]
         if ability.slot == "special":
             owes = owes - {die}
-        elif pair is None and face(table, die, label).special and any(a.slot == "special" and played(a)
-                                                                      for a in card.abilities):
+        elif pair is None and face(table, die, label).special and _has_special(card):
             owes = owes | {die}  # CU-79: the special of a later window is owed
         partners = (die,) if ability.dice_used == 1 else _partners(state, p, die, ability)  # CU-138
-        spent = {(d, ability.id) for d in partners} | ({(die, pair.id)} if pair else set())
+        spent = {(d, ability.id) for d in partners} if len(partners) > 1 else {(die, ability.id)}
+        if pair:
+            spent.add((die, pair.id))
         state = changed(state, p, used=player.used | spent, owes_special=owes)
     events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule,
                    **({"manual": True} if not played(ability) else {})})

@@ -129,7 +129,8 @@ class Table:
         return {kind: tuple(dice) for kind, dice in dice_by_type(range(len(self.types)), self.types).items()}
 
     def _colours_of(self) -> tuple[str, ...]:
-        return tuple(self.kit.dice[kind].colour for kind in self.types)
+        colour = {kind: die.colour for kind, die in self.kit.dice.items()}
+        return tuple(map(colour.__getitem__, self.types))
 
     def _granting(self) -> dict[tuple[str, str], tuple[Card, bool]]:
         found = {}
@@ -315,7 +316,14 @@ def die_in(state: State, p: int, zone: str, die_type: str) -> int:
     """The lowest die of ``die_type`` in player ``p``'s ``zone`` (dice of a type are alike)."""
     player = state.players[p]
     dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
-    return min([d for d in dice if state.table.types[d] == die_type])
+    types = state.table.types
+    lowest = None
+    for d in dice:  # a loop, not ``min`` of a comprehension: every use from the ready zone asks
+        if types[d] == die_type and (lowest is None or d < lowest):
+            lowest = d
+    if lowest is None:
+        raise ValueError(f"no {die_type} die in the {zone} zone")
+    return lowest
 
 
 def from_stock(state: State, die_type: str) -> tuple[State, int]:
