@@ -109,24 +109,24 @@ ability offers and set-up worked out per table (0.5 % together), a choice's doze
 steps, coins or credits by those gains instead of using it (finding the use costs what using it did: 1,480M ->
 1,485M).
 
-The ninth pass (2026-11-27, stop 30; 3.8 % fewer instructions on seven games, 1,482M -> 1,425M, ``valgrind
---tool=callgrind`` with ``PYTHONHASHSEED=0``; 6 % more games per second than the eighth in turn in the same minutes,
-47.3 / 47.7 / 46.3 against 50.3 / 50.0 / 50.0 beside a training run) is mostly functions made while the race runs.
-In Python 3.11 every run of a comprehension, a generator expression or a lambda makes a new function, and a
-generator is resumed for each item: some 9,600 of them ran per game, few of them costly in bytecodes, many in
-instructions. On the hot paths they are loops now, or ``map`` and ``filter`` with getters named once
-(``rules._FIRST`` ...): a die is turned to its ``by_label`` keys, a refill of one size lists its one roll, the walks
-are sorted by a named key, a move's walk is found by a loop, an added roll (``abilities.roll_in``) cuts its pool of
-dice once and takes its dice in a loop (2.8 % together). A round's end resets ``rules.ROUND_ONLY`` by field index
-(``state.altered``, not a 27-keyword ``_replace``: 0.5 %), a die taken from the stock gives the new stock's lowest
-dice from the old one's (0.4 %), and a bot's added roll finds its die as the rules will, among the uses already
-worked out (``rules.USES_AT``, the one table of the moments each phase uses abilities at: 0.3 %). Tried and dropped:
-a player's changes set by ``any(map(values.__setitem__, ...))`` with the indices kept per set of names (1,465M ->
-1,495M: a C call per item costs more than Python 3.11's specialised store), and a roll's dice grouped by type
-without ``setdefault`` (no change). Measured and left: a narrower ``Player`` with the fields of abilities in a tuple
-of their own (the copies it saves, some 170 ns each, cost as much again in reads of the fields moved out), and
-``gc.freeze()`` after set-up (1.4 % fewer instructions; a setting of the process, not of the rules, and the app does
-not make it either).
+The ninth pass (2026-11-27, stop 30; 4.5 % fewer instructions on seven games, 1,482M -> 1,415M, ``valgrind
+--tool=callgrind`` with ``PYTHONHASHSEED=0``; 5 % more games per second than the eighth in turn in the same minutes
+on the idle machine, pinned to the core the bench takes: 48.9 / 48.6 / 49.4 against 51.7 / 51.1 / 51.8) is mostly
+functions made while the race runs. In Python 3.11 every run of a comprehension, a generator expression or a lambda
+makes a new function, and a generator is resumed for each item: some 9,600 of them ran per game, few of them costly
+in bytecodes, many in instructions. On the hot paths they are loops now, or ``map`` and ``filter`` with getters
+named once (``rules._FIRST`` ...): a die is turned to its ``by_label`` keys, a refill of one size lists its one
+roll, the walks are sorted by a named key, a move's walk is found by a loop, an added roll (``abilities.roll_in``)
+cuts its pool of dice once and takes its dice in a loop, a table's ability offers are worked out in loops (3.5 %
+together). A round's end resets ``rules.ROUND_ONLY`` by field index (``state.altered``, not a 27-keyword
+``_replace``: 0.5 %), a die taken from the stock gives the new stock's lowest dice from the old one's (0.4 %), and a
+bot's added roll finds its die as the rules will, among the uses already worked out (``rules.USES_AT``, the one
+table of the moments each phase uses abilities at: 0.3 %). Tried and dropped: a player's changes set by
+``any(map(values.__setitem__, ...))`` with the indices kept per set of names (1,465M -> 1,495M: a C call per item
+costs more than Python 3.11's specialised store), and a roll's dice grouped by type without ``setdefault`` (no
+change). Measured and left: a narrower ``Player`` with the fields of abilities in a tuple of their own (the copies
+it saves, some 170 ns each, cost as much again in reads of the fields moved out), and ``gc.freeze()`` after set-up
+(1.4 % fewer instructions; a setting of the process, not of the rules, and the app does not make it either).
 
     python bench/rules_cubitos.py
 """
