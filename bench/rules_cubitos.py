@@ -126,7 +126,11 @@ table of the moments each phase uses abilities at: 0.3 %). Tried and dropped: a 
 costs more than Python 3.11's specialised store), and a roll's dice grouped by type without ``setdefault`` (no
 change). Measured and left: a narrower ``Player`` with the fields of abilities in a tuple of their own (the copies
 it saves, some 170 ns each, cost as much again in reads of the fields moved out), and ``gc.freeze()`` after set-up
-(1.4 % fewer instructions; a setting of the process, not of the rules, and the app does not make it either).
+(1.4 % fewer instructions; a setting of the process, not of the rules, and the app does not make it either). In the
+``make bench`` of 22:58 the headline gave 49.3 (49.3 / 49.7 / 49.0), on a machine that ran the other rules benches
+2-4 % slower than at 20:40, when the eighth pass gave 49.1; at 23:24 this script alone gave 52.8 and 53.1, and under
+``make bench``'s runner (``runpy`` in a ``python -c`` process, the same instruction count) 51.0 and 51.4, in turn.
+The goal is met alone on the idle machine, not in the run of record.
 
     python bench/rules_cubitos.py
 """
