@@ -582,6 +582,28 @@ def test_s33_punk_grapefruit_second_rolls_dice_of_different_colours_after_a_bust
     assert ("red", "team") in {(state.table.types[d], label) for d, label in state.players[0].active}
 
 
+def test_an_added_roll_is_refused_when_it_shows_a_count_it_cannot_or_a_die_its_pool_lacks():
+    state = with_cards(begin(TWO), "punk_grapefruit")
+    red = dice_of(state, "red", 2)
+    state = support(state, active=active(state, "green/team"), busted=True,
+                    draw=tuple(red) + state.players[0].draw)
+    punk = [o for o in options(state) if o.get("ability") == "punk_grapefruit.2"]
+    with pytest.raises(IllegalAction, match="CU-86.*shows 5 dice"):
+        play(state, {**punk[2], "dice": ["red/team", "grey_dark/blank", "grey_light/blank", "black/blank",
+                                         "yellow/team"]})
+    with pytest.raises(IllegalAction, match="CU-86.*no yellow die"):  # different colours, but no yellow to take
+        play(state, {**punk[2], "dice": ["red/team", "yellow/team"]})
+
+
+def test_an_added_roll_of_every_named_die_is_refused_when_it_shows_other_dice():
+    state = with_cards(begin(TWO), "lamalala")
+    white = dice_of(state, "white", 1)
+    state = support(state, active=active(state, "blue/team"), ready=tuple(white), draw=state.players[0].draw)
+    lamalala = next(o for o in options(state) if o.get("ability") == "lamalala.1")
+    with pytest.raises(IllegalAction, match="CU-86.*every die the ability names"):
+        play(state, {**lamalala, "dice": ["grey_light/blank"] * 10})
+
+
 def test_jacques_couteau_rolls_two_non_red_dice_per_player_with_fewer_swords():
     state = with_cards(begin(THREE), "jacques_couteau")
     state = support(state, swords=2)
