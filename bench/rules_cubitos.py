@@ -129,8 +129,9 @@ it saves, some 170 ns each, cost as much again in reads of the fields moved out)
 (1.4 % fewer instructions; a setting of the process, not of the rules, and the app does not make it either). In the
 ``make bench`` of 22:58 the headline gave 49.3 (49.3 / 49.7 / 49.0), on a machine that ran the other rules benches
 2-4 % slower than at 20:40, when the eighth pass gave 49.1; at 23:24 this script alone gave 52.8 and 53.1, and under
-``make bench``'s runner (``runpy`` in a ``python -c`` process, the same instruction count) 51.0 and 51.4, in turn.
-The goal is met alone on the idle machine, not in the run of record.
+``make bench``'s runner (``runpy`` in a ``python -c`` process, the same instruction count) 51.0 and 51.4, in turn;
+ten minutes later all three ways (alone, by ``runpy``, imported) gave 43.5-48.6 in no steady order. The machine's
+speed drifts by 10 % within half an hour: the goal is met in quiet minutes, not in the run of record.
 
     python bench/rules_cubitos.py
 """
