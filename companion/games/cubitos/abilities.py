@@ -16,13 +16,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from itertools import product
-from operator import itemgetter
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction
 from companion.games.cubitos.kit import Ability, Card
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
+    FIRST,
     ZONES,
     Offering,
     State,
@@ -45,8 +45,6 @@ from companion.games.cubitos.state import (
     shown_faces,
     track_of,
 )
-
-_FIRST = itemgetter(0)
 
 MUST_PASS_OVERRIDES_MUST_PUSH = True
 """CU-110 **Decision**: a push owed with an empty ready zone, or after the roll section, lapses."""
@@ -679,15 +677,16 @@ def roll_in(state: State, p: int, die: int | None, effect: Mapping[str, Any], di
         raise IllegalAction("CU-86", f"the roll shows {n} dice", legal=counts)
     rolled = parse_roll(state, dice, n)
     _, recycle = _zones_of(effect)
-    wanted = Counter(map(_FIRST, rolled))
-    if op == "add_dice" and effect["n"] == "all" and wanted != Counter(map(types.__getitem__, pool)):
-        raise IllegalAction("CU-86", "the roll shows every die the ability names")
+    if op == "add_dice":  # CU-86: the dice shown, by type, against those the ability takes
+        wanted = Counter(map(FIRST, rolled))
+        if effect["n"] == "all" and wanted != Counter(map(types.__getitem__, pool)):
+            raise IllegalAction("CU-86", "the roll shows every die the ability names")
+        if recycle:  # all of the draw zone, then the rest
+            draw = [d for d in pool if d in player.draw]
+            if n > len(draw) and Counter(map(types.__getitem__, draw)) - wanted:
+                raise IllegalAction("CU-86", "the draw zone runs out: every die left in it is rolled first")
     if op == "distinct_colour_roll" and len({table.kit.dice[k].colour for k, _ in rolled}) != n:
         raise IllegalAction("CU-118", "the dice rolled are of different colours")
-    if recycle and op == "add_dice":  # CU-86: all of the draw zone, then the rest
-        draw = [d for d in pool if d in player.draw]
-        if n > len(draw) and Counter(map(types.__getitem__, draw)) - wanted:
-            raise IllegalAction("CU-86", "the draw zone runs out: every die left in it is rolled first")
     taken: list[int] = []
     left = list(pool)
     for kind, _ in rolled:  # the first die of the pool of each type shown (a loop: this runs at every bot's roll)

@@ -55,6 +55,7 @@ from companion.games.cubitos.abilities import (
 from companion.games.cubitos.kit import LEAD, Card, Kit, Race, Space, Track, load_kit
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
+    FIRST,
     ZONES_READ,
     Player,
     State,
@@ -85,10 +86,10 @@ from companion.games.cubitos.state import (
     with_player,
 )
 
-_FIRST, _SECOND, _PATH, _BORROWED = itemgetter(0), itemgetter(1), attrgetter("path"), attrgetter("borrowed")
-"""Getters for ``map``, ``filter`` and ``sorted`` on a bot race's hot paths: in Python 3.11 every run of a
-comprehension, generator expression or lambda makes a new function, and a generator is resumed for each item:
-taking them off the hot paths was 3.5 % of a race's instructions (issue 16's ninth pass)."""
+_SECOND, _PATH, _BORROWED = itemgetter(1), attrgetter("path"), attrgetter("borrowed")
+"""Getters for ``map``, ``filter`` and ``sorted`` on a bot race's hot paths (``state.FIRST`` beside them): in
+Python 3.11 every run of a comprehension, generator expression or lambda makes a new function, and a generator is
+resumed for each item: taking them off the hot paths was 3.5 % of a race's instructions (issue 16's ninth pass)."""
 
 PLAYER_COLOURS = ("blue", "yellow", "red", "white")
 """CU-1."""
@@ -617,7 +618,7 @@ def _on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     if action["type"] == "pass":
         return _pass(state, p, events)
     events.append({"type": "pushed", "player": state.table.colours[p]})
-    state = changed(state, p, must_push=False, pushed_active=frozenset(map(_FIRST, state.players[p].active)))
+    state = changed(state, p, must_push=False, pushed_active=frozenset(map(FIRST, state.players[p].active)))
     if usable(state, p, "push"):
         return replaced(state, phase="push")
     return _next_roll(state, events)
@@ -1159,7 +1160,7 @@ _ROUND_RESET = field_defaults(ROUND_ONLY)
 def _rested(player: Player) -> Player:
     """CU-50, CU-51: a player's table once the round has ended (borrowed dice aside): the active dice rest, what
     was for this round only is reset, and what this round's abilities did to the next round's refill applies."""
-    return altered(player, _ROUND_RESET, rest=player.rest + tuple(map(_FIRST, player.active)), active=(),
+    return altered(player, _ROUND_RESET, rest=player.rest + tuple(map(FIRST, player.active)), active=(),
                    refill_exclude=player.next_exclude, refill_no_limit=player.next_no_limit)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from companion.games.base import Event, IllegalAction
@@ -336,7 +337,7 @@ def from_stock(state: State, die_type: str) -> tuple[State, int]:
     key = ("stock", stock)
     if key not in table.memo:
         following = dict(lowest)
-        after = next((d for d in table.dice_of[die_type] if d > die and d in stock), None)
+        after = _lowest_in(table.dice_of[die_type], stock)  # ``die`` was the type's lowest: the next one in stock
         if after is None:
             del following[die_type]
         else:
@@ -352,14 +353,21 @@ def in_stock(state: State) -> dict[str, int]:
     key = ("stock", state.stock)
     found = table.memo.get(key)
     if found is None:
-        stock, lowest = state.stock, {}
+        lowest = {}
         for kind, dice in sorted(table.dice_of.items()):
-            for die in dice:
-                if die in stock:
-                    lowest[kind] = die
-                    break
+            die = _lowest_in(dice, state.stock)
+            if die is not None:
+                lowest[kind] = die
         found = table.remember(key, lowest)
     return found
+
+
+def _lowest_in(dice: tuple[int, ...], stock: frozenset[int]) -> int | None:
+    """The first of ``dice`` (a type's, lowest first: ``Table.dice_of``) in ``stock``, or None."""
+    for die in dice:
+        if die in stock:
+            return die
+    return None
 
 
 def leave_active(state: State, p: int, die: int, zone: str) -> State:
@@ -500,6 +508,11 @@ def replaced(state: State, **changes: Any) -> State:
     for name, value in changes.items():
         values[_STATE_FIELD[name]] = value
     return _built(State, values)
+
+
+FIRST = itemgetter(0)
+"""The first of a pair (the die of an active zone's (die, face), the type of a roll's (type, face)) for ``map``: in
+Python 3.11 a comprehension or generator makes a function at every run, and the rules' hot paths avoid them."""
 
 
 def shown_faces(table: Table, dice: Iterable[int], rng: random.Random) -> list[str]:
