@@ -563,18 +563,24 @@ def test_lamalala_rolls_every_grey_and_white_die_of_the_ready_and_draw_zones():
     state = support(state, active=active(state, "blue/team"), ready=tuple(white), draw=state.players[0].draw)
     lamalala = next(o for o in options(state) if o.get("ability") == "lamalala.1")
     assert lamalala["roll"] == 10
-    with pytest.raises(IllegalAction):
+    with pytest.raises(IllegalAction, match="CU-86.*every die the ability names"):
         play(state, {**lamalala, "dice": ["grey_light/blank"] * 10})
     state, _ = play(state, {**lamalala, "dice": ["white/blank"] + ["grey_light/blank"] * 7 + ["grey_dark/step1"] * 2})
     assert len(state.players[0].ready) == 8 and not state.players[0].draw
 
 
-def test_s33_punk_grapefruit_second_rolls_dice_of_different_colours_after_a_bust():
+def punk_grapefruit_after_a_bust():
+    """Phase 5 after a bust, Punk Grapefruit active, two red dice and the grey ones in the draw zone; its second
+    ability's options (S-33)."""
     state = with_cards(begin(TWO), "punk_grapefruit")
     red = dice_of(state, "red", 2)
     state = support(state, active=active(state, "green/team"), busted=True,
                     draw=tuple(red) + state.players[0].draw)
-    punk = [o for o in options(state) if o.get("ability") == "punk_grapefruit.2"]
+    return state, [o for o in options(state) if o.get("ability") == "punk_grapefruit.2"]
+
+
+def test_s33_punk_grapefruit_second_rolls_dice_of_different_colours_after_a_bust():
+    state, punk = punk_grapefruit_after_a_bust()
     assert [o["roll"] for o in punk] == [0, 1, 2, 3]  # red, grey and black (the lead die is in the ready zone)
     with pytest.raises(IllegalAction, match="CU-118"):
         play(state, {**punk[2], "dice": ["red/blank", "red/team"]})
@@ -583,25 +589,13 @@ def test_s33_punk_grapefruit_second_rolls_dice_of_different_colours_after_a_bust
 
 
 def test_an_added_roll_is_refused_when_it_shows_a_count_it_cannot_or_a_die_its_pool_lacks():
-    state = with_cards(begin(TWO), "punk_grapefruit")
-    red = dice_of(state, "red", 2)
-    state = support(state, active=active(state, "green/team"), busted=True,
-                    draw=tuple(red) + state.players[0].draw)
-    punk = [o for o in options(state) if o.get("ability") == "punk_grapefruit.2"]
+    state, punk = punk_grapefruit_after_a_bust()
     with pytest.raises(IllegalAction, match="CU-86.*shows 5 dice"):
         play(state, {**punk[2], "dice": ["red/team", "grey_dark/blank", "grey_light/blank", "black/blank",
                                          "yellow/team"]})
     with pytest.raises(IllegalAction, match="CU-86.*no yellow die"):  # different colours, but no yellow to take
         play(state, {**punk[2], "dice": ["red/team", "yellow/team"]})
 
-
-def test_an_added_roll_of_every_named_die_is_refused_when_it_shows_other_dice():
-    state = with_cards(begin(TWO), "lamalala")
-    white = dice_of(state, "white", 1)
-    state = support(state, active=active(state, "blue/team"), ready=tuple(white), draw=state.players[0].draw)
-    lamalala = next(o for o in options(state) if o.get("ability") == "lamalala.1")
-    with pytest.raises(IllegalAction, match="CU-86.*every die the ability names"):
-        play(state, {**lamalala, "dice": ["grey_light/blank"] * 10})
 
 
 def test_jacques_couteau_rolls_two_non_red_dice_per_player_with_fewer_swords():
