@@ -317,13 +317,19 @@ def die_in(state: State, p: int, zone: str, die_type: str) -> int:
     """The lowest die of ``die_type`` in player ``p``'s ``zone`` (dice of a type are alike)."""
     player = state.players[p]
     dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
-    types = state.table.types
-    lowest = None
-    for d in dice:  # a loop, not ``min`` of a comprehension: every use from the ready zone asks
-        if types[d] == die_type and (lowest is None or d < lowest):
-            lowest = d
+    lowest = _lowest_of(dice, state.table.types, die_type)
     if lowest is None:
         raise ValueError(f"no {die_type} die in the {zone} zone")
+    return lowest
+
+
+def _lowest_of(dice: Iterable[int], types: tuple[str, ...], die_type: str) -> int | None:
+    """The lowest of ``dice`` of ``die_type``, or None: a loop, not ``min`` of a comprehension, as every use from the
+    ready zone and every bust's resting asks."""
+    lowest = None
+    for d in dice:
+        if types[d] == die_type and (lowest is None or d < lowest):
+            lowest = d
     return lowest
 
 
@@ -537,7 +543,9 @@ def seat(state: State, p: int) -> str:
 
 def take(pool: list[int], types: tuple[str, ...], die_type: str) -> int:
     """The lowest id of ``die_type`` in ``pool`` (dice of a type are alike), removed from it."""
-    die = min(d for d in pool if types[d] == die_type)
+    die = _lowest_of(pool, types, die_type)
+    if die is None:
+        raise ValueError(f"no {die_type} die to take")
     pool.remove(die)
     return die
 
