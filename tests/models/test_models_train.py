@@ -86,7 +86,7 @@ def test_test_time_views_are_declared_on_the_card_and_used_for_its_figures(tmp_p
     card = load_card(train("chariot_race", replace(TINY, tta="quarter_turns"), tmp_path, threads=1, workers=1,
                            cache_dir=None, log=lambda *_: None))
     assert card.input.tta == "quarter_turns" and used == ["quarter_turns"]
-    assert train_module.CONFIGS["d6"].tta in TTA_VIEWS and train_module.CONFIGS["d6"].tta != "none"
+    assert train_module.CONFIGS["chariot_race"].tta == "quarter_turns" and train_module.CONFIGS["d6"].tta in TTA_VIEWS
 
 
 def tiny_real_d6_tray(root: Path, train_photos: int = 5) -> Path:
