@@ -25,7 +25,9 @@ SERVICE_USER=table-companion
 UNIT=table-companion.service
 UNIT_PATH=/etc/systemd/system/$UNIT
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-libcamera python3-lgpio git rsync curl)
+# gcc, libc6-dev and python3-dev compile the rules (setup.py: 1.7 times as fast); without them they run as Python.
+APT_PACKAGES=(python3-venv python3-pip python3-dev gcc libc6-dev python3-picamera2 python3-libcamera python3-lgpio git
+              rsync curl)
 
 DRY_RUN=0
 KIOSK=1
@@ -119,7 +121,7 @@ note "OS: $codename, architecture: $arch, source: $SOURCE"
 
 # -- 1. packages -------------------------------------------------------------------------------------------------------
 
-step "Install system packages (camera, GPIO, Python venv, browser)" \
+step "Install system packages (camera, GPIO, Python venv, a compiler for the rules, browser)" \
     "check the network, then: sudo apt-get update && sudo apt-get install ${APT_PACKAGES[*]}"
 browser_pkg=chromium
 if ! apt-cache show chromium >/dev/null 2>&1 && apt-cache show chromium-browser >/dev/null 2>&1; then

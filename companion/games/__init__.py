@@ -6,7 +6,11 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from companion.games.base import Game, IllegalAction, Prompt
+from companion.games.compiled import install
+
+install()  # before any rules module loads, so that none runs a compiled copy older than its source
+
+from companion.games.base import Game, IllegalAction, Prompt  # noqa: E402
 
 __all__ = ["Game", "IllegalAction", "Prompt", "DEFAULT_GAME", "GAMES", "browser_module", "get_game",
            "get_presentation"]
