@@ -46,8 +46,14 @@ class OptionalBuildExt(build_ext):
 
 
 def _warn(error: Exception) -> None:
-    print(f"table-companion: the rules were not compiled ({error}); their pure-Python sources run instead, about "
-          "1.7 times slower. gcc and python3-dev compile them.", file=sys.stderr)
+    """Says once why the rules were not compiled: without a compiler every module fails alike."""
+    if not _warned:
+        _warned.append(error)
+        print(f"table-companion: the rules were not compiled ({error}); their pure-Python sources run instead, "
+              "about 1.7 times slower. gcc and python3-dev compile them.", file=sys.stderr)
+
+
+_warned: list[Exception] = []
 
 
 def _extensions() -> list:
