@@ -57,7 +57,7 @@ chromium:
 		$(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
 # The rules run compiled, as on a Pi (setup.py): gcc and the headers of the Python the venv is made with. Without them
-# the install runs the rules' sources (1.7 times slower); `make demo` does not need them.
+# the install runs the rules' sources (1.6-2 times slower); `make demo` does not need them.
 compiler:
 	@command -v gcc >/dev/null 2>&1 && \
 		[ -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("INCLUDEPY"))')/Python.h" ] || { \

@@ -1,7 +1,7 @@
 """The rules engines compiled by Cython where a C compiler is at hand; the same pure Python where not.
 
 The games' rules are pure Python, and a bot race runs them tens of thousands of actions a second: compiled, the very
-same source plays the very same games 1.7 times as fast (``bench/rules_cubitos.py``). The compiled module sits beside
+same source plays the very same games 1.6 to 2 times as fast (``bench/rules_*.py``). The compiled module sits beside
 its source (``pyproject.toml``'s ``[tool.companion] compiled``), and ``companion/games/compiled.py`` imports it only
 while it is at least as new as the source. Without a compiler, or with ``COMPANION_PURE_PYTHON=1``, the install
 takes the sources as they are: slower, never different.
@@ -50,7 +50,7 @@ def _warn(error: Exception) -> None:
     if not _warned:
         _warned.append(error)
         print(f"table-companion: the rules were not compiled ({error}); their pure-Python sources run instead, "
-              "about 1.7 times slower. gcc and python3-dev compile them.", file=sys.stderr)
+              "1.6 to 2 times slower. gcc and python3-dev compile them.", file=sys.stderr)
 
 
 _warned: list[Exception] = []

@@ -5,7 +5,7 @@ the pass of median CPU time with every pass's games per second beside it: on the
 pass of the Cubitos headline moved by 2-4 % between runs in the same minute, more than a speed pass gains, and the
 median of three is steadier without picking the luckiest pass. CPU time (``process_time``) is the figure; wall time
 is printed beside it because the machine may be shared. Each row says whether the game's rules ran compiled
-(``setup.py``; as ``make`` and a Pi install them) or from their sources, which run them some 1.7 times slower.
+(``setup.py``; as ``make`` and a Pi install them) or from their sources, which run them 1.6 to 2 times slower.
 """
 
 from __future__ import annotations

@@ -210,14 +210,14 @@ def check_onnxruntime() -> Check:
 
 def check_rules(config: Config) -> Check:
     """Whether the table's game runs its rules compiled (``setup.py``) or from their sources: both are right, the
-    sources about 1.7 times slower, so a Pi installed without a compiler is told how to get one, not failed."""
+    sources 1.6 to 2 times slower, so a Pi installed without a compiler is told how to get one, not failed."""
     from companion.games import get_game
     from companion.games.compiled import is_compiled
 
     module = sys.modules[type(get_game(config.game.id)).__module__]
     if is_compiled(module):
         return ok("rules", f"{config.game.id}: compiled ({Path(module.__file__).name})")
-    return Check("rules", "OK", f"{config.game.id}: run from their sources, about 1.7 times slower than compiled",
+    return Check("rules", "OK", f"{config.game.id}: run from their sources, 1.6 to 2 times slower than compiled",
                  "sudo apt-get install gcc libc6-dev python3-dev, then run deploy/install-pi.sh again")
 
 
