@@ -38,11 +38,12 @@ $(RUNTIME): pyproject.toml setup.py | $(PY)
 	@$(PIP) -e .
 	@touch $@
 
-# What the tests, benchmarks and `make models` add: ruff, pytest, Playwright, onnx and CPU torch for training.
-$(DEV): $(RUNTIME)
-	@echo "make: adding the dev and train extras to $(VENV) (ruff, pytest, Playwright, CPU torch)"
+# What the tests, benchmarks and `make models` add: ruff, pytest, Playwright, onnx and CPU torch for training. One
+# install with the runtime's (it stands for $(RUNTIME) too): each `pip install -e` compiles the rules anew.
+$(DEV): pyproject.toml setup.py | $(PY)
+	@echo "make: installing the companion with its dev and train extras into $(VENV) (ruff, pytest, Playwright, CPU torch)"
 	@$(PIP) -e '.[dev,train]'
-	@touch $@
+	@touch $(RUNTIME) $@
 
 demo: $(RUNTIME)
 	$(VENV)/bin/companion demo --host $(HOST) --port $(PORT)
