@@ -1,4 +1,5 @@
-"""Every runtime and `pi` dependency installs on a Raspberry Pi from a binary wheel.
+"""Every runtime, `pi` and build dependency installs on a Raspberry Pi from a binary wheel (the build's: Cython,
+which compiles the rules there, and setuptools).
 
 A package without an aarch64 wheel makes pip build it on the Pi: a compiler and headers it lacks, or an hour on a
 Pi 4, and a failure the install script can only report. pip's dry run with a report answers from PyPI's metadata
@@ -27,13 +28,16 @@ PI_OS = {"bookworm": ("3.11", 36), "trixie": ("3.13", 41)}
 
 
 def requirements(python: str) -> list[Requirement]:
-    """pyproject's `dependencies` and `pi` extra that apply on a Pi with this CPython, without their markers."""
-    project = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))["project"]
+    """pyproject's `dependencies`, `pi` extra and build requirements that apply on a Pi with this CPython, without
+    their markers."""
+    pyproject = tomllib.loads(PYPROJECT.read_text(encoding="utf-8"))
+    project = pyproject["project"]
     pi = {"python_version": python, "python_full_version": f"{python}.0", "platform_machine": "aarch64",
           "sys_platform": "linux", "platform_system": "Linux", "os_name": "posix",
           "implementation_name": "cpython", "platform_python_implementation": "CPython", "extra": "pi"}
     wanted = []
-    for line in [*project["dependencies"], *project["optional-dependencies"]["pi"]]:
+    for line in [*project["dependencies"], *project["optional-dependencies"]["pi"],
+                 *pyproject["build-system"]["requires"]]:
         requirement = Requirement(line)
         if requirement.marker is None or requirement.marker.evaluate(pi):
             requirement.marker = None
