@@ -11,14 +11,13 @@ is printed beside it because the machine may be shared. Each row says whether th
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.games.base import Game
 from companion.games.bots import Bot, play_game
-from companion.games.compiled import is_compiled
+from companion.games.compiled import is_compiled, rules_module
 
 Tally = Callable[[Any], Mapping[str, float]]
 """What a bench counts of a finished game (its rounds, turns ...), reported per game as ``<name>_per_game``."""
@@ -34,7 +33,7 @@ def measure(game: Game, options_of: Callable[[int], Mapping[str, Any]], bot: Bot
                "actions_per_game": round(run["actions"] / games, 1),
                "ms_per_action": round(1000 * run["cpu"] / run["actions"], 4),
                "passes_games_per_s": [round(games / r["cpu"], 2) for r in runs],
-               "rules": "compiled" if is_compiled(sys.modules[type(game).__module__]) else "source"}
+               "rules": "compiled" if is_compiled(rules_module(game)) else "source"}
     figures.update({f"{name}_per_game": round(total / games, 2) for name, total in run["tallies"].items()})
     return figures
 
@@ -70,4 +69,4 @@ def line(name: str, figures: Mapping[str, Any]) -> str:
             + (f" (the median of {len(passes)} passes: {' / '.join(f'{p:.2f}' for p in passes)})"
                if len(passes) > 1 else "")
             + f"; per game {', '.join(counts)}; {figures['ms_per_action']:.4f} ms per action"
-            + f"; rules {figures.get('rules', 'source')}")
+            + f"; rules {figures['rules']}")

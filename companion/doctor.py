@@ -212,9 +212,9 @@ def check_rules(config: Config) -> Check:
     """Whether the table's game runs its rules compiled (``setup.py``) or from their sources: both are right, the
     sources 1.6 to 2 times slower, so a Pi installed without a compiler is told how to get one, not failed."""
     from companion.games import get_game
-    from companion.games.compiled import is_compiled
+    from companion.games.compiled import is_compiled, rules_module
 
-    module = sys.modules[type(get_game(config.game.id)).__module__]
+    module = rules_module(get_game(config.game.id))
     if is_compiled(module):
         return ok("rules", f"{config.game.id}: compiled ({Path(module.__file__).name})")
     return Check("rules", "OK", f"{config.game.id}: run from their sources, 1.6 to 2 times slower than compiled",

@@ -55,6 +55,11 @@ def install() -> None:
         sys.meta_path.insert(0, SourceUnlessCompiledIsCurrent)
 
 
+def rules_module(game: object) -> ModuleType:
+    """The module that defines ``game``'s class: the rules whose copy (compiled or source) plays it."""
+    return sys.modules[type(game).__module__]
+
+
 def is_compiled(module: ModuleType) -> bool:
     """Whether ``module`` runs compiled (its file is an extension module), not from its source."""
     return isinstance(module.__spec__.loader, importlib.machinery.ExtensionFileLoader)
