@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PIP := $(PY) -m pip install -qq --disable-pip-version-check --no-warn-script-location
 export PIP_ROOT_USER_ACTION := ignore
 
-.PHONY: demo test bench lint models chromium shellcheck compiler compiled clean
+.PHONY: demo test bench lint models chromium shellcheck clean
 
 $(PY):
 	@echo "make: creating $(VENV) with $(PYTHON)"
@@ -33,14 +33,14 @@ $(PY):
 	@$(PIP) --upgrade pip
 
 # What `make demo` runs on: pyproject's `dependencies` only (no torch: a Pi's SD card and a newcomer's disk).
-$(RUNTIME): pyproject.toml setup.py | $(PY)
+$(RUNTIME): pyproject.toml | $(PY)
 	@echo "make: installing the companion and its runtime dependencies into $(VENV) (pip, about a minute)"
 	@$(PIP) -e .
 	@touch $@
 
 # What the tests, benchmarks and `make models` add: ruff, pytest, Playwright, onnx and CPU torch for training. One
-# install with the runtime's (it stands for $(RUNTIME) too): each `pip install -e` compiles the rules anew.
-$(DEV): pyproject.toml setup.py | $(PY)
+# install with the runtime's (it stands for $(RUNTIME) too).
+$(DEV): pyproject.toml | $(PY)
 	@echo "make: installing the companion with its dev and train extras into $(VENV) (ruff, pytest, Playwright, CPU torch)"
 	@$(PIP) -e '.[dev,train]'
 	@touch $(RUNTIME) $@
@@ -48,7 +48,7 @@ $(DEV): pyproject.toml setup.py | $(PY)
 demo: $(RUNTIME)
 	$(VENV)/bin/companion demo --host $(HOST) --port $(PORT)
 
-test: compiler $(DEV) compiled chromium shellcheck
+test: $(DEV) chromium shellcheck
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
@@ -57,24 +57,12 @@ chromium:
 		echo "installing Debian's chromium for the browser tests"; \
 		$(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
-# The rules run compiled, as on a Pi (setup.py): gcc and the headers of the Python the venv is made with. Without them
-# the install runs the rules' sources (1.6-2 times slower); `make demo` does not need them.
-compiler:
-	@command -v gcc >/dev/null 2>&1 && \
-		[ -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("INCLUDEPY"))')/Python.h" ] || { \
-		echo "installing gcc and Python's headers to compile the rules (setup.py)"; \
-		$(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q gcc libc6-dev python3-dev; }
-
-# Compiles the rules modules changed since their last compile (none: half a second); the install compiled them all.
-compiled: $(DEV)
-	@$(PY) setup.py -q build_ext --inplace
-
 shellcheck:
 	@command -v shellcheck >/dev/null 2>&1 || { \
 		echo "installing shellcheck for the deploy script tests"; \
 		$(SUDO) apt-get update -q && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -q shellcheck; }
 
-bench: compiler $(DEV) compiled
+bench: $(DEV)
 	$(PY) bench/run_all.py
 
 lint: $(DEV)
@@ -90,4 +78,3 @@ models: $(DEV)
 
 clean:
 	rm -rf $(VENV) .demo-data .pytest_cache build *.egg-info
-	find companion/games \( -name '*.c' -o -name '*.so' \) -delete

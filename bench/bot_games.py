@@ -4,8 +4,7 @@ A bench plays the same seeded games in ``passes`` passes, pinned to one core (th
 the pass of median CPU time with every pass's games per second beside it: on the shared development machine one
 pass of the Cubitos headline moved by 2-4 % between runs in the same minute, more than a speed pass gains, and the
 median of three is steadier without picking the luckiest pass. CPU time (``process_time``) is the figure; wall time
-is printed beside it because the machine may be shared. Each row says whether the game's rules ran compiled
-(``setup.py``; as ``make`` and a Pi install them) or from their sources, which run them 1.6 to 2 times slower.
+is printed beside it because the machine may be shared.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ from typing import Any
 
 from companion.games.base import Game
 from companion.games.bots import Bot, play_game
-from companion.games.compiled import is_compiled, rules_module
 
 Tally = Callable[[Any], Mapping[str, float]]
 """What a bench counts of a finished game (its rounds, turns ...), reported per game as ``<name>_per_game``."""
@@ -32,8 +30,7 @@ def measure(game: Game, options_of: Callable[[int], Mapping[str, Any]], bot: Bot
                "games_per_s_wall": round(games / run["wall"], 2),
                "actions_per_game": round(run["actions"] / games, 1),
                "ms_per_action": round(1000 * run["cpu"] / run["actions"], 4),
-               "passes_games_per_s": [round(games / r["cpu"], 2) for r in runs],
-               "rules": "compiled" if is_compiled(rules_module(game)) else "source"}
+               "passes_games_per_s": [round(games / r["cpu"], 2) for r in runs]}
     figures.update({f"{name}_per_game": round(total / games, 2) for name, total in run["tallies"].items()})
     return figures
 
@@ -68,5 +65,4 @@ def line(name: str, figures: Mapping[str, Any]) -> str:
             f"{figures['games']} games"
             + (f" (the median of {len(passes)} passes: {' / '.join(f'{p:.2f}' for p in passes)})"
                if len(passes) > 1 else "")
-            + f"; per game {', '.join(counts)}; {figures['ms_per_action']:.4f} ms per action"
-            + f"; rules {figures['rules']}")
+            + f"; per game {', '.join(counts)}; {figures['ms_per_action']:.4f} ms per action")

@@ -165,11 +165,9 @@ RACES = [f"race_{n}" for n in range(1, 8)]
 def run() -> dict[str, object]:
     rules.GAME.setup(FOUR, random.Random(0))  # load the box before timing
     figures = {"machine": describe(), "goal_games_per_s": GOAL_GAMES_PER_SECOND,
-               "greedy": _measure(GreedyBot(), 28, passes=3),
-               "greedy_full_lookahead": _measure(GreedyBot(play_out=True), 28), "random": _measure(RandomBot(), 7)}
+               "greedy": _measure(GreedyBot(), 28, passes=3), "random": _measure(RandomBot(), 7)}
     print(machine_line(figures["machine"]))
     print(line("greedy bots", figures["greedy"]))
-    print(line("greedy bots playing out every option", figures["greedy_full_lookahead"]))
     print(line("random bots", figures["random"]))
     verdict = "meets" if figures["greedy"]["games_per_s"] >= GOAL_GAMES_PER_SECOND else "MISSES"
     print(f"greedy-bot games/s {verdict} the goal of {GOAL_GAMES_PER_SECOND}")

@@ -106,7 +106,6 @@ def run_checks(config_path: Path, *, skip: set[str] = frozenset(), camera_timeou
         ("data", check_data_dir),
         ("store", check_store),
         ("onnxruntime", lambda c: check_onnxruntime()),
-        ("rules", check_rules),
         ("models", check_models),
         ("camera", lambda c: check_camera(c, timeout=camera_timeout)),
         ("pins", check_pins),
@@ -206,19 +205,6 @@ def check_onnxruntime() -> Check:
         return fail("onnxruntime", f"version {version} is too old (1.21 crashes on import on a Pi 4)",
                     "/opt/table-companion/.venv/bin/pip install --upgrade 'onnxruntime>=1.22'")
     return ok("onnxruntime", f"{version} ({', '.join(ort.get_available_providers())})")
-
-
-def check_rules(config: Config) -> Check:
-    """Whether the table's game runs its rules compiled (``setup.py``) or from their sources: both are right, the
-    sources 1.6 to 2 times slower, so a Pi installed without a compiler is told how to get one, not failed."""
-    from companion.games import get_game
-    from companion.games.compiled import is_compiled, rules_module
-
-    module = rules_module(get_game(config.game.id))
-    if is_compiled(module):
-        return ok("rules", f"{config.game.id}: compiled ({Path(module.__file__).name})")
-    return Check("rules", "OK", f"{config.game.id}: run from their sources, 1.6 to 2 times slower than compiled",
-                 "sudo apt-get install gcc libc6-dev python3-dev, then run deploy/install-pi.sh again")
 
 
 def models_dir() -> Path:

@@ -25,8 +25,7 @@ SERVICE_USER=table-companion
 UNIT=table-companion.service
 UNIT_PATH=/etc/systemd/system/$UNIT
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-# gcc, libc6-dev and python3-dev compile the rules (setup.py: 1.6-2 times as fast); without them they run as Python.
-APT_PACKAGES=(python3-venv python3-pip python3-dev gcc libc6-dev python3-picamera2 python3-libcamera python3-lgpio git
+APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-libcamera python3-lgpio git
               rsync curl)
 
 DRY_RUN=0

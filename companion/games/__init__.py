@@ -6,14 +6,10 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from companion.games.compiled import install
+from companion.games.base import Game, Heuristic, IllegalAction, Prompt
 
-install()  # before any rules module loads, so that none runs a compiled copy older than its source
-
-from companion.games.base import Game, IllegalAction, Prompt  # noqa: E402
-
-__all__ = ["Game", "IllegalAction", "Prompt", "DEFAULT_GAME", "GAMES", "browser_module", "get_game",
-           "get_presentation"]
+__all__ = ["Game", "Heuristic", "IllegalAction", "Prompt", "DEFAULT_GAME", "GAMES", "browser_module", "get_game",
+           "get_heuristic", "get_presentation"]
 
 GAMES: dict[str, str] = {
     "automobiles": "companion.games.automobiles",
@@ -34,6 +30,13 @@ def get_game(game_id: str) -> Game:
     except KeyError:
         raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}") from None
     return importlib.import_module(module).GAME
+
+
+def get_heuristic(game_id: str) -> Heuristic:
+    """What the game's bots know (``<package>.bot``, see :class:`~companion.games.base.Heuristic`): kept beside the
+    rules, and loaded only when a bot plays."""
+    get_game(game_id)
+    return importlib.import_module(f"{GAMES[game_id]}.bot")
 
 
 def browser_module(game_id: str, kind: str = "js") -> Path | None:

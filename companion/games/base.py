@@ -22,7 +22,7 @@ import difflib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -38,10 +38,12 @@ class IllegalAction(ValueError):
     'CR-11: repair needs 3 fortune, green has 2'
     """
 
-    def __init__(self, rule: str, message: str, legal: Any = None) -> None:
+    def __init__(self, rule: str, message: str, legal: Any = None, field: str | None = None) -> None:
         self.rule = rule
         self.message = message
         self.legal = legal
+        self.field = field
+        """The dotted path of the culprit in the request (``players[2].name``), where one value is to blame."""
         text = f"{rule}: {message}"
         if legal is not None:
             text += f" (legal: {legal})"
@@ -51,6 +53,66 @@ class IllegalAction(ValueError):
 BOT_KEY = "bot"
 """The key of a ``players`` entry that gives the seat to a bot: ``{"name": "Julia", "colour": "green", "bot": true}``.
 Without it a person plays the seat, so games stored before seats had a kind replay exactly as they were."""
+NAME_LENGTH = (1, 24)
+"""A player's name, stripped: long enough to tell, short enough for a seat on the kiosk."""
+
+
+class Seat(NamedTuple):
+    """One ``players`` entry of a game's set-up, checked: every game seats its players by :func:`read_seats`."""
+
+    name: str
+    colour: str
+    bot: bool
+
+
+def read_seats(options: Mapping[str, Any], colours: Sequence[str], count: range, rule: str) -> tuple[Seat, ...]:
+    """``options["players"]`` as seats, or an ``IllegalAction`` naming ``rule`` and the field to blame.
+
+    Names are stripped, 1-24 characters and distinct ignoring case ("Bob" beside "bob" is one name twice); a colour
+    is one of the game's ``colours``, by default the next free one in their order; ``bot`` is true or false (a typo
+    such as ``"bot": "no"`` would otherwise hand a person's seat to a bot); no other key is taken.
+
+    >>> read_seats({"players": [{"name": " Julia "}, {"name": "julia"}]}, ("green", "red"), range(2, 5), "CR-7")
+    Traceback (most recent call last):
+    ...
+    companion.games.base.IllegalAction: CR-7: players[1].name 'julia' is taken (names are told apart ignoring case)
+    """
+    players = options.get("players")
+    if not isinstance(players, list) or len(players) not in count:
+        raise IllegalAction(rule, f"a game needs {count.start} to {count.stop - 1} players, got {players!r}",
+                            legal='players: [{"name": "Julia", "colour": "green"}, ...]', field="players")
+    seats: list[Seat] = []
+    for n, player in enumerate(players):
+        where = f"players[{n}]"
+        if not isinstance(player, Mapping):
+            raise IllegalAction(rule, f"{where} must be an object with a name, got {player!r}", field=where)
+        unknown = sorted(set(player) - {"name", "colour", BOT_KEY}, key=str)
+        if unknown:
+            raise IllegalAction(rule, f"{where}.{unknown[0]} is not a seat's field", legal=["name", "colour", BOT_KEY],
+                                field=f"{where}.{unknown[0]}")
+        name = player.get("name")
+        name = name.strip() if isinstance(name, str) else name
+        low, high = NAME_LENGTH
+        if not isinstance(name, str) or not low <= len(name) <= high or not name.isprintable():
+            raise IllegalAction(rule, f"{where}.name must be {low} to {high} printable characters, got {name!r}",
+                                field=f"{where}.name")
+        if any(seat.name.casefold() == name.casefold() for seat in seats):
+            raise IllegalAction(rule, f"{where}.name {name!r} is taken (names are told apart ignoring case)",
+                                field=f"{where}.name")
+        taken = {seat.colour for seat in seats}
+        colour = player.get("colour", next((c for c in colours if c not in taken), None))
+        if colour not in colours:
+            raise IllegalAction(rule, f"{where}.colour {colour!r} is not one of the game's", legal=list(colours),
+                                field=f"{where}.colour")
+        if colour in taken:
+            raise IllegalAction(rule, f"{where}.colour {colour!r} is taken: every player needs an own colour",
+                                legal=[c for c in colours if c not in taken], field=f"{where}.colour")
+        bot = player.get(BOT_KEY, False)
+        if not isinstance(bot, bool):
+            raise IllegalAction(rule, f"{where}.{BOT_KEY} must be true (a bot plays the seat) or false, got {bot!r}",
+                                field=f"{where}.{BOT_KEY}")
+        seats.append(Seat(name, colour, bot))
+    return tuple(seats)
 
 
 def seat_is_bot(player: Any, where: str, rule: str) -> bool:
@@ -71,40 +133,92 @@ def seat_is_bot(player: Any, where: str, rule: str) -> bool:
 
 
 Handler = Callable[[Any, Mapping[str, Any], list[Event]], Any]
-"""``handler(state, action, events) -> next state``: one phase's rules, appending the events they produce."""
+"""``handler(state, action, events) -> next state``: one phase's rules, appending the events they produce. An
+automatic phase's handler gets an empty action."""
+Next = str | Callable[[Any], str]
+"""The phase that follows: a name, or a function of the state after the handler that returns one."""
+OVER = "over"
+"""The phase of a finished game: no options, no handler; ``is_over`` is ``state.phase == OVER``."""
+MAX_STEPS = 1_000
+"""``apply_in_phase`` gives up after this many automatic steps in one action: a flow that long is a loop."""
+
+
+def no_options(*_: Any) -> list[Action]:
+    """The options of a phase that waits for nothing (the game is over, or the phase plays itself)."""
+    return []
 
 
 @dataclass(frozen=True)
 class Phase:
-    """One step of a turn as configuration, as boardgame.io declares phases: the rule it plays, the action types it
-    takes, the function that lists its legal options and the handler that applies one. A game keeps one table of
-    these, so a phase's rule, actions, options and rules are never out of step."""
+    """One step of a turn as data, as boardgame.io declares phases: the rule it plays, the action types it takes,
+    the function that lists its legal options, the handler that applies one, and what comes next.
+
+    * ``next`` names the phase after the handler (boardgame.io's ``next``): the flow of a turn is read off the
+      table, never hidden in a handler. It may name the phase itself (a phase that repeats while it can).
+    * ``skip`` says that the phase, just entered, has nothing to decide in this state (no fortune to spend, no die
+      to steer): it is passed over to its ``next`` without a prompt.
+    * A phase without ``actions`` but with a ``handler`` is automatic: its handler runs as soon as it is entered
+      (the end of a turn, the end of a round), then its ``next``.
+    * ``next=None`` with a handler (legacy): the handler sets the phase itself.
+    """
 
     rule: str
-    actions: tuple[str, ...]
-    options: Callable[..., list[Action]]
+    actions: tuple[str, ...] = ()
+    options: Callable[[Any], list[Action]] = no_options
     handler: Handler | None = None
+    next: Next | None = None
+    skip: Callable[[Any], bool] | None = None
+
+    @property
+    def automatic(self) -> bool:
+        return not self.actions and self.handler is not None
+
+    def after(self, state: Any) -> str:
+        """The phase that follows this one in ``state``."""
+        if self.next is None:
+            return state.phase
+        return self.next(state) if callable(self.next) else self.next
 
 
-def no_options(*_: Any) -> list[Action]:
-    """The options of a phase that waits for nothing (the game is over)."""
-    return []
+def enter(state: Any, phase: str, phases: Mapping[str, Phase], events: list[Event],
+          end_if: Callable[[Any], bool] | None = None) -> Any:
+    """``state`` moved into ``phase`` and on through every phase that decides nothing (``skip``, automatic), to the
+    next one a player decides in; ``end_if`` (boardgame.io's game-level ``endIf``) ends the game at any step.
+
+    ``setup`` enters its first phase with it, so a game that starts with nothing to decide moves on at once."""
+    for _ in range(MAX_STEPS):
+        if end_if is not None and phase != OVER and end_if(state):
+            phase = OVER
+        state = state._replace(phase=phase)
+        step = phases[phase]
+        if step.automatic:
+            state = step.handler(state, {}, events)  # type: ignore[misc]
+        elif step.skip is None or not step.skip(state):
+            return state
+        if step.next is None:
+            return state
+        phase = step.after(state)
+    raise RuntimeError(f"no decision after {MAX_STEPS} steps from the {state.phase} phase: the flow loops")
 
 
-def apply_in_phase(state: Any, action: Mapping[str, Any], phase: str, actor: str,
-                   phases: Mapping[str, Phase]) -> tuple[Any, list[Event]]:
-    """The ``apply`` of a game whose turn is a sequence of phases, each taking a few action types.
+def apply_in_phase(state: Any, action: Mapping[str, Any], phases: Mapping[str, Phase], actor: str,
+                   end_if: Callable[[Any], bool] | None = None) -> tuple[Any, list[Event]]:
+    """The one ``apply`` of a game whose turn is a table of phases (``state.phase`` names the current one).
 
     Checking the action type against the phase first means every handler can trust what it gets, and a press on the
-    wrong button (a "move" during the roll) names the rule of the phase the table is in, not a KeyError.
+    wrong button (a "move" during the roll) names the rule of the phase the table is in, not a KeyError. After the
+    handler the table says where the turn goes (``Phase.next``), through the phases that decide nothing.
     """
-    kind = action.get("type") if type(action) is dict or isinstance(action, Mapping) else None  # dict: no ABC check
-    step = phases[phase]
+    kind = action.get("type") if isinstance(action, Mapping) else None
+    step = phases[state.phase]
     if kind not in step.actions or step.handler is None:
-        raise IllegalAction(step.rule, f"{actor} is in the {phase} phase, {kind!r} is not possible now",
+        raise IllegalAction(step.rule, f"{actor} is in the {state.phase} phase, {kind!r} is not possible now",
                             legal=list(step.actions))
     events: list[Event] = []
-    return step.handler(state, action, events), events
+    state = step.handler(state, action, events)
+    if step.next is not None:
+        state = enter(state, step.after(state), phases, events, end_if)
+    return state, events
 
 
 @dataclass(frozen=True)
@@ -121,15 +235,6 @@ class Prompt:
     phase: str
     options: list[Action] = field(default_factory=list)
     info: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, actor: str | None, phase: str, options: list[Action], info: dict[str, Any]) -> Prompt:
-        """A prompt from all four fields, made without the frozen dataclass's ``__init__``, which sets each field by
-        ``object.__setattr__``: a bot race makes a prompt for every action, and a dict of the fields handed over
-        whole is what ``__init__`` would have made."""
-        prompt = object.__new__(cls)
-        object.__setattr__(prompt, "__dict__", {"actor": actor, "phase": phase, "options": options, "info": info})
-        return prompt
 
 
 class Presentation(Protocol):
@@ -194,8 +299,9 @@ class Game(Protocol):
         """
         ...
 
-    def score(self, state: Any, actor: str) -> float:
-        """How good ``state`` looks for ``actor``: higher is better. Only the greedy bot uses it."""
+    def roll_dice(self, state: Any, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        """The ``dice`` of an option carrying ``"roll": n`` as the table would roll them (a bot's roll, the demo's
+        tray): :func:`roll_uniform` for a game of like dice; Cubitos rolls the coloured dice of a pool."""
         ...
 
     def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
@@ -208,6 +314,21 @@ class Game(Protocol):
         the key for a malformed position or turn: an unknown key is refused, never ignored.
         """
         ...
+
+
+class Heuristic(Protocol):
+    """What a game's bots know, in ``<package>/bot.py`` beside its rules: how good a position looks. The bots of
+    ``bots.py`` rate an option by playing it through the game's own ``apply`` and scoring the table after it, so
+    a bot never keeps a second copy of the rules."""
+
+    def score(self, state: Any, actor: str) -> float:
+        """How good ``state`` looks for ``actor``: higher is better."""
+        ...
+
+
+def roll_uniform(faces: Sequence[str], option: Mapping[str, Any], rng: random.Random) -> list[str]:
+    """``option["roll"]`` dice, each showing one of ``faces`` with equal chance."""
+    return [rng.choice(faces) for _ in range(option["roll"])]
 
 
 class ScenarioError(ValueError):

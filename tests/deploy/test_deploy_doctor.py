@@ -10,7 +10,6 @@ import pytest
 
 from companion import doctor
 from companion.config import load_config
-from companion.games import compiled
 from companion.store import EventStore
 
 
@@ -41,20 +40,6 @@ def test_a_good_table_passes_every_check_with_the_shipped_models(tmp_path: Path)
             "port"} <= set(statuses)
     assert set(statuses.values()) == {"OK"}, statuses
     assert "mock: confirm GPIO17" in checks["pins"].detail
-
-
-def test_rules_run_from_their_sources_pass_and_say_how_to_compile_them(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compiled, "is_compiled", lambda module: False)
-    check = run(write_config(tmp_path))["rules"]
-    assert check.status == "OK"
-    assert "from their sources" in check.detail and "gcc" in check.fix
-
-
-def test_compiled_rules_are_named_by_their_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(compiled, "is_compiled", lambda module: True)
-    check = run(write_config(tmp_path))["rules"]
-    assert check.status == "OK" and "compiled (rules." in check.detail and not check.fix
 
 
 def test_a_missing_model_fails_and_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

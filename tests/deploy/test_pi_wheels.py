@@ -1,5 +1,5 @@
-"""Every runtime, `pi` and build dependency installs on a Raspberry Pi from a binary wheel (the build's: Cython,
-which compiles the rules there, and setuptools).
+"""Every runtime, `pi` and build dependency (setuptools) installs on a Raspberry Pi from a binary
+wheel.
 
 A package without an aarch64 wheel makes pip build it on the Pi: a compiler and headers it lacks, or an hour on a
 Pi 4, and a failure the install script can only report. pip's dry run with a report answers from PyPI's metadata

@@ -2123,7 +2123,7 @@ class Automobiles:
             info = {"turn": colours[state.current]}
             if state.phase == "buy":
                 info["money"] = money(state, state.current)
-        return Prompt.of(colours[state.actor], state.phase, list(listed(state)), info)
+        return Prompt(colours[state.actor], state.phase, list(listed(state)), info)
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a draw is checked against the bag (AU-52).
@@ -2165,7 +2165,7 @@ class Automobiles:
                                         legal=listed(state))
                 events = []
                 return step.handler(state, action, events), events
-        return apply_in_phase(state, action, phase, seat(state, state.actor), PHASES)
+        return apply_in_phase(state, action, PHASES, seat(state, state.actor))
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         return roll_dice(state, option, rng)

@@ -26,7 +26,17 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, NamedTuple
 
-from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
+from companion.games.base import (
+    Action,
+    Event,
+    IllegalAction,
+    Phase,
+    Prompt,
+    apply_in_phase,
+    no_options,
+    roll_uniform,
+    seat_is_bot,
+)
 from companion.games.chariot_race.board import NO_SPACE, SPEAR_RANGE, STEPS, Board, load_board
 from companion.games.chariot_race.components import (
     ALTERNATIVES,
@@ -437,7 +447,7 @@ class ChariotRace:
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         if state.phase == "over":
             raise IllegalAction("CR-24", f"the game is over (winner: {state.winner})")
-        return apply_in_phase(state, action, state.phase, state.cars[state.current].id, PHASES)
+        return apply_in_phase(state, action, PHASES, state.cars[state.current].id)
 
     def view(self, state: State) -> dict[str, Any]:
         return view(state)
@@ -448,29 +458,15 @@ class ChariotRace:
     def seats(self, state: State) -> dict[str, bool]:
         return {car.id: car.bot for car in state.cars}
 
+    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        return roll_uniform(self.die_faces, option, rng)
+
     def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
         """A rule dispute: one turn from a position (``scenario.py``; the formats are in README.md)."""
         from companion.games.chariot_race.scenario import run_scenario  # it builds on this module
 
         return run_scenario(position, turn)
 
-    def score(self, state: State, actor: str) -> float:
-        """Greedy-bot heuristic: own progress and health, a little fortune, opponents' damage a little."""
-        board = state.table.board
-        total = 0.0
-        for car in state.cars:
-            if car.id == actor:
-                if car.wrecked:
-                    return -1000.0
-                total += progress(board, car) + 0.8 * car.damage + 0.3 * car.fortune
-                total += 100.0 if car.finished else 0.0
-                if state.winner == actor:
-                    total += 1000.0
-            elif not car.wrecked:
-                total += 0.2 * (12 - car.damage)
-            else:
-                total += 3.0
-        return total
 
 
 # ---------------------------------------------------------------------------------------------------------- options

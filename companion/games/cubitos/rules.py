@@ -1264,7 +1264,7 @@ class Cubitos:
         phase = state.phase
         if phase == "over":
             return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-        return Prompt.of(state.table.colours[state.current], phase, list(self.options(state)), {})
+        return Prompt(state.table.colours[state.current], phase, list(self.options(state)), {})
 
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         """An action is legal when it is one of the listed options; a roll is checked against the dice it shows.
@@ -1283,7 +1283,7 @@ class Cubitos:
                                         legal=options)
             events: list[Event] = []
             return step.handler(state, action, events), events
-        return apply_in_phase(state, action, phase, state.table.colours[state.current], PHASES)
+        return apply_in_phase(state, action, PHASES, state.table.colours[state.current])
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         if option.get("type") == "ability" or state.phase == "again":

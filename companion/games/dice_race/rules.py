@@ -29,7 +29,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, Prompt, ScenarioError, check_keys, seat_is_bot, typed_value
+from companion.games.base import (
+    Event,
+    IllegalAction,
+    Prompt,
+    ScenarioError,
+    check_keys,
+    roll_uniform,
+    seat_is_bot,
+    typed_value,
+)
 
 GOAL = 20
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -104,8 +113,8 @@ class DiceRace:
     def seats(self, state: DiceRaceState) -> dict[str, bool]:
         return {name: name in state.bots for name in state.players}
 
-    def score(self, state: DiceRaceState, actor: str) -> float:
-        return float(state.positions[state.players.index(actor)])
+    def roll_dice(self, state: DiceRaceState, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        return roll_uniform(self.die_faces, option, rng)
 
     def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
         """A rule dispute: one roll from a position (formats in the module docstring)."""

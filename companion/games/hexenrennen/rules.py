@@ -26,7 +26,17 @@ import random
 from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, no_options, seat_is_bot
+from companion.games.base import (
+    Action,
+    Event,
+    IllegalAction,
+    Phase,
+    Prompt,
+    apply_in_phase,
+    no_options,
+    roll_uniform,
+    seat_is_bot,
+)
 from companion.games.hexenrennen.kit import MAGIC, Kit, load_kit
 
 FACES = ("1", "2", "3", "4", "5", "6")
@@ -688,7 +698,7 @@ class HexenRennen:
     def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
         if state.phase == "over":
             raise IllegalAction("HR-18", f"the game is over (winners: {', '.join(state.winners)})")
-        return apply_in_phase(state, action, state.phase, decider(state), PHASES)
+        return apply_in_phase(state, action, PHASES, decider(state))
 
     def view(self, state: State) -> dict[str, Any]:
         return view(state)
@@ -699,26 +709,15 @@ class HexenRennen:
     def seats(self, state: State) -> dict[str, bool]:
         return {clan: clan in state.bots for clan in state.clans}
 
+    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        return roll_uniform(self.die_faces, option, rng)
+
     def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
         """A rule dispute: one turn from a position (``scenario.py``; the formats are in README.md)."""
         from companion.games.hexenrennen.scenario import run_scenario  # it builds on this module
 
         return run_scenario(position, turn)
 
-    def score(self, state: State, actor: str) -> float:
-        """Greedy-bot heuristic: own witches' progress (finish fields worth much more), cards in hand a little,
-        the opponents' average progress against it."""
-        kit = state.kit
-        last = kit.track_length
-
-        def progress(clan: str) -> float:
-            return sum(min(p, last) + 12 * kit.points(p) for p in (state.witches[k] for k in own_witches(state, clan)))
-
-        others = [progress(c) for c in state.clans if c != actor]
-        total = progress(actor) + 0.5 * len(state.hands[state.clans.index(actor)]) - 0.5 * sum(others) / len(others)
-        if actor in state.winners:
-            total += 1000.0
-        return total
 
 
 def options(state: State) -> list[Action]:

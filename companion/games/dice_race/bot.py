@@ -1,0 +1,9 @@
+"""What Dice Race's bots know: further along is better (``companion.games.base.Heuristic``)."""
+
+from __future__ import annotations
+
+from companion.games.dice_race.rules import DiceRaceState
+
+
+def score(state: DiceRaceState, actor: str) -> float:
+    return float(state.positions[state.players.index(actor)])
