@@ -135,8 +135,9 @@ def seat_is_bot(player: Any, where: str, rule: str) -> bool:
 Handler = Callable[[Any, Mapping[str, Any], list[Event]], Any]
 """``handler(state, action, events) -> next state``: one phase's rules, appending the events they produce. An
 automatic phase's handler gets an empty action."""
-Next = str | Callable[[Any], str]
-"""The phase that follows: a name, or a function of the state after the handler that returns one."""
+Next = str | Callable[[Any, Mapping[str, Any]], str]
+"""The phase that follows: a name, or a function of the state after the handler and the action it played (an
+automatic phase's: ``{}``) that returns one ("done" leaves a phase that a paid reroll repeats)."""
 OVER = "over"
 """The phase of a finished game: no options, no handler; ``is_over`` is ``state.phase == OVER``."""
 MAX_STEPS = 1_000
@@ -173,11 +174,11 @@ class Phase:
     def automatic(self) -> bool:
         return not self.actions and self.handler is not None
 
-    def after(self, state: Any) -> str:
-        """The phase that follows this one in ``state``."""
+    def after(self, state: Any, action: Mapping[str, Any]) -> str:
+        """The phase that follows this one in ``state``, reached by ``action``."""
         if self.next is None:
             return state.phase
-        return self.next(state) if callable(self.next) else self.next
+        return self.next(state, action) if callable(self.next) else self.next
 
 
 def enter(state: Any, phase: str, phases: Mapping[str, Phase], events: list[Event],
@@ -197,7 +198,7 @@ def enter(state: Any, phase: str, phases: Mapping[str, Phase], events: list[Even
             return state
         if step.next is None:
             return state
-        phase = step.after(state)
+        phase = step.after(state, {})
     raise RuntimeError(f"no decision after {MAX_STEPS} steps from the {state.phase} phase: the flow loops")
 
 
@@ -217,7 +218,7 @@ def apply_in_phase(state: Any, action: Mapping[str, Any], phases: Mapping[str, P
     events: list[Event] = []
     state = step.handler(state, action, events)
     if step.next is not None:
-        state = enter(state, step.after(state), phases, events, end_if)
+        state = enter(state, step.after(state, action), phases, events, end_if)
     return state, events
 
 
