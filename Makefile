@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PIP := $(PY) -m pip install -qq --disable-pip-version-check --no-warn-script-location
 export PIP_ROOT_USER_ACTION := ignore
 
-.PHONY: demo test bench lint models chromium shellcheck clean
+.PHONY: demo test test-3.13 bench lint models chromium shellcheck clean
 
 $(PY):
 	@echo "make: creating $(VENV) with $(PYTHON)"
@@ -52,6 +52,19 @@ test: $(DEV) chromium shellcheck
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
+# Raspberry Pi OS Trixie's Python: the suite without the browser tests (those run on 3.11 beside it) and without the
+# training tests (torch is not a runtime dependency, and its CPU build on this disk is for 3.11 only). A 3.13 comes
+# from python3.13 on the PATH or pyenv (`pyenv install 3.13`); `make test-3.13 PYTHON313=...` names another.
+# pyenv's build first: its shim on the PATH answers only where 3.13 is pyenv's chosen version.
+PYTHON313 ?= $(shell ls -d "$$(pyenv root 2>/dev/null || echo $$HOME/.pyenv)"/versions/3.13*/bin/python3.13 2>/dev/null \
+	| tail -n 1 | grep . || command -v python3.13 2>/dev/null)
+VENV313 := .venv-3.13
+test-3.13:
+	@[ -n "$(PYTHON313)" ] || { echo "make: no Python 3.13 found (python3.13 on the PATH, or pyenv install 3.13)"; exit 1; }
+	@[ -x $(VENV313)/bin/python ] || { echo "make: creating $(VENV313) with $(PYTHON313)"; $(PYTHON313) -m venv $(VENV313); }
+	@$(VENV313)/bin/python -m pip install -qq --disable-pip-version-check -e '.[dev]'
+	$(VENV313)/bin/python -m pytest -q -m "not browser"
+
 chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 		echo "installing Debian's chromium for the browser tests"; \
@@ -77,4 +90,4 @@ models: $(DEV)
 	$(PY) -m vision.train --dice d6 --no-real --epochs 20 --threads 1   # reference for bench/enrolment.py
 
 clean:
-	rm -rf $(VENV) .demo-data .pytest_cache build *.egg-info
+	rm -rf $(VENV) $(VENV313) .demo-data .pytest_cache build *.egg-info
