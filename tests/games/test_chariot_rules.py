@@ -519,7 +519,7 @@ def test_move_options_agree_with_what_the_move_does():
     state, _ = begin(position(car("green", "L1-08", damage=5), car("red", "L1-11", damage=2), car("blue", "L0-11"),
                               caltrops=["L2-12", "L1-10"], order=["green", "red", "blue"]))
     state, _ = play(state, roll("steer", "steer", "gallop", "fortune"), DONE)
-    found = move_options(state, state.current)
+    found = move_options(state)
     assert len(found) > 10
     for option in found:
         _, events = play(state, option)
