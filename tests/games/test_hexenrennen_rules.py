@@ -79,10 +79,12 @@ def test_hr1_two_to_four_players_each_an_own_clan():
         with pytest.raises(IllegalAction) as err:
             GAME.setup({"players": bad}, rng)
         assert err.value.rule == "HR-1"
-    with pytest.raises(IllegalAction, match="not a clan"):
+    with pytest.raises(IllegalAction, match="colour 'red' is not one of the game's") as err:
         GAME.setup({"players": [{"name": "A", "colour": "red"}, {"name": "B"}]}, rng)
-    with pytest.raises(IllegalAction, match="own clan"):
+    assert err.value.field == "players[0].colour"
+    with pytest.raises(IllegalAction, match="colour 'blue' is taken") as err:
         GAME.setup({"players": [{"name": "A", "colour": "blue"}, {"name": "B", "colour": "blue"}]}, rng)
+    assert err.value.field == "players[1].colour"
     state = GAME.setup({"players": ["Ada", "Bo", "Cy"]}, rng)
     assert [p["clan"] for p in GAME.view(state)["players"]] == ["orange", "blue", "yellow"]
 
