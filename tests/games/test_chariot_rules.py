@@ -27,8 +27,10 @@ from companion.games.base import IllegalAction
 from companion.games.chariot_race import GAME
 from companion.games.chariot_race.board import NO_SPACE, load_board
 from companion.games.chariot_race.components import load_chariot_board, load_dice
-from companion.games.chariot_race.rules import CALTROP_SUPPLY, move_options, round_order
+from companion.games.chariot_race.move import move_options
+from companion.games.chariot_race.rules import round_order
 from companion.games.chariot_race.scenario import state_from_position
+from companion.games.chariot_race.state import CALTROP_SUPPLY
 
 QUIET4 = ("fortune", "fortune", "fortune", "fortune")
 """Four dice that change nothing but fortune: the chariot moves straight at its speed and does not attack."""

@@ -1,6 +1,7 @@
 """Chariot Race rules (``shared/games/chariot_race/RULES.md``, CR-1..CR-25) as pure functions over a small state.
 
-The state is a tuple of ``Car`` tuples plus a handful of turn fields, never changed: ``apply`` returns a new one.
+The state (``state.py``: ``Car`` tuples plus a handful of turn fields) is never changed: ``apply`` returns a new
+one. The move itself, space by space, is ``move.py``.
 
 A turn walks the phases of CR-10, declared in ``PHASES`` with what comes after each. The engine stops only where a
 player decides something; a phase with no decision (no fortune to repair, no drive die, no steer die, no attack die)
@@ -22,9 +23,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any
 
 from companion.games.base import (
     OVER,
@@ -47,91 +47,28 @@ from companion.games.chariot_race.components import (
     load_chariot_board,
     load_dice,
 )
-
-CALTROP_SUPPLY = 20
-"""CR-6: caltrop tokens in the box; **Decision**: none left means no drop and no wreck caltrop."""
-REPAIR_COST = 3
-REPAIR_AMOUNT = 3
-"""CR-11: spend exactly 3 fortune to restore up to 3 damage."""
-FORTUNE_COST = 2
-"""CR-13: each paid reroll or turned die costs 2 fortune."""
-UNTURNABLE_FACE = "fortune"
-"""CR-13: a die may be turned to any face but this one."""
-GALLOP_SPEED = 2
-GALLOP_DAMAGE = 1
-"""CR-15: a gallop adds 2 speed and costs 1 damage."""
-RAM_DAMAGE = 2
-"""CR-18: both chariots take this much when one enters the other's space."""
-CALTROP_DAMAGE = 1
-SPEAR_DAMAGE = 1
-LAPS_TO_FINISH = 2
-"""CR-23/CR-24: the race is two laps."""
-COLOURS = ("green", "red", "blue", "yellow", "purple", "black", "white", "orange")
-VARIANTS = ("no_damage_after_finish", "alternative_chariots")
-"""CR-25 and CR-4; the board side (CR-5) is the separate ``"board"`` option."""
-SECOND_CHARIOT_SUFFIX = "-2"
-"""CR-7: with 2-3 players everyone drives two chariots, ``<colour>`` and ``<colour>-2``."""
+from companion.games.chariot_race.move import Work, move_options
+from companion.games.chariot_race.state import (
+    CALTROP_SUPPLY,
+    COLOURS,
+    FORTUNE_COST,
+    GALLOP_DAMAGE,
+    GALLOP_SPEED,
+    LAPS_TO_FINISH,
+    REPAIR_AMOUNT,
+    REPAIR_COST,
+    SECOND_CHARIOT_SUFFIX,
+    SPEAR_DAMAGE,
+    UNTURNABLE_FACE,
+    VARIANTS,
+    Car,
+    State,
+    Table,
+    progress,
+)
 
 SUBSETS = tuple(tuple(s for k in range(1, n + 1) for s in combinations(range(n), k)) for n in range(6))
 """Non-empty subsets of die indices for 0..5 dice, smallest first: the reroll options."""
-
-
-class Car(NamedTuple):
-    """One chariot on the table. ``space`` is a board space index, ``NO_SPACE`` once wrecked."""
-
-    id: str
-    colour: str
-    player: str
-    start: int
-    space: int
-    damage: int
-    speed: int
-    fortune: int
-    laps: int = 0
-    wrecked: bool = False
-    finished: bool = False
-    bot: bool = False
-    """CR-7: a bot drives it (the player's ``"bot": true``); the rules never look at it, the demo's bot loop does."""
-
-
-@dataclass(frozen=True)
-class Table:
-    """What stays fixed for a game: the board, each car's chariot board (same order as cars), the variants."""
-
-    board: Board
-    kinds: tuple[ChariotBoard, ...]
-    faces: tuple[str, ...]
-    no_damage_after_finish: bool = False
-    alternative_chariots: bool = False
-
-
-class State(NamedTuple):
-    table: Table
-    cars: tuple[Car, ...]
-    caltrops: frozenset[int]
-    round: int
-    order: tuple[int, ...]
-    """This round's turn order (car indices, CR-9)."""
-    turn: int
-    """Index into ``order`` of the car whose turn it is."""
-    phase: str
-    """The phase of the turn (``PHASES``), one where the chariot on turn decides or ``"over"``."""
-    dice: tuple[str, ...] = ()
-    drive: int = 0
-    """CR-15: the drive dice as the player used them (the drive phase), +1 or -1 each, summed."""
-    attacks: int = 0
-    passed: tuple[int, ...] = ()
-    """Spaces passed through this turn, start and end excluded (CR-21 caltrop drops)."""
-    winner: str | None = None
-
-    @property
-    def current(self) -> int:
-        return self.order[self.turn]
-
-
-def progress(board: Board, car: Car) -> float:
-    """CR-9/CR-24: how far ahead a chariot is: completed laps, then its space's front line."""
-    return car.laps * board.lap_length + board.front[car.space]
 
 
 def round_order(state: State, previous: Iterable[int]) -> tuple[int, ...]:
@@ -213,174 +150,6 @@ def _check_dice(dice: Any, count: int, faces: tuple[str, ...], rule: str) -> tup
     return tuple(dice)
 
 
-class _Work:
-    """The mutable copy of the parts an action changes: cars, caltrops and the events that explain the changes."""
-
-    __slots__ = ("state", "table", "board", "cars", "caltrops", "events", "mover")
-
-    def __init__(self, state: State, events: list[Event]) -> None:
-        self.state = state
-        self.table = state.table
-        self.board = state.table.board
-        self.cars = list(state.cars)
-        self.caltrops = set(state.caltrops)
-        self.events = events
-        self.mover = state.current
-
-    def done(self, **changes: Any) -> State:
-        return self.state._replace(cars=tuple(self.cars), caltrops=frozenset(self.caltrops), **changes)
-
-    def protected(self, k: int) -> bool:
-        """CR-25 variant: a chariot that finished and ended its turn takes no damage."""
-        return self.table.no_damage_after_finish and self.cars[k].finished and k != self.mover
-
-    def hurt(self, k: int, amount: int) -> int:
-        """Take ``amount`` damage (never below 0); returns what was taken. Wrecking is the caller's next step."""
-        car = self.cars[k]
-        if car.wrecked or self.protected(k):
-            return 0
-        taken = min(amount, car.damage)
-        self.cars[k] = car._replace(damage=car.damage - taken)
-        return taken
-
-    def wreck(self, k: int, space: int) -> None:
-        """CR-22: out at once; a caltrop (the wreck) on its space if the supply has one and the space has none."""
-        car = self.cars[k]
-        self.cars[k] = car._replace(wrecked=True, space=NO_SPACE, speed=0, damage=0)  # rocks break it at once too
-        caltrop = len(self.caltrops) < CALTROP_SUPPLY and space not in self.caltrops
-        if caltrop:
-            self.caltrops.add(space)
-        self.events.append({"type": "wrecked", "chariot": car.id, "space": self.board.ids[space],
-                            "caltrop": caltrop})
-
-    def wreck_if_broken(self, k: int, space: int) -> bool:
-        if self.cars[k].damage == 0 and not self.cars[k].wrecked:
-            self.wreck(k, space)
-            return True
-        return self.cars[k].wrecked
-
-    def walk(self) -> _Walk:
-        """The mover's walk over the spaces it enters (CR-16..CR-20, CR-22), starting where it stands."""
-        car = self.cars[self.mover]
-        return _Walk(self, car.space, car.laps, car.speed,
-                     {c.space: k for k, c in enumerate(self.cars) if not c.wrecked and k != self.mover})
-
-    def fork(self) -> _Work:
-        """An independent copy for trying one branch of the paths (``move_options``); its events are thrown away."""
-        twin = _Work.__new__(_Work)
-        twin.state, twin.table, twin.board, twin.mover = self.state, self.table, self.board, self.mover
-        twin.cars, twin.caltrops, twin.events = list(self.cars), set(self.caltrops), []
-        return twin
-
-    def move(self, path: list[str]) -> tuple[list[int], bool]:
-        """CR-16: walk ``path``; returns the spaces entered and whether the mover wrecked."""
-        walk = self.walk()
-        entered: list[int] = []
-        for n, step in enumerate(path):
-            entered.append(self.board.step(walk.here, step))
-            if walk.enter(entered[-1], last=n == len(path) - 1):
-                return entered, True
-        walk.stop()
-        return entered, False
-
-
-class _Walk:
-    """The mover on its way: where it is, its laps, and which spaces hold a chariot.
-
-    ``enter`` is the one copy of what entering a space does (CR-17..CR-20, CR-22). ``_Work.move`` walks the chosen
-    path with it and ``move_options`` walks every path with it, so an option says exactly what choosing it does.
-    """
-
-    __slots__ = ("work", "here", "laps", "speed", "occupied")
-
-    def __init__(self, work: _Work, here: int, laps: int, speed: int, occupied: dict[int, int]) -> None:
-        self.work, self.here, self.laps, self.speed, self.occupied = work, here, laps, speed, occupied
-
-    def plain(self, there: int) -> bool:
-        """Entering ``there`` only moves the chariot: no rocks, no curve above its speed, no caltrop, no chariot."""
-        board = self.work.board
-        return not (board.rocks[there] or self.speed > board.max_speed[there] or there in self.work.caltrops
-                    or there in self.occupied)
-
-    def passing(self, there: int) -> _Walk:
-        """The walk one plain space further on; it shares the work, which a plain space does not change."""
-        laps = self.laps + 1 if self.work.board.wraps(self.here, there) else self.laps
-        return _Walk(self.work, there, laps, self.speed, self.occupied)
-
-    def fork(self) -> _Walk:
-        return _Walk(self.work.fork(), self.here, self.laps, self.speed, dict(self.occupied))
-
-    def enter(self, there: int, last: bool) -> bool:
-        """Enter ``there``, the last space of the path or not; returns whether the mover wrecked.
-
-        **Decision** (CR-19 order when entering a space): rocks, curve, ram, caltrop. A caltrop hits if it lay there
-        when the mover entered; a wreck caltrop made by that very ram does not hit the rammer. With the CR-25 variant
-        a finished chariot takes no ram damage, but the chariot ramming it still takes its 2.
-        """
-        work, board = self.work, self.work.board
-        had_caltrop = there in work.caltrops
-        if board.wraps(self.here, there):
-            self.laps += 1
-        self.here = there
-        if not (board.rocks[there] or self.speed > board.max_speed[there] or had_caltrop or there in self.occupied):
-            return False
-        i = work.mover
-        work.cars[i] = work.cars[i]._replace(space=there, laps=self.laps)
-        mover, name = work.cars[i].id, board.ids[there]
-        if board.rocks[there]:  # CR-20
-            work.events.append({"type": "rocks", "chariot": mover, "space": name, "damage": work.cars[i].damage})
-            work.wreck(i, there)
-            return True
-        limit = board.max_speed[there]
-        if self.speed > limit:  # CR-17
-            taken = work.hurt(i, self.speed - limit)
-            work.events.append({"type": "curve_damage", "chariot": mover, "space": name, "speed": self.speed,
-                                "max_speed": limit, "damage": taken, "left": work.cars[i].damage})
-            if work.wreck_if_broken(i, there):
-                return True
-        rammed = self.occupied.get(there)
-        if rammed is not None:  # CR-18
-            taken = work.hurt(i, RAM_DAMAGE)
-            dealt = work.hurt(rammed, RAM_DAMAGE)
-            work.events.append({"type": "rammed", "chariot": mover, "target": work.cars[rammed].id, "space": name,
-                                "damage": taken, "target_damage": dealt, "left": work.cars[i].damage,
-                                "target_left": work.cars[rammed].damage})
-            if work.cars[i].damage == 0:
-                work.wreck(i, there)
-                work.wreck_if_broken(rammed, there)
-                return True
-            if last:
-                self._place_behind(work.cars[rammed].id)
-        if had_caltrop:  # CR-19
-            work.caltrops.discard(there)
-            taken = work.hurt(i, CALTROP_DAMAGE)
-            work.events.append({"type": "caltrop_hit", "chariot": mover, "space": name, "damage": taken,
-                                "left": work.cars[i].damage})
-        if rammed is not None and work.wreck_if_broken(rammed, there):
-            del self.occupied[there]
-        return work.wreck_if_broken(i, self.here)
-
-    def stop(self) -> None:
-        """The path is walked: the mover stands where the walk ended."""
-        work = self.work
-        work.cars[work.mover] = work.cars[work.mover]._replace(space=self.here, laps=self.laps)
-
-    def _place_behind(self, rammed: str) -> None:
-        """CR-18: the nearest free space behind the rammed chariot in its lane; placing is not moving (no ram,
-        curve or caltrop there). **Decision**: a rocks space is not free."""
-        work, board = self.work, self.work.board
-        for _ in board.ids:
-            back = board.behind[self.here]
-            if board.front[back] > board.front[self.here]:
-                self.laps -= 1
-            self.here = back
-            if back not in self.occupied and not board.rocks[back]:
-                break
-        self.stop()
-        work.events.append({"type": "placed_behind", "chariot": work.cars[work.mover].id,
-                            "space": board.ids[self.here], "behind": rammed})
-
-
 # ---------------------------------------------------------------------------------------------------------- options
 
 
@@ -418,42 +187,6 @@ def _reroll_options(state: State) -> list[Action]:
 def _drive_options(state: State) -> list[Action]:
     n = state.dice.count("drive")
     return [{"type": "drive", "signs": [1] * up + [-1] * (n - up)} for up in range(n, -1, -1)]
-
-
-def move_options(state: State) -> list[Action]:
-    """CR-16: every legal path with where it ends and the damage it costs the mover (CR-17..CR-20, CR-22).
-
-    Each path is walked by ``_Walk.enter``, the code that applies a move, so the summary is what choosing it does.
-    A path ends early where the chariot would wreck (nothing after a wreck can differ), else it has ``speed`` steps.
-    """
-    board = state.table.board
-    i = state.current
-    car = state.cars[i]
-    if car.speed == 0:
-        return [{"type": "move", "path": [], "to": board.ids[car.space], "damage": 0, "wrecked": False}]
-    ways = (("straight", board.ahead), ("in", board.inward), ("out", board.outward))
-    options: list[Action] = []
-    stack = [(_Work(state, []).walk(), car.speed, state.dice.count("steer"), ())]
-    while stack:  # depth first; a branch copies the work only where a space does something
-        walk, left, steers, path = stack.pop()
-        for step, target in (ways if steers else ways[:1]):
-            there = target[walk.here]
-            if there == NO_SPACE:
-                continue
-            way = path + (step,)
-            if walk.plain(there):
-                ahead, wrecked = walk.passing(there), False
-            else:
-                ahead = walk.fork()
-                wrecked = ahead.enter(there, last=left == 1)
-            if wrecked:
-                options.append({"type": "move", "path": list(way), "to": None, "damage": car.damage, "wrecked": True})
-            elif left == 1:
-                options.append({"type": "move", "path": list(way), "to": board.ids[ahead.here],
-                                "damage": car.damage - ahead.work.cars[i].damage, "wrecked": False})
-            else:
-                stack.append((ahead, left - 1, steers - (step != "straight"), way))
-    return options
 
 
 def attack_options(state: State) -> list[Action]:
@@ -629,7 +362,7 @@ def _set_speed(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     state = _with_car(state, i, car._replace(speed=speed))
     if not gallops:
         return state
-    work = _Work(state, events)
+    work = Work(state, events)
     taken = work.hurt(i, GALLOP_DAMAGE * gallops)
     events.append({"type": "gallop_damage", "chariot": car.id, "damage": taken, "left": work.cars[i].damage})
     work.wreck_if_broken(i, car.space)
@@ -677,7 +410,7 @@ def _walk(state: State, path: list[str], events: list[Event]) -> State:
     """CR-16..CR-24: walk ``path`` (curves, rams, caltrops, rocks, wrecks), count the laps, mark a finisher."""
     i = state.current
     car = state.cars[i]
-    work = _Work(state, events)
+    work = Work(state, events)
     entered, wrecked = work.move(path)
     if not wrecked and len(path) != car.speed:
         raise IllegalAction("CR-16", f"{car.id} moves exactly {car.speed} steps, the path has {len(path)}",
@@ -720,7 +453,7 @@ def _attack(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
         why = _out_of_range(state, i, action.get("target")) if action["type"] == "spear" else ""
         raise IllegalAction("CR-21", f"{state.cars[i].id} cannot {action['type']} {wanted}{why}",
                             legal=[o for o in legal if o["type"] == action["type"]])
-    work = _Work(state, events)
+    work = Work(state, events)
     if action["type"] == "caltrop":
         space = board.index[action["space"]]
         work.caltrops.add(space)

@@ -14,7 +14,8 @@ from typing import Any
 from companion.games.base import OVER, Event, IllegalAction, ScenarioError, check_keys, typed_value
 from companion.games.chariot_race.board import BOARD_FILES, NO_SPACE, Board, build_board, load_board
 from companion.games.chariot_race.components import STANDARD
-from companion.games.chariot_race.rules import (
+from companion.games.chariot_race.rules import ChariotRace, new_table, round_order, start_turn
+from companion.games.chariot_race.state import (
     CALTROP_SUPPLY,
     FORTUNE_COST,
     LAPS_TO_FINISH,
@@ -22,13 +23,9 @@ from companion.games.chariot_race.rules import (
     VARIANTS,
     Car,
     State,
-    new_table,
-    round_order,
-    start_turn,
 )
-from companion.games.chariot_race.rules import ChariotRace as _ChariotRace
 
-_GAME = _ChariotRace()
+_GAME = ChariotRace()
 
 POSITION_KEYS = ("board", "variants", "round", "chariots", "caltrops", "order", "winner")
 CHARIOT_KEYS = ("id", "space", "damage", "speed", "fortune", "laps", "finished", "wrecked", "chariot_board", "colour",
