@@ -29,7 +29,7 @@ from hexen_positions import (
 from companion.games.base import IllegalAction
 from companion.games.hexenrennen import GAME
 from companion.games.hexenrennen.kit import load_kit
-from companion.games.hexenrennen.rules import check_layout, shuffled_layout
+from companion.games.hexenrennen.setup import check_layout, shuffled_layout
 
 
 def refused(state, action, rule):

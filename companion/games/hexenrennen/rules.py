@@ -7,9 +7,9 @@ The physical tiles lie face down and were chosen in secret, so the companion doe
 unknown tiles that the players reveal one by one. Whenever a witch lands on a hidden tile the engine stops in the
 ``reveal`` phase and asks what the tile shows, offering only the tiles still possible there (HR-2, HR-3); then it
 follows the chain of instructions (HR-10..HR-16) until the witch stops or somebody must decide about a card. Each
-step is an entry of ``PHASES`` that says what comes after it. For bot
-games a seeded layout can stand in for the table (``"tiles": "shuffled"``); it is kept out of the view and the reveal
-prompt then offers only the true tile.
+step is an entry of ``PHASES`` that says what comes after it. For bot games a seeded layout can stand in for the
+table (``"tiles": "shuffled"``, ``setup.py``); it is kept out of the view and the reveal prompt then offers only the
+true tile. The state and how its parts are named are ``state.py``.
 
 ==============  ==================================================================================  ======
 roll            ``{"type": "roll", "roll": 1}`` + ``"dice": [face]``                                 HR-5
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 from companion.games.base import (
     OVER,
@@ -35,239 +35,25 @@ from companion.games.base import (
     Phase,
     Prompt,
     apply_in_phase,
-    read_seats,
     roll_uniform,
 )
-from companion.games.hexenrennen.kit import MAGIC, Kit, load_kit
-
-FACES = ("1", "2", "3", "4", "5", "6")
-"""HR-5: one standard d6, read by the ``d6`` model."""
-START = 0
-"""HR-4: the space before the first tile where every witch begins."""
-HIDDEN, SHUFFLED = "hidden", "shuffled"
-"""Set-up ``tiles`` / ``piles``: the real table (revealed by the players) or a seeded layout (bots, demo)."""
-
-
-
-class Tile(NamedTuple):
-    """A path tile (or a card's face): a clan's colour and a number 2..10 or ``MAGIC``."""
-
-    clan: str
-    value: int
-
-    def __str__(self) -> str:
-        return f"{self.clan}-{card_name(self.value)}"
-
-
-class Step(NamedTuple):
-    """One move of the chain: ``by`` is ``die``, ``tile``, ``card`` (a number card), ``magic`` (a magic card) or
-    ``draw`` (a card from a neutral pile); ``value`` is the die, tile or card; ``player`` who played the card."""
-
-    witch: int
-    start: int
-    end: int
-    by: str
-    value: int | None = None
-    player: str | None = None
-
-
-class State(NamedTuple):
-    kit: Kit
-    clans: tuple[str, ...]
-    """The players' clans in turn order; witch ``k`` belongs to ``clans[k // witches_per_clan]``."""
-    names: tuple[str, ...]
-    neutrals: tuple[str, ...]
-    """HR-20: the clans nobody plays, in box order."""
-    witches: tuple[int, ...]
-    """Space of every witch: 0 start, 1..48 track, 49.. finish fields."""
-    track: tuple[Tile | None, ...]
-    """Index 0 (the start) and hidden tiles are ``None``; revealed tiles stay revealed (HR-9)."""
-    hands: tuple[tuple[int, ...], ...]
-    """Each player's cards left, sorted, ``MAGIC`` first (HR-15)."""
-    piles: tuple[tuple[int, ...], ...]
-    """Each neutral clan's face-down pile: top first when known, else the sorted cards left (HR-20)."""
-    ids: tuple[str, ...] = ()
-    """Witch ids in ``witches`` order: ``"blue-1"`` .. ``"blue-3"`` for each clan in turn order."""
-    truth: tuple[Tile | None, ...] | None = None
-    """The layout of a bot or demo game; never shown. ``None`` at a real table."""
-    piles_known: bool = False
-    turn: int = 0
-    phase: str = "roll"
-    roll: int = 0
-    witch: int = -1
-    """The witch on the move (-1 between moves)."""
-    forced: bool = False
-    """HR-16: the witch was just sent back by a number card."""
-    stopped: bool = False
-    """The witch on the move has stopped (a ``stays`` event): its chain ends."""
-    chain: tuple[Step, ...] = ()
-    """The moves of the current (or, before the next roll, the last) turn."""
-    turns: int = 1
-    winners: tuple[str, ...] = ()
-    bots: frozenset[str] = frozenset()
-    """The clans a bot plays (the player's ``"bot": true``); the rules never look at it, the demo's bot loop does."""
-
-    @property
-    def current(self) -> str:
-        return self.clans[self.turn]
-
-
-# ---------------------------------------------------------------------------------------------------------- names
-
-
-def card_name(value: int) -> int | str:
-    """A tile's or card's value as JSON: the number, or ``"magic"``."""
-    return "magic" if value == MAGIC else value
-
-
-def parse_value(value: Any, numbers: tuple[int, ...]) -> int | None:
-    """``"magic"`` or one of ``numbers`` -> the engine's value; anything else -> ``None``."""
-    if value == "magic":
-        return MAGIC
-    if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
-        return value
-    return None
-
-
-def parse_tile(text: Any, kit: Kit) -> Tile | None:
-    """``"blue-10"`` / ``"blue-magic"`` -> ``Tile``; ``None`` if it is no tile of the box."""
-    if not isinstance(text, str) or "-" not in text:
-        return None
-    clan, _, raw = text.rpartition("-")
-    value = parse_value(raw if raw == "magic" else int(raw) if raw.isdigit() else None, kit.tile_numbers)
-    return Tile(clan, value) if clan in kit.clans and value is not None else None
-
-
-def tile_json(tile: Tile | None) -> dict[str, Any] | None:
-    return None if tile is None else {"clan": tile.clan, "value": card_name(tile.value)}
-
-
-def witch_id(state: State, k: int) -> str:
-    return state.ids[k]
-
-
-def clan_of(state: State, k: int) -> str:
-    return state.clans[k // state.kit.witches_per_clan]
-
-
-def own_witches(state: State, clan: str) -> range:
-    w = state.kit.witches_per_clan
-    first = state.clans.index(clan) * w
-    return range(first, first + w)
-
-
-def occupied(state: State) -> set[int]:
-    """HR-6: track spaces with a witch (the finish fields hold any number and never count as occupied)."""
-    last = state.kit.track_length
-    return {p for p in state.witches if START < p <= last}
-
-
-def where(state: State, space: int) -> str:
-    if space == START:
-        return "start"
-    return "track" if space <= state.kit.track_length else "finish"
-
-
-# ---------------------------------------------------------------------------------------------------------- set-up
-
-
-def shuffled_layout(kit: Kit, rng: random.Random) -> tuple[Tile | None, ...]:
-    """HR-3 played by the rng: every clan (neutral ones too, HR-20) picks its number tiles per stage at random,
-    adds its magic tile(s), and each stage is shuffled."""
-    stages: list[list[Tile]] = [[] for _ in range(kit.stages)]
-    per = kit.numbers_per_stage
-    for clan in kit.clans:
-        numbers = list(kit.tile_numbers)
-        rng.shuffle(numbers)
-        for s, stage in enumerate(stages):
-            stage.extend([Tile(clan, MAGIC)] * kit.magic_per_stage)
-            stage.extend(Tile(clan, n) for n in numbers[s * per:(s + 1) * per])
-    for stage in stages:
-        rng.shuffle(stage)
-    return (None,) + tuple(t for stage in stages for t in stage)
-
-
-def check_layout(tiles: Any, kit: Kit) -> tuple[Tile | None, ...]:
-    """HR-2/HR-3: a layout given as ``["blue-10", "green-magic", ...]`` (space 1 first) must be a possible table."""
-    if not isinstance(tiles, list) or len(tiles) != kit.track_length:
-        raise IllegalAction("HR-3", f"a layout lists {kit.track_length} tiles, got {tiles!r:.80}",
-                            legal='"hidden", "shuffled" or a list like ["blue-10", "green-magic", ...]')
-    track: list[Tile | None] = [None]
-    seen: set[Tile] = set()
-    for i, text in enumerate(tiles):
-        tile = parse_tile(text, kit)
-        if tile is None:
-            raise IllegalAction("HR-2", f"tiles[{i}] {text!r} is no tile of the box",
-                                legal=f"<clan>-<2..10 or magic>, clans {', '.join(kit.clans)}")
-        if tile.value != MAGIC and tile in seen:
-            raise IllegalAction("HR-2", f"tiles[{i}] {text}: every clan has each number tile once")
-        seen.add(tile)
-        track.append(tile)
-    for s in range(kit.stages):
-        stage = track[1 + s * kit.stage_length: 1 + (s + 1) * kit.stage_length]
-        for clan in kit.clans:
-            mine = [t for t in stage if t is not None and t.clan == clan]
-            magic = sum(t.value == MAGIC for t in mine)
-            if len(mine) != kit.tiles_per_stage or magic != kit.magic_per_stage:
-                first, end = s * kit.stage_length, (s + 1) * kit.stage_length - 1
-                raise IllegalAction("HR-3", f"stage {s + 1} (tiles[{first}..{end}]) holds "
-                                    f"{len(mine)} {clan} tiles with {magic} magic; each clan puts "
-                                    f"{kit.tiles_per_stage} tiles with {kit.magic_per_stage} magic into each stage")
-    return tuple(track)
-
-
-def _layout(setting: Any, kit: Kit, rng: random.Random) -> tuple[Tile | None, ...] | None:
-    if setting in (None, HIDDEN):
-        return None
-    if setting == SHUFFLED:
-        return shuffled_layout(kit, rng)
-    return check_layout(setting, kit)
-
-
-def _piles(setting: Any, kit: Kit, neutrals: tuple[str, ...],
-           rng: random.Random) -> tuple[tuple[tuple[int, ...], ...], bool]:
-    """HR-20: each neutral clan's cards as a shuffled face-down pile: unknown (the table), seeded, or given."""
-    deck = kit.deck
-    if setting in (None, HIDDEN):
-        return tuple(deck for _ in neutrals), False
-    if setting == SHUFFLED:
-        piles = []
-        for _ in neutrals:
-            pile = list(deck)
-            rng.shuffle(pile)
-            piles.append(tuple(pile))
-        return tuple(piles), True
-    if not isinstance(setting, Mapping) or set(setting) != set(neutrals):
-        raise IllegalAction("HR-20", f"piles must be 'hidden', 'shuffled' or a dict neutral clan -> cards, top "
-                            f"first; got {setting!r:.80}", legal=list(neutrals))
-    piles = []
-    for clan in neutrals:
-        cards = setting[clan]
-        values = [parse_value(c, kit.card_numbers) for c in cards] if isinstance(cards, list) else [None]
-        if None in values or sorted(values) != sorted(deck):
-            raise IllegalAction("HR-20", f"piles.{clan} must hold each of the clan's cards once, got {cards!r}",
-                                legal=[card_name(v) for v in deck])
-        piles.append(tuple(values))
-    return tuple(piles), True
-
-
-def new_state(options: Mapping[str, Any], rng: random.Random) -> State:
-    """HR-1..HR-4, HR-20: 2-4 players in turn order (the start player, found by a roll at the table, first), one
-    clan each; every witch on the start, every tile hidden (or laid by the rng), every hand full."""
-    kit = load_kit()
-    seats = read_seats(options, kit.clans, range(2, len(kit.clans) + 1), "HR-1")
-    clans, names = tuple(seat.colour for seat in seats), tuple(seat.name for seat in seats)
-    bots = frozenset(seat.colour for seat in seats if seat.bot)
-    neutrals = tuple(c for c in kit.clans if c not in clans)
-    tiles = options.get("tiles", HIDDEN)
-    truth = _layout(tiles, kit, rng)
-    piles, known = _piles(options.get("piles", SHUFFLED if tiles == SHUFFLED else HIDDEN), kit, neutrals, rng)
-    ids = tuple(f"{clan}-{n + 1}" for clan in clans for n in range(kit.witches_per_clan))
-    return State(kit=kit, clans=clans, names=names, neutrals=neutrals, ids=ids,
-                 witches=(START,) * (len(clans) * kit.witches_per_clan),
-                 track=(None,) * (kit.track_length + 1), hands=tuple(kit.deck for _ in clans), piles=piles,
-                 truth=truth, piles_known=known, bots=bots)
-
+from companion.games.hexenrennen.kit import MAGIC
+from companion.games.hexenrennen.setup import new_state
+from companion.games.hexenrennen.state import (
+    FACES,
+    START,
+    State,
+    Step,
+    Tile,
+    card_name,
+    clan_of,
+    occupied,
+    own_witches,
+    parse_value,
+    tile_json,
+    where,
+    witch_id,
+)
 
 # ---------------------------------------------------------------------------------------------------------- moves
 

@@ -16,22 +16,9 @@ from typing import Any
 
 from companion.games.base import OVER, Event, IllegalAction, ScenarioError, check_keys, enter, typed_value
 from companion.games.hexenrennen.kit import Kit
-from companion.games.hexenrennen.rules import (
-    PHASES,
-    START,
-    HexenRennen,
-    State,
-    all_home,
-    card_name,
-    decider,
-    new_state,
-    options,
-    own_witches,
-    parse_tile,
-    parse_value,
-    possible_tiles,
-    witch_id,
-)
+from companion.games.hexenrennen.rules import PHASES, HexenRennen, all_home, decider, options, possible_tiles
+from companion.games.hexenrennen.setup import new_state
+from companion.games.hexenrennen.state import START, State, card_name, own_witches, parse_tile, parse_value, witch_id
 
 _GAME = HexenRennen()
 
