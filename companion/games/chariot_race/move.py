@@ -3,11 +3,12 @@ path a player chose and for every path the prompt offers, so an option says exac
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from companion.games.base import Action, Event
 from companion.games.chariot_race.board import NO_SPACE
-from companion.games.chariot_race.state import CALTROP_DAMAGE, CALTROP_SUPPLY, RAM_DAMAGE, State
+from companion.games.chariot_race.state import CALTROP_DAMAGE, CALTROP_SUPPLY, RAM_DAMAGE, Car, State
 
 
 class Work:
@@ -15,12 +16,14 @@ class Work:
 
     __slots__ = ("state", "table", "board", "cars", "caltrops", "events", "mover")
 
-    def __init__(self, state: State, events: list[Event]) -> None:
+    def __init__(self, state: State, events: list[Event], cars: Iterable[Car] | None = None,
+                 caltrops: Iterable[int] | None = None) -> None:
+        """The work on ``state``'s table, or on ``cars`` and ``caltrops`` as they stand during the action."""
         self.state = state
         self.table = state.table
         self.board = state.table.board
-        self.cars = list(state.cars)
-        self.caltrops = set(state.caltrops)
+        self.cars = list(state.cars if cars is None else cars)
+        self.caltrops = set(state.caltrops if caltrops is None else caltrops)
         self.events = events
         self.mover = state.current
 
@@ -64,10 +67,7 @@ class Work:
 
     def fork(self) -> Work:
         """An independent copy for trying one branch of the paths (``move_options``); its events are thrown away."""
-        twin = Work.__new__(Work)
-        twin.state, twin.table, twin.board, twin.mover = self.state, self.table, self.board, self.mover
-        twin.cars, twin.caltrops, twin.events = list(self.cars), set(self.caltrops), []
-        return twin
+        return Work(self.state, [], self.cars, self.caltrops)
 
     def move(self, path: list[str]) -> tuple[list[int], bool]:
         """CR-16: walk ``path``; returns the spaces entered and whether the mover wrecked."""
