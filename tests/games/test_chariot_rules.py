@@ -28,7 +28,7 @@ from companion.games.chariot_race import GAME
 from companion.games.chariot_race.board import NO_SPACE, load_board
 from companion.games.chariot_race.components import load_chariot_board, load_dice
 from companion.games.chariot_race.move import move_options
-from companion.games.chariot_race.rules import round_order
+from companion.games.chariot_race.rules import PHASES, round_order
 from companion.games.chariot_race.scenario import state_from_position
 from companion.games.chariot_race.state import CALTROP_SUPPLY
 
@@ -527,3 +527,11 @@ def test_move_options_agree_with_what_the_move_does():
         _, events = play(state, option)
         moved = of_type(events, "moved")[0]
         assert (moved["to"], moved["damage"], moved["path"]) == (option["to"], option["damage"], option["path"])
+
+
+def test_every_phase_declares_what_comes_next():
+    """The flow is data: no handler sets the phase itself (``Phase.next`` is never left to it)."""
+    for name, phase in PHASES.items():
+        assert phase.handler is None or phase.next is not None, name
+        assert callable(phase.next) or phase.next is None or phase.next in PHASES, name
+

@@ -29,6 +29,7 @@ from hexen_positions import (
 from companion.games.base import IllegalAction
 from companion.games.hexenrennen import GAME
 from companion.games.hexenrennen.kit import load_kit
+from companion.games.hexenrennen.rules import PHASES
 from companion.games.hexenrennen.setup import check_layout, shuffled_layout
 
 
@@ -517,3 +518,11 @@ def test_hr20_an_empty_neutral_pile_does_nothing():
     state = state._replace(piles=(state.piles[0], ()))
     state, events = play(state, roll(3), move("blue-1"))
     assert at(state, "blue-1") == 17 and of_type(events, "stays")[0]["rule"] == "HR-20"
+
+
+def test_every_phase_declares_what_comes_next():
+    """The flow is data: no handler sets the phase itself (``Phase.next`` is never left to it)."""
+    for name, phase in PHASES.items():
+        assert phase.handler is None or phase.next is not None, name
+        assert callable(phase.next) or phase.next is None or phase.next in PHASES, name
+
