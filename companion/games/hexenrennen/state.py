@@ -15,7 +15,6 @@ HIDDEN, SHUFFLED = "hidden", "shuffled"
 """Set-up ``tiles`` / ``piles``: the real table (revealed by the players) or a seeded layout (bots, demo)."""
 
 
-
 class Tile(NamedTuple):
     """A path tile (or a card's face): a clan's colour and a number 2..10 or ``MAGIC``."""
 
