@@ -153,7 +153,7 @@ def position_from_state(state: State) -> dict[str, Any]:
     variants = {}
     if state.table.no_damage_after_finish:
         variants["no_damage_after_finish"] = True
-    shipped = board.name in BOARD_FILES and board is load_board(board.name)
+    shipped = board.name in BOARD_FILES and board.data == load_board(board.name).data  # else the whole board
     result = {"board": board.name if shipped else board.data, "variants": variants, "round": state.round,
               "chariots": chariots, "caltrops": sorted(board.ids[s] for s in state.caltrops),
               "order": [] if state.phase == OVER else
