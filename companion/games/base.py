@@ -70,7 +70,8 @@ def read_seats(options: Mapping[str, Any], colours: Sequence[str], count: range,
 
     Names are stripped, 1-24 characters and distinct ignoring case ("Bob" beside "bob" is one name twice); a colour
     is one of the game's ``colours``, by default the next free one in their order; ``bot`` is true or false (a typo
-    such as ``"bot": "no"`` would otherwise hand a person's seat to a bot); no other key is taken.
+    such as ``"bot": "no"`` would otherwise hand a person's seat to a bot); no other key is taken. A bare name
+    stands for ``{"name": name}`` (games stored as ``"players": ["Ada", "Bo"]`` replay).
 
     >>> read_seats({"players": [{"name": " Julia "}, {"name": "julia"}]}, ("green", "red"), range(2, 5), "CR-7")
     Traceback (most recent call last):
@@ -84,6 +85,8 @@ def read_seats(options: Mapping[str, Any], colours: Sequence[str], count: range,
     seats: list[Seat] = []
     for n, player in enumerate(players):
         where = f"players[{n}]"
+        if isinstance(player, str):
+            player = {"name": player}
         if not isinstance(player, Mapping):
             raise IllegalAction(rule, f"{where} must be an object with a name, got {player!r}", field=where)
         unknown = sorted(set(player) - {"name", "colour", BOT_KEY}, key=str)

@@ -11,7 +11,9 @@ companion.games.datafile.DataError: cards.json: cards[3].cost: expected int, got
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from importlib import resources
 from typing import Any
 
 
@@ -22,6 +24,16 @@ class DataError(ValueError):
         self.source = source
         self.field = field
         super().__init__(f"{source}: {field}: {message}")
+
+
+def read_data(package: str, name: str) -> Any:
+    """The JSON file ``name`` of ``package``'s ``data/`` folder (``companion.games.chariot_race``): every game reads
+    its box through here, so a file that is no JSON fails the same way in each, naming the file and the line."""
+    text = resources.files(package).joinpath("data", name).read_text(encoding="utf-8")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataError(name, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
 
 
 def field_name(where: str, key: str | int) -> str:

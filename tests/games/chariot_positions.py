@@ -7,8 +7,9 @@ from typing import Any
 
 from companion.games.chariot_race import GAME
 from companion.games.chariot_race.board import read_data_file
-from companion.games.chariot_race.rules import State, start_turn
+from companion.games.chariot_race.rules import start_turn
 from companion.games.chariot_race.scenario import state_from_position
+from companion.games.chariot_race.state import State
 
 SIX = {"players": [{"name": n, "colour": c} for n, c in
                    [("Julia", "green"), ("Heidi", "red"), ("Ben", "blue"), ("Klaus", "yellow"), ("Ada", "black"),

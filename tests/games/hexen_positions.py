@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.games.hexenrennen import GAME
 from companion.games.hexenrennen.kit import MAGIC
-from companion.games.hexenrennen.rules import State, Tile, parse_tile, witch_id
+from companion.games.hexenrennen.state import State, Tile, parse_tile, witch_id
 
 FOUR = ["blue", "yellow", "green", "orange"]
 

@@ -7,7 +7,7 @@ from unittest import mock
 
 import pytest
 
-from companion.games.chariot_race import board as board_module
+from companion.games import datafile
 from companion.games.chariot_race.board import BOARD_FILES, build_board, read_data_file
 from companion.games.chariot_race.components import (
     ALTERNATIVES,
@@ -79,6 +79,6 @@ def test_a_file_that_is_not_json_is_named():
         def read_text(self, encoding):
             return '{"count": 5,'
 
-    with mock.patch.object(board_module.resources, "files", return_value=Broken()):
+    with mock.patch.object(datafile.resources, "files", return_value=Broken()):
         with pytest.raises(DataError, match=r"^dice.json: line 1: not valid JSON"):
             read_data_file("dice.json")

@@ -11,7 +11,7 @@ from companion.games.base import IllegalAction
 from companion.games.bots import GreedyBot, RandomBot, play_game, replay, roll
 from companion.games.chariot_race import GAME
 from companion.games.chariot_race.board import NO_SPACE
-from companion.games.chariot_race.rules import CALTROP_SUPPLY, State
+from companion.games.chariot_race.state import CALTROP_SUPPLY, State
 
 COLOURS = ["green", "red", "blue", "yellow", "black", "white"]
 

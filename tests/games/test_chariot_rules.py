@@ -27,8 +27,10 @@ from companion.games.base import IllegalAction
 from companion.games.chariot_race import GAME
 from companion.games.chariot_race.board import NO_SPACE, load_board
 from companion.games.chariot_race.components import load_chariot_board, load_dice
-from companion.games.chariot_race.rules import CALTROP_SUPPLY, move_options, round_order
+from companion.games.chariot_race.move import move_options
+from companion.games.chariot_race.rules import PHASES, round_order
 from companion.games.chariot_race.scenario import state_from_position
+from companion.games.chariot_race.state import CALTROP_SUPPLY
 
 QUIET4 = ("fortune", "fortune", "fortune", "fortune")
 """Four dice that change nothing but fortune: the chariot moves straight at its speed and does not attack."""
@@ -519,9 +521,17 @@ def test_move_options_agree_with_what_the_move_does():
     state, _ = begin(position(car("green", "L1-08", damage=5), car("red", "L1-11", damage=2), car("blue", "L0-11"),
                               caltrops=["L2-12", "L1-10"], order=["green", "red", "blue"]))
     state, _ = play(state, roll("steer", "steer", "gallop", "fortune"), DONE)
-    found = move_options(state, state.current)
+    found = move_options(state)
     assert len(found) > 10
     for option in found:
         _, events = play(state, option)
         moved = of_type(events, "moved")[0]
         assert (moved["to"], moved["damage"], moved["path"]) == (option["to"], option["damage"], option["path"])
+
+
+def test_every_phase_declares_what_comes_next():
+    """The flow is data: no handler sets the phase itself (``Phase.next`` is never left to it)."""
+    for name, phase in PHASES.items():
+        assert phase.handler is None or phase.next is not None, name
+        assert callable(phase.next) or phase.next is None or phase.next in PHASES, name
+

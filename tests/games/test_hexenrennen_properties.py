@@ -13,7 +13,7 @@ from companion.games.base import IllegalAction
 from companion.games.bots import GreedyBot, RandomBot, play_game, replay, roll
 from companion.games.hexenrennen import GAME
 from companion.games.hexenrennen.kit import MAGIC
-from companion.games.hexenrennen.rules import START, State, parse_value
+from companion.games.hexenrennen.state import START, State, parse_value
 
 CLANS = ["orange", "blue", "yellow", "green"]
 

@@ -29,7 +29,8 @@ from hexen_positions import (
 from companion.games.base import IllegalAction
 from companion.games.hexenrennen import GAME
 from companion.games.hexenrennen.kit import load_kit
-from companion.games.hexenrennen.rules import check_layout, shuffled_layout
+from companion.games.hexenrennen.rules import PHASES
+from companion.games.hexenrennen.setup import check_layout, shuffled_layout
 
 
 def refused(state, action, rule):
@@ -79,10 +80,12 @@ def test_hr1_two_to_four_players_each_an_own_clan():
         with pytest.raises(IllegalAction) as err:
             GAME.setup({"players": bad}, rng)
         assert err.value.rule == "HR-1"
-    with pytest.raises(IllegalAction, match="not a clan"):
+    with pytest.raises(IllegalAction, match="colour 'red' is not one of the game's") as err:
         GAME.setup({"players": [{"name": "A", "colour": "red"}, {"name": "B"}]}, rng)
-    with pytest.raises(IllegalAction, match="own clan"):
+    assert err.value.field == "players[0].colour"
+    with pytest.raises(IllegalAction, match="colour 'blue' is taken") as err:
         GAME.setup({"players": [{"name": "A", "colour": "blue"}, {"name": "B", "colour": "blue"}]}, rng)
+    assert err.value.field == "players[1].colour"
     state = GAME.setup({"players": ["Ada", "Bo", "Cy"]}, rng)
     assert [p["clan"] for p in GAME.view(state)["players"]] == ["orange", "blue", "yellow"]
 
@@ -515,3 +518,11 @@ def test_hr20_an_empty_neutral_pile_does_nothing():
     state = state._replace(piles=(state.piles[0], ()))
     state, events = play(state, roll(3), move("blue-1"))
     assert at(state, "blue-1") == 17 and of_type(events, "stays")[0]["rule"] == "HR-20"
+
+
+def test_every_phase_declares_what_comes_next():
+    """The flow is data: no handler sets the phase itself (``Phase.next`` is never left to it)."""
+    for name, phase in PHASES.items():
+        assert phase.handler is None or phase.next is not None, name
+        assert callable(phase.next) or phase.next is None or phase.next in PHASES, name
+

@@ -6,13 +6,12 @@ look anything up by string. ``Board.ids`` maps back to the printed ids (``"L2-14
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from companion.games.chariot_race.schema import DataError, check_board
+from companion.games.datafile import read_data
 
 NO_SPACE = -1
 NO_LIMIT = 99
@@ -151,12 +150,8 @@ BOARD_FILES = {"A": "board-A.json", "B": "board-B.json"}
 
 
 def read_data_file(name: str) -> Any:
-    """A JSON file of this package's ``data/`` folder; bad JSON is a ``DataError`` naming the file."""
-    text = resources.files("companion.games.chariot_race").joinpath("data", name).read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(name, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    """A JSON file of this package's ``data/`` folder (:func:`~companion.games.datafile.read_data`)."""
+    return read_data(__package__, name)
 
 
 @cache

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.chariot_race.rules import State, progress
+from companion.games.chariot_race.state import State, progress
 
 
 def score(state: State, actor: str) -> float:

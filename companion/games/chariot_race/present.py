@@ -16,7 +16,7 @@ from typing import Any
 from companion.games.base import log_lines_of, ranked
 from companion.games.chariot_race.board import NO_SPACE, Board, load_board
 from companion.games.chariot_race.components import load_chariot_board
-from companion.games.chariot_race.rules import LAPS_TO_FINISH
+from companion.games.chariot_race.state import LAPS_TO_FINISH
 from companion.texts import catalog, colour, face, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {"players": [{"name": "Julia", "colour": "green"}, {"name": "Klaus", "colour": "red"},

@@ -1,11 +1,12 @@
 """Chariot Race rules (``shared/games/chariot_race/RULES.md``, CR-1..CR-25) as pure functions over a small state.
 
-The state is a tuple of ``Car`` tuples plus a handful of turn fields; ``apply`` copies only the cars tuple and the
-caltrop set it changes, so a bot game of several hundred actions takes milliseconds and replay is cheap.
+The state (``state.py``: ``Car`` tuples plus a handful of turn fields) is never changed: ``apply`` returns a new
+one. The move itself, space by space, is ``move.py``.
 
-A turn walks the phases of CR-10. The engine stops only where a player decides something; a phase with no decision
-(no fortune to repair, no drive die, no steer die, no attack die) is resolved at once and its events are returned by
-the action that led into it. Phases and their actions (the action vocabulary, see README.md):
+A turn walks the phases of CR-10, declared in ``PHASES`` with what comes after each. The engine stops only where a
+player decides something; a phase with no decision (no fortune to repair, no drive die, no steer die, no attack die)
+is passed at once and its events are returned by the action that led into it. The phases a player decides in and
+their actions (the action vocabulary, see README.md):
 
 ==========  ==========================================================================================
 repair      ``{"type": "repair"}`` / ``{"type": "skip_repair"}``                                  CR-11
@@ -21,21 +22,22 @@ attack      ``{"type": "caltrop", "space": id}`` / ``{"type": "spear", "target":
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
-from typing import Any, NamedTuple
+from typing import Any
 
 from companion.games.base import (
+    OVER,
     Action,
     Event,
     IllegalAction,
     Phase,
     Prompt,
+    Seat,
     apply_in_phase,
-    no_options,
+    enter,
+    read_seats,
     roll_uniform,
-    seat_is_bot,
 )
 from companion.games.chariot_race.board import NO_SPACE, SPEAR_RANGE, STEPS, Board, load_board
 from companion.games.chariot_race.components import (
@@ -45,88 +47,28 @@ from companion.games.chariot_race.components import (
     load_chariot_board,
     load_dice,
 )
-
-CALTROP_SUPPLY = 20
-"""CR-6: caltrop tokens in the box; **Decision**: none left means no drop and no wreck caltrop."""
-REPAIR_COST = 3
-REPAIR_AMOUNT = 3
-"""CR-11: spend exactly 3 fortune to restore up to 3 damage."""
-FORTUNE_COST = 2
-"""CR-13: each paid reroll or turned die costs 2 fortune."""
-UNTURNABLE_FACE = "fortune"
-"""CR-13: a die may be turned to any face but this one."""
-GALLOP_SPEED = 2
-GALLOP_DAMAGE = 1
-"""CR-15: a gallop adds 2 speed and costs 1 damage."""
-RAM_DAMAGE = 2
-"""CR-18: both chariots take this much when one enters the other's space."""
-CALTROP_DAMAGE = 1
-SPEAR_DAMAGE = 1
-LAPS_TO_FINISH = 2
-"""CR-23/CR-24: the race is two laps."""
-COLOURS = ("green", "red", "blue", "yellow", "purple", "black", "white", "orange")
-VARIANTS = ("no_damage_after_finish", "alternative_chariots")
-"""CR-25 and CR-4; the board side (CR-5) is the separate ``"board"`` option."""
-SECOND_CHARIOT_SUFFIX = "-2"
-"""CR-7: with 2-3 players everyone drives two chariots, ``<colour>`` and ``<colour>-2``."""
+from companion.games.chariot_race.move import Work, move_options
+from companion.games.chariot_race.state import (
+    CALTROP_SUPPLY,
+    COLOURS,
+    FORTUNE_COST,
+    GALLOP_DAMAGE,
+    GALLOP_SPEED,
+    LAPS_TO_FINISH,
+    REPAIR_AMOUNT,
+    REPAIR_COST,
+    SECOND_CHARIOT_SUFFIX,
+    SPEAR_DAMAGE,
+    UNTURNABLE_FACE,
+    VARIANTS,
+    Car,
+    State,
+    Table,
+    progress,
+)
 
 SUBSETS = tuple(tuple(s for k in range(1, n + 1) for s in combinations(range(n), k)) for n in range(6))
 """Non-empty subsets of die indices for 0..5 dice, smallest first: the reroll options."""
-
-
-class Car(NamedTuple):
-    """One chariot on the table. ``space`` is a board space index, ``NO_SPACE`` once wrecked."""
-
-    id: str
-    colour: str
-    player: str
-    start: int
-    space: int
-    damage: int
-    speed: int
-    fortune: int
-    laps: int = 0
-    wrecked: bool = False
-    finished: bool = False
-    bot: bool = False
-    """CR-7: a bot drives it (the player's ``"bot": true``); the rules never look at it, the demo's bot loop does."""
-
-
-@dataclass(frozen=True)
-class Table:
-    """What stays fixed for a game: the board, each car's chariot board (same order as cars), the variants."""
-
-    board: Board
-    kinds: tuple[ChariotBoard, ...]
-    faces: tuple[str, ...]
-    no_damage_after_finish: bool = False
-    alternative_chariots: bool = False
-
-
-class State(NamedTuple):
-    table: Table
-    cars: tuple[Car, ...]
-    caltrops: frozenset[int]
-    round: int
-    order: tuple[int, ...]
-    """This round's turn order (car indices, CR-9)."""
-    turn: int
-    """Index into ``order`` of the car whose turn it is."""
-    phase: str
-    dice: tuple[str, ...] = ()
-    attacks: int = 0
-    passed: tuple[int, ...] = ()
-    """Spaces passed through this turn, start and end excluded (CR-21 caltrop drops)."""
-    winner: str | None = None
-
-    @property
-    def current(self) -> int:
-        return self.order[self.turn]
-
-
-def progress(board: Board, car: Car) -> float:
-    """CR-9/CR-24: how far ahead a chariot is: completed laps, then its space's front line."""
-    return car.laps * board.lap_length + board.front[car.space]
 
 
 def round_order(state: State, previous: Iterable[int]) -> tuple[int, ...]:
@@ -139,33 +81,11 @@ def round_order(state: State, previous: Iterable[int]) -> tuple[int, ...]:
 # ---------------------------------------------------------------------------------------------------------- set-up
 
 
-def _players(options: Mapping[str, Any]) -> tuple[list[tuple[str, str]], frozenset[str]]:
-    """CR-7: (name, colour) of every player, and the colours a bot plays."""
-    players = options.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= 6:
-        raise IllegalAction("CR-7", f"a race needs 2 to 6 players, got {players!r}",
-                            legal='players: [{"name": "Julia", "colour": "green"}, ...]')
-    result, bots = [], set()
-    for n, player in enumerate(players):
-        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
-            raise IllegalAction("CR-7", f"players[{n}] needs a name and a colour, got {player!r}")
-        colour = player.get("colour", COLOURS[n])
-        if colour not in COLOURS:
-            raise IllegalAction("CR-7", f"players[{n}] colour {colour!r} is unknown", legal=list(COLOURS))
-        result.append((player["name"], colour))
-        if seat_is_bot(player, f"players[{n}]", "CR-7"):
-            bots.add(colour)
-    colours = [c for _, c in result]
-    if len(set(colours)) != len(colours):
-        raise IllegalAction("CR-7", f"every player needs an own colour, got {colours}")
-    return result, frozenset(bots)
-
-
-def chariot_ids(players: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+def chariot_ids(seats: Sequence[Seat]) -> list[tuple[str, str, str]]:
     """CR-7: (id, colour, player) of every chariot: one per player from 4 players, two each for 2-3."""
-    per_player = 2 if len(players) <= 3 else 1
-    return [(colour + (SECOND_CHARIOT_SUFFIX if k else ""), colour, name)
-            for name, colour in players for k in range(per_player)]
+    per_player = 2 if len(seats) <= 3 else 1
+    return [(seat.colour + (SECOND_CHARIOT_SUFFIX if k else ""), seat.colour, seat.name)
+            for seat in seats for k in range(per_player)]
 
 
 def _alternative_kinds(setting: Any, cars: list[tuple[str, str, str]]) -> list[str]:
@@ -230,249 +150,11 @@ def _check_dice(dice: Any, count: int, faces: tuple[str, ...], rule: str) -> tup
     return tuple(dice)
 
 
-class _Work:
-    """The mutable copy of the parts an action changes: cars, caltrops and the events that explain the changes."""
-
-    __slots__ = ("state", "table", "board", "cars", "caltrops", "events", "mover")
-
-    def __init__(self, state: State, events: list[Event]) -> None:
-        self.state = state
-        self.table = state.table
-        self.board = state.table.board
-        self.cars = list(state.cars)
-        self.caltrops = set(state.caltrops)
-        self.events = events
-        self.mover = state.current
-
-    def done(self, **changes: Any) -> State:
-        return self.state._replace(cars=tuple(self.cars), caltrops=frozenset(self.caltrops), **changes)
-
-    def protected(self, k: int) -> bool:
-        """CR-25 variant: a chariot that finished and ended its turn takes no damage."""
-        return self.table.no_damage_after_finish and self.cars[k].finished and k != self.mover
-
-    def hurt(self, k: int, amount: int) -> int:
-        """Take ``amount`` damage (never below 0); returns what was taken. Wrecking is the caller's next step."""
-        car = self.cars[k]
-        if car.wrecked or self.protected(k):
-            return 0
-        taken = min(amount, car.damage)
-        self.cars[k] = car._replace(damage=car.damage - taken)
-        return taken
-
-    def wreck(self, k: int, space: int) -> None:
-        """CR-22: out at once; a caltrop (the wreck) on its space if the supply has one and the space has none."""
-        car = self.cars[k]
-        self.cars[k] = car._replace(wrecked=True, space=NO_SPACE, speed=0, damage=0)  # rocks break it at once too
-        caltrop = len(self.caltrops) < CALTROP_SUPPLY and space not in self.caltrops
-        if caltrop:
-            self.caltrops.add(space)
-        self.events.append({"type": "wrecked", "chariot": car.id, "space": self.board.ids[space],
-                            "caltrop": caltrop})
-
-    def wreck_if_broken(self, k: int, space: int) -> bool:
-        if self.cars[k].damage == 0 and not self.cars[k].wrecked:
-            self.wreck(k, space)
-            return True
-        return self.cars[k].wrecked
-
-    def walk(self) -> _Walk:
-        """The mover's walk over the spaces it enters (CR-16..CR-20, CR-22), starting where it stands."""
-        car = self.cars[self.mover]
-        return _Walk(self, car.space, car.laps, car.speed,
-                     {c.space: k for k, c in enumerate(self.cars) if not c.wrecked and k != self.mover})
-
-    def fork(self) -> _Work:
-        """An independent copy for trying one branch of the paths (``move_options``); its events are thrown away."""
-        twin = _Work.__new__(_Work)
-        twin.state, twin.table, twin.board, twin.mover = self.state, self.table, self.board, self.mover
-        twin.cars, twin.caltrops, twin.events = list(self.cars), set(self.caltrops), []
-        return twin
-
-    def move(self, path: list[str]) -> tuple[list[int], bool]:
-        """CR-16: walk ``path``; returns the spaces entered and whether the mover wrecked."""
-        walk = self.walk()
-        entered: list[int] = []
-        for n, step in enumerate(path):
-            entered.append(self.board.step(walk.here, step))
-            if walk.enter(entered[-1], last=n == len(path) - 1):
-                return entered, True
-        walk.stop()
-        return entered, False
-
-
-class _Walk:
-    """The mover on its way: where it is, its laps, and which spaces hold a chariot.
-
-    ``enter`` is the one copy of what entering a space does (CR-17..CR-20, CR-22). ``_Work.move`` walks the chosen
-    path with it and ``move_options`` walks every path with it, so an option says exactly what choosing it does.
-    """
-
-    __slots__ = ("work", "here", "laps", "speed", "occupied")
-
-    def __init__(self, work: _Work, here: int, laps: int, speed: int, occupied: dict[int, int]) -> None:
-        self.work, self.here, self.laps, self.speed, self.occupied = work, here, laps, speed, occupied
-
-    def plain(self, there: int) -> bool:
-        """Entering ``there`` only moves the chariot: no rocks, no curve above its speed, no caltrop, no chariot."""
-        board = self.work.board
-        return not (board.rocks[there] or self.speed > board.max_speed[there] or there in self.work.caltrops
-                    or there in self.occupied)
-
-    def passing(self, there: int) -> _Walk:
-        """The walk one plain space further on; it shares the work, which a plain space does not change."""
-        laps = self.laps + 1 if self.work.board.wraps(self.here, there) else self.laps
-        return _Walk(self.work, there, laps, self.speed, self.occupied)
-
-    def fork(self) -> _Walk:
-        return _Walk(self.work.fork(), self.here, self.laps, self.speed, dict(self.occupied))
-
-    def enter(self, there: int, last: bool) -> bool:
-        """Enter ``there``, the last space of the path or not; returns whether the mover wrecked.
-
-        **Decision** (CR-19 order when entering a space): rocks, curve, ram, caltrop. A caltrop hits if it lay there
-        when the mover entered; a wreck caltrop made by that very ram does not hit the rammer. With the CR-25 variant
-        a finished chariot takes no ram damage, but the chariot ramming it still takes its 2.
-        """
-        work, board = self.work, self.work.board
-        had_caltrop = there in work.caltrops
-        if board.wraps(self.here, there):
-            self.laps += 1
-        self.here = there
-        if not (board.rocks[there] or self.speed > board.max_speed[there] or had_caltrop or there in self.occupied):
-            return False
-        i = work.mover
-        work.cars[i] = work.cars[i]._replace(space=there, laps=self.laps)
-        mover, name = work.cars[i].id, board.ids[there]
-        if board.rocks[there]:  # CR-20
-            work.events.append({"type": "rocks", "chariot": mover, "space": name, "damage": work.cars[i].damage})
-            work.wreck(i, there)
-            return True
-        limit = board.max_speed[there]
-        if self.speed > limit:  # CR-17
-            taken = work.hurt(i, self.speed - limit)
-            work.events.append({"type": "curve_damage", "chariot": mover, "space": name, "speed": self.speed,
-                                "max_speed": limit, "damage": taken, "left": work.cars[i].damage})
-            if work.wreck_if_broken(i, there):
-                return True
-        rammed = self.occupied.get(there)
-        if rammed is not None:  # CR-18
-            taken = work.hurt(i, RAM_DAMAGE)
-            dealt = work.hurt(rammed, RAM_DAMAGE)
-            work.events.append({"type": "rammed", "chariot": mover, "target": work.cars[rammed].id, "space": name,
-                                "damage": taken, "target_damage": dealt, "left": work.cars[i].damage,
-                                "target_left": work.cars[rammed].damage})
-            if work.cars[i].damage == 0:
-                work.wreck(i, there)
-                work.wreck_if_broken(rammed, there)
-                return True
-            if last:
-                self._place_behind(work.cars[rammed].id)
-        if had_caltrop:  # CR-19
-            work.caltrops.discard(there)
-            taken = work.hurt(i, CALTROP_DAMAGE)
-            work.events.append({"type": "caltrop_hit", "chariot": mover, "space": name, "damage": taken,
-                                "left": work.cars[i].damage})
-        if rammed is not None and work.wreck_if_broken(rammed, there):
-            del self.occupied[there]
-        return work.wreck_if_broken(i, self.here)
-
-    def stop(self) -> None:
-        """The path is walked: the mover stands where the walk ended."""
-        work = self.work
-        work.cars[work.mover] = work.cars[work.mover]._replace(space=self.here, laps=self.laps)
-
-    def _place_behind(self, rammed: str) -> None:
-        """CR-18: the nearest free space behind the rammed chariot in its lane; placing is not moving (no ram,
-        curve or caltrop there). **Decision**: a rocks space is not free."""
-        work, board = self.work, self.work.board
-        for _ in board.ids:
-            back = board.behind[self.here]
-            if board.front[back] > board.front[self.here]:
-                self.laps -= 1
-            self.here = back
-            if back not in self.occupied and not board.rocks[back]:
-                break
-        self.stop()
-        work.events.append({"type": "placed_behind", "chariot": work.cars[work.mover].id,
-                            "space": board.ids[self.here], "behind": rammed})
-
-
-# ---------------------------------------------------------------------------------------------------------- the game
-
-
-class ChariotRace:
-    """The Chariot Race rules, implementing ``companion.games.base.Game``."""
-
-    id = "chariot-race"
-    title = "Chariot Race"
-    dice_set = "chariot_race"
-
-    def __init__(self) -> None:
-        self.die_faces = load_dice().faces
-
-    # ---- set-up (CR-7, CR-8)
-
-    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
-        players, bots = _players(options)
-        cars = chariot_ids(players)
-        board = load_board(options.get("board", "A"))
-        variants = options.get("variants") or {}
-        if not isinstance(variants, Mapping):
-            raise IllegalAction("CR-25", f"variants must be a dict, got {variants!r}")
-        kinds = _alternative_kinds(variants.get("alternative_chariots", False), cars)
-        table = new_table(board, kinds, variants)
-        starts = _start_order(options.get("start", "random"), [cid for cid, _, _ in cars], rng)
-        state_cars = []
-        for (cid, colour, player), kind in zip(cars, table.kinds, strict=True):
-            position = starts.index(cid) + 1
-            state_cars.append(Car(id=cid, colour=colour, player=player, start=position,
-                                  space=board.start_spaces[position - 1], damage=kind.start_damage,
-                                  speed=kind.start_speed, fortune=kind.start_fortune, bot=colour in bots))
-        order = tuple(sorted(range(len(state_cars)), key=lambda k: state_cars[k].start))
-        state = State(table=table, cars=tuple(state_cars), caltrops=frozenset(), round=1, order=order, turn=0,
-                      phase="repair")
-        return start_turn(state, [])
-
-    # ---- what may be done now
-
-    def prompt(self, state: State) -> Prompt:
-        if state.phase == "over":
-            return Prompt(actor=None, phase="over", info={"winner": state.winner})
-        i = state.current
-        car = state.cars[i]
-        return Prompt(actor=car.id, phase=state.phase, options=PHASES[state.phase].options(state, i),
-                      info=_info(state, i))
-
-    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        if state.phase == "over":
-            raise IllegalAction("CR-24", f"the game is over (winner: {state.winner})")
-        return apply_in_phase(state, action, PHASES, state.cars[state.current].id)
-
-    def view(self, state: State) -> dict[str, Any]:
-        return view(state)
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def seats(self, state: State) -> dict[str, bool]:
-        return {car.id: car.bot for car in state.cars}
-
-    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
-        return roll_uniform(self.die_faces, option, rng)
-
-    def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
-        """A rule dispute: one turn from a position (``scenario.py``; the formats are in README.md)."""
-        from companion.games.chariot_race.scenario import run_scenario  # it builds on this module
-
-        return run_scenario(position, turn)
-
-
-
 # ---------------------------------------------------------------------------------------------------------- options
 
 
-def _info(state: State, i: int) -> dict[str, Any]:
+def _info(state: State) -> dict[str, Any]:
+    i = state.current
     car = state.cars[i]
     kind = state.table.kinds[i]
     return {"chariot": car.id, "round": state.round, "dice": list(state.dice),
@@ -480,15 +162,15 @@ def _info(state: State, i: int) -> dict[str, Any]:
             "damage": car.damage, "fortune": car.fortune, "attacks": state.attacks}
 
 
-def _repair_options(state: State, i: int) -> list[Action]:
+def _repair_options(state: State) -> list[Action]:
     return [{"type": "repair", "cost": REPAIR_COST}, {"type": "skip_repair"}]
 
 
-def _roll_options(state: State, i: int) -> list[Action]:
-    return [{"type": "roll", "roll": state.table.kinds[i].dice_for(state.cars[i].speed)}]
+def _roll_options(state: State) -> list[Action]:
+    return [{"type": "roll", "roll": state.table.kinds[state.current].dice_for(state.cars[state.current].speed)}]
 
 
-def _reroll_options(state: State, i: int) -> list[Action]:
+def _reroll_options(state: State) -> list[Action]:
     """CR-13: keep the dice, or roll any of them again (free once; in the fortune phase each costs fortune, as does
     turning a die to another face)."""
     phase = state.phase
@@ -502,49 +184,15 @@ def _reroll_options(state: State, i: int) -> list[Action]:
     return options
 
 
-def _drive_options(state: State, i: int) -> list[Action]:
+def _drive_options(state: State) -> list[Action]:
     n = state.dice.count("drive")
     return [{"type": "drive", "signs": [1] * up + [-1] * (n - up)} for up in range(n, -1, -1)]
 
 
-def move_options(state: State, i: int) -> list[Action]:
-    """CR-16: every legal path with where it ends and the damage it costs the mover (CR-17..CR-20, CR-22).
-
-    Each path is walked by ``_Walk.enter``, the code that applies a move, so the summary is what choosing it does.
-    A path ends early where the chariot would wreck (nothing after a wreck can differ), else it has ``speed`` steps.
-    """
-    board = state.table.board
-    car = state.cars[i]
-    if car.speed == 0:
-        return [{"type": "move", "path": [], "to": board.ids[car.space], "damage": 0, "wrecked": False}]
-    ways = (("straight", board.ahead), ("in", board.inward), ("out", board.outward))
-    options: list[Action] = []
-    stack = [(_Work(state, []).walk(), car.speed, state.dice.count("steer"), ())]
-    while stack:  # depth first; a branch copies the work only where a space does something
-        walk, left, steers, path = stack.pop()
-        for step, target in (ways if steers else ways[:1]):
-            there = target[walk.here]
-            if there == NO_SPACE:
-                continue
-            way = path + (step,)
-            if walk.plain(there):
-                ahead, wrecked = walk.passing(there), False
-            else:
-                ahead = walk.fork()
-                wrecked = ahead.enter(there, last=left == 1)
-            if wrecked:
-                options.append({"type": "move", "path": list(way), "to": None, "damage": car.damage, "wrecked": True})
-            elif left == 1:
-                options.append({"type": "move", "path": list(way), "to": board.ids[ahead.here],
-                                "damage": car.damage - ahead.work.cars[i].damage, "wrecked": False})
-            else:
-                stack.append((ahead, left - 1, steers - (step != "straight"), way))
-    return options
-
-
-def attack_options(state: State, i: int) -> list[Action]:
+def attack_options(state: State) -> list[Action]:
     """CR-21: drop a caltrop on a passed space without one, or a spear at a chariot within 2 steps."""
     board = state.table.board
+    i = state.current
     options: list[Action] = [{"type": "done"}]
     if len(state.caltrops) < CALTROP_SUPPLY:
         seen: set[int] = set()
@@ -560,31 +208,9 @@ def attack_options(state: State, i: int) -> list[Action]:
     return options
 
 
-# ---------------------------------------------------------------------------------------------------------- phases
-
-
-def start_turn(state: State, events: list[Event]) -> State:
-    """CR-10 phase 1: repair is offered only when it can do something (3 fortune and some damage to restore)."""
-    i = state.current
-    car = state.cars[i]
-    kind = state.table.kinds[i]
-    events.append({"type": "turn", "chariot": car.id, "round": state.round})
-    state = state._replace(dice=(), attacks=0, passed=())
-    if car.fortune >= REPAIR_COST and car.damage < kind.max_damage:
-        return state._replace(phase="repair")
-    return _adjust_speed(state, events)
-
-
-def _adjust_speed(state: State, events: list[Event]) -> State:
-    """CR-12: lower the start speed to the cap for the current damage; this fixes the dice count (CR-3)."""
-    i = state.current
-    car = state.cars[i]
-    cap = state.table.kinds[i].cap_for(car.damage)
-    if car.speed > cap:
-        events.append({"type": "speed_capped", "chariot": car.id, "speed": cap, "was": car.speed,
-                       "damage": car.damage})
-        state = _with_car(state, i, car._replace(speed=cap))
-    return state._replace(phase="roll")
+# ---------------------------------------------------------------------------------------------------------- the turn
+# One function per phase of CR-10, in the order of PHASES below: each applies its rule and returns the state; what
+# comes next is PHASES' ``next``.
 
 
 def _with_car(state: State, i: int, car: Car) -> State:
@@ -593,19 +219,44 @@ def _with_car(state: State, i: int, car: Car) -> State:
     return state._replace(cars=tuple(cars))
 
 
-def _on_repair(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    if action["type"] == "repair":  # CR-11
-        i = state.current
-        car = state.cars[i]
-        restored = min(REPAIR_AMOUNT, state.table.kinds[i].max_damage - car.damage)
-        car = car._replace(fortune=car.fortune - REPAIR_COST, damage=car.damage + restored)
-        events.append({"type": "repair", "chariot": car.id, "restored": restored, "damage": car.damage,
-                       "fortune": car.fortune})
-        state = _with_car(state, i, car)
-    return _adjust_speed(state, events)
+def _begin_turn(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-9/CR-10: the chariot ``order[turn]`` takes its turn."""
+    events.append({"type": "turn", "chariot": state.cars[state.current].id, "round": state.round})
+    return state
 
 
-def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+def _cannot_repair(state: State) -> bool:
+    """CR-11: repair is offered only when it can do something (3 fortune, and some damage to restore)."""
+    car = state.cars[state.current]
+    return car.fortune < REPAIR_COST or car.damage >= state.table.kinds[state.current].max_damage
+
+
+def _repair(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-11: once per turn, before rolling, spend exactly 3 fortune to restore up to 3 damage."""
+    if action["type"] == "skip_repair":
+        return state
+    i = state.current
+    car = state.cars[i]
+    restored = min(REPAIR_AMOUNT, state.table.kinds[i].max_damage - car.damage)
+    car = car._replace(fortune=car.fortune - REPAIR_COST, damage=car.damage + restored)
+    events.append({"type": "repair", "chariot": car.id, "restored": restored, "damage": car.damage,
+                   "fortune": car.fortune})
+    return _with_car(state, i, car)
+
+
+def _adjust_speed(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-12: lower the start speed to the cap for the current damage; this fixes the dice count (CR-3)."""
+    i = state.current
+    car = state.cars[i]
+    cap = state.table.kinds[i].cap_for(car.damage)
+    if car.speed <= cap:
+        return state
+    events.append({"type": "speed_capped", "chariot": car.id, "speed": cap, "was": car.speed, "damage": car.damage})
+    return _with_car(state, i, car._replace(speed=cap))
+
+
+def _roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-3/CR-13: roll as many dice as the start speed gives."""
     i = state.current
     car = state.cars[i]
     count = state.table.kinds[i].dice_for(car.speed)
@@ -613,7 +264,7 @@ def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         raise IllegalAction("CR-3", f"{car.id} rolls {count} dice at speed {car.speed}, not {action.get('roll')}")
     dice = _check_dice(action.get("dice"), count, state.table.faces, "CR-3")
     events.append({"type": "rolled", "chariot": car.id, "dice": list(dice)})
-    return state._replace(phase="reroll", dice=dice)
+    return state._replace(dice=dice)
 
 
 def _reroll(state: State, action: Mapping[str, Any], events: list[Event], paid: bool) -> State:
@@ -633,19 +284,20 @@ def _reroll(state: State, action: Mapping[str, Any], events: list[Event], paid: 
     return state._replace(dice=tuple(dice))
 
 
-def _on_free_reroll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    if action["type"] == "reroll":
-        state = _reroll(state, action, events, paid=False)
-    car = state.cars[state.current]
-    if car.fortune >= FORTUNE_COST:
-        return state._replace(phase="fortune")
-    return _gain_fortune(state, events)
+def _free_reroll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-13: one free reroll of any of the dice, or none (``done``)."""
+    return _reroll(state, action, events, paid=False) if action["type"] == "reroll" else state
 
 
-def _on_fortune(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CR-13: spend 2 fortune from the track per reroll or turned die, as long as the track pays."""
+def _cannot_pay(state: State) -> bool:
+    """CR-13: only fortune already on the track pays, 2 for each reroll or turned die."""
+    return state.cars[state.current].fortune < FORTUNE_COST
+
+
+def _spend_fortune(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-13: 2 fortune from the track for a reroll of any dice, or for turning one die to any face but fortune."""
     if action["type"] == "done":
-        return _gain_fortune(state, events)
+        return state
     i = state.current
     if action["type"] == "reroll":
         state = _reroll(state, action, events, paid=True)
@@ -663,63 +315,72 @@ def _on_fortune(state: State, action: Mapping[str, Any], events: list[Event]) ->
                        "cost": FORTUNE_COST})
         state = state._replace(dice=dice)
     car = state.cars[i]
-    car = car._replace(fortune=car.fortune - FORTUNE_COST)
-    state = _with_car(state, i, car)
-    if car.fortune >= FORTUNE_COST:
-        return state
-    return _gain_fortune(state, events)
+    return _with_car(state, i, car._replace(fortune=car.fortune - FORTUNE_COST))
 
 
-def _gain_fortune(state: State, events: list[Event]) -> State:
-    """CR-14: +1 fortune per fortune face, up to the track's maximum; then the speed (CR-15)."""
+def _after_spending(state: State, action: Mapping[str, Any]) -> str:
+    """CR-13: spend again as long as the track pays; ``done`` keeps the dice."""
+    return "fortune" if action.get("type") in ("reroll", "turn") else "gain_fortune"
+
+
+def _gain_fortune(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-14: +1 fortune per fortune face, up to the track's maximum."""
     i = state.current
     car = state.cars[i]
     gained = min(state.dice.count("fortune"), state.table.kinds[i].max_fortune - car.fortune)
-    if gained:
-        car = car._replace(fortune=car.fortune + gained)
-        state = _with_car(state, i, car)
-        events.append({"type": "fortune_gained", "chariot": car.id, "gained": gained, "fortune": car.fortune})
-    if "drive" in state.dice:
-        return state._replace(phase="drive")
-    return _set_speed(state, [], events)
+    if not gained:
+        return state
+    car = car._replace(fortune=car.fortune + gained)
+    events.append({"type": "fortune_gained", "chariot": car.id, "gained": gained, "fortune": car.fortune})
+    return _with_car(state, i, car)
 
 
-def _on_drive(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+def _no_drive(state: State) -> bool:
+    return "drive" not in state.dice
+
+
+def _drive(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-15: each drive die used as +1 or -1, the player's choice per die."""
     signs = action.get("signs")
     n = state.dice.count("drive")
     if not isinstance(signs, list) or len(signs) != n or any(s not in (1, -1) or isinstance(s, bool) for s in signs):
         raise IllegalAction("CR-15", f"each of the {n} drive dice must be used as +1 or -1, got {signs!r}",
                             legal=f"a list of {n} values, each 1 or -1")
-    return _set_speed(state, signs, events)
+    return state._replace(drive=sum(signs))
 
 
-def _set_speed(state: State, signs: list[int], events: list[Event]) -> State:
-    """CR-15: sum drive and gallop changes, clamp to the track, gallop damage even when the excess is lost."""
+def _set_speed(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-15: sum drive and gallop changes, clamp to the track, gallop damage even when the excess is lost; damage
+    taken here can wreck the chariot before it moves (CR-22)."""
     i = state.current
     car = state.cars[i]
-    kind = state.table.kinds[i]
     gallops = state.dice.count("gallop")
-    speed = max(0, min(kind.max_speed, car.speed + sum(signs) + GALLOP_SPEED * gallops))
+    change = state.drive + GALLOP_SPEED * gallops
+    speed = max(0, min(state.table.kinds[i].max_speed, car.speed + change))
     if speed != car.speed or gallops:
-        events.append({"type": "speed_set", "chariot": car.id, "speed": speed, "was": car.speed,
-                       "change": sum(signs) + GALLOP_SPEED * gallops})
+        events.append({"type": "speed_set", "chariot": car.id, "speed": speed, "was": car.speed, "change": change})
     state = _with_car(state, i, car._replace(speed=speed))
-    if gallops:
-        work = _Work(state, events)
-        taken = work.hurt(i, GALLOP_DAMAGE * gallops)
-        events.append({"type": "gallop_damage", "chariot": car.id, "damage": taken, "left": work.cars[i].damage})
-        if work.wreck_if_broken(i, car.space):  # CR-15/CR-22: wrecked before it moves
-            return _end_turn(work.done(), events)
-        state = work.done()
-    if speed == 0 or "steer" not in state.dice:
-        return _move(state, ["straight"] * speed, events)
-    return state._replace(phase="move")
+    if not gallops:
+        return state
+    work = Work(state, events)
+    taken = work.hurt(i, GALLOP_DAMAGE * gallops)
+    events.append({"type": "gallop_damage", "chariot": car.id, "damage": taken, "left": work.cars[i].damage})
+    work.wreck_if_broken(i, car.space)
+    return work.done()
 
 
-def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+def _after_speed(state: State, action: Mapping[str, Any]) -> str:
+    """CR-16: a wrecked chariot's turn is over; without a steer die (or at speed 0) the path is straight ahead."""
+    car = state.cars[state.current]
+    if car.wrecked:
+        return "turn_end"
+    return "move" if car.speed and "steer" in state.dice else "straight"
+
+
+def _move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-16: the path the player chose: ``speed`` steps, one steer die per lane change, never off the track."""
     path = action.get("path")
-    i = state.current
-    car = state.cars[i]
+    car = state.cars[state.current]
     steers = state.dice.count("steer")
     if not isinstance(path, list) or any(step not in STEPS for step in path):
         raise IllegalAction("CR-16", f"a path is a list of steps {', '.join(STEPS)}, got {path!r}")
@@ -737,54 +398,62 @@ def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> St
             raise IllegalAction("CR-16", f"step {n + 1} '{step}' leaves the track from lane {board.lane[here]}",
                                 legal="'in' from lanes 1-2, 'out' from lanes 0-1")
         here = there
-    return _move(state, path, events)
+    return _walk(state, path, events)
 
 
-def _move(state: State, path: list[str], events: list[Event]) -> State:
+def _straight(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-16 without a steer die: the only path is ``speed`` steps straight ahead."""
+    return _walk(state, ["straight"] * state.cars[state.current].speed, events)
+
+
+def _walk(state: State, path: list[str], events: list[Event]) -> State:
+    """CR-16..CR-24: walk ``path`` (curves, rams, caltrops, rocks, wrecks), count the laps, mark a finisher."""
     i = state.current
     car = state.cars[i]
-    work = _Work(state, events)
+    work = Work(state, events)
     entered, wrecked = work.move(path)
     if not wrecked and len(path) != car.speed:
         raise IllegalAction("CR-16", f"{car.id} moves exactly {car.speed} steps, the path has {len(path)}",
                             legal=f"{car.speed} steps (shorter only when the chariot wrecks on its last step)")
     board = state.table.board
-    taken = path[:len(entered)]
     moved = work.cars[i]
     events.append({"type": "moved", "chariot": car.id, "from": board.ids[car.space],
-                   "to": None if wrecked else board.ids[moved.space], "path": list(taken),
+                   "to": None if wrecked else board.ids[moved.space], "path": list(path[:len(entered)]),
                    "damage": car.damage - moved.damage, "left": moved.damage})
     for lap in range(car.laps + 1, moved.laps + 1):  # CR-23
         events.append({"type": "lap", "chariot": car.id, "laps": lap})
     if wrecked:
-        return _end_turn(work.done(), events)
+        return work.done()
     if moved.laps >= LAPS_TO_FINISH and not moved.finished:  # CR-24
         work.cars[i] = moved._replace(finished=True)
         events.append({"type": "finished", "chariot": car.id, "space": board.ids[moved.space]})
-    passed = tuple(s for s in entered if s != moved.space)
-    state = work.done(passed=passed, attacks=state.dice.count("attack"))
-    return _next_attack(state, events)
+    return work.done(passed=tuple(s for s in entered if s != moved.space), attacks=state.dice.count("attack"))
 
 
-def _next_attack(state: State, events: list[Event]) -> State:
-    if state.attacks and len(attack_options(state, state.current)) > 1:
-        return state._replace(phase="attack")
-    return _end_turn(state, events)
+def _after_move(state: State, action: Mapping[str, Any]) -> str:
+    """CR-22: a chariot wrecked during its own move stops there, and its turn is over."""
+    return "turn_end" if state.cars[state.current].wrecked else "attack"
 
 
-def _on_attack(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CR-21: one attack per attack die, after the move; ``done`` gives up the rest."""
+def _cannot_attack(state: State) -> bool:
+    """CR-21: no attack die left, or nothing to attack."""
+    return not state.attacks or len(attack_options(state)) == 1
+
+
+def _attack(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-21: one attack per attack die, after the move: a caltrop on a passed space or a spear; ``done`` gives up
+    the rest."""
     if action["type"] == "done":
-        return _end_turn(state, events)
+        return state
     i = state.current
     board = state.table.board
-    legal = attack_options(state, i)
+    legal = attack_options(state)
     wanted = {k: action.get(k) for k in ("type", "space", "target") if k in action}
     if wanted not in legal:
         why = _out_of_range(state, i, action.get("target")) if action["type"] == "spear" else ""
         raise IllegalAction("CR-21", f"{state.cars[i].id} cannot {action['type']} {wanted}{why}",
                             legal=[o for o in legal if o["type"] == action["type"]])
-    work = _Work(state, events)
+    work = Work(state, events)
     if action["type"] == "caltrop":
         space = board.index[action["space"]]
         work.caltrops.add(space)
@@ -797,7 +466,11 @@ def _on_attack(state: State, action: Mapping[str, Any], events: list[Event]) -> 
         events.append({"type": "spear", "chariot": work.cars[i].id, "target": action["target"], "damage": taken,
                        "left": work.cars[k].damage})
         work.wreck_if_broken(k, space)
-    return _next_attack(work.done(attacks=state.attacks - 1), events)
+    return work.done(attacks=state.attacks - 1)
+
+
+def _after_attack(state: State, action: Mapping[str, Any]) -> str:
+    return "attack" if action.get("type") in ("caltrop", "spear") else "turn_end"
 
 
 def _out_of_range(state: State, i: int, target: Any) -> str:
@@ -812,23 +485,35 @@ def _out_of_range(state: State, i: int, target: Any) -> str:
             f"a spear reaches {SPEAR_RANGE}")
 
 
-def _end_turn(state: State, events: list[Event]) -> State:
-    """CR-9, CR-24: next chariot still racing; at the end of a round either the game ends or a new order."""
-    state = state._replace(dice=(), attacks=0, passed=())
+def _end_turn(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-9/CR-13: unused results expire; the next chariot still racing in this round's order is on turn."""
     turn = state.turn + 1
     while turn < len(state.order) and state.cars[state.order[turn]].wrecked:
         turn += 1
-    if turn < len(state.order):
-        return start_turn(state._replace(turn=turn), events)
+    return state._replace(turn=turn, dice=(), drive=0, attacks=0, passed=())
+
+
+def _after_turn(state: State, action: Mapping[str, Any]) -> str:
+    return "turn" if state.turn < len(state.order) else "round_end"
+
+
+def _end_round(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     events.append({"type": "round_end", "round": state.round})
+    return state
+
+
+def _after_round(state: State, action: Mapping[str, Any]) -> str:
+    """CR-24: the race ends with the round in which a chariot completed its second lap, or when all are wrecked."""
     racing = [car for car in state.cars if not car.wrecked]
-    if not racing or any(car.finished for car in state.cars):
-        return _game_over(state, events)
-    order = round_order(state, state.order)
-    return start_turn(state._replace(round=state.round + 1, order=order, turn=0), events)
+    return "result" if not racing or any(car.finished for car in state.cars) else "round"
 
 
-def _game_over(state: State, events: list[Event]) -> State:
+def _new_round(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """CR-9: every chariot still racing takes a turn, furthest ahead first."""
+    return state._replace(round=state.round + 1, order=round_order(state, state.order), turn=0)
+
+
+def _result(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """CR-24: the finished survivor furthest beyond the line wins; **Decision**: a tie goes to the chariot that
     played earlier in the last round (as CR-9). All wrecked, or every finisher wrecked: no winner."""
     board = state.table.board
@@ -839,21 +524,102 @@ def _game_over(state: State, events: list[Event]) -> State:
         best = max(progress(board, state.cars[k]) for k in finishers)
         winner = next(state.cars[k].id for k in finishers if progress(board, state.cars[k]) == best)
     events.append({"type": "game_over", "winner": winner, "round": state.round})
-    return state._replace(phase="over", winner=winner)
+    return state._replace(winner=winner)
 
 
 PHASES: dict[str, Phase] = {
-    "repair": Phase("CR-11", ("repair", "skip_repair"), _repair_options, _on_repair),
-    "roll": Phase("CR-13", ("roll",), _roll_options, _on_roll),
-    "reroll": Phase("CR-13", ("reroll", "done"), _reroll_options, _on_free_reroll),
-    "fortune": Phase("CR-13", ("reroll", "turn", "done"), _reroll_options, _on_fortune),
-    "drive": Phase("CR-15", ("drive",), _drive_options, _on_drive),
-    "move": Phase("CR-16", ("move",), move_options, _on_move),
-    "attack": Phase("CR-21", ("caltrop", "spear", "done"), attack_options, _on_attack),
-    "over": Phase("CR-24", (), no_options),
+    "turn": Phase("CR-10", handler=_begin_turn, next="repair"),
+    "repair": Phase("CR-11", ("repair", "skip_repair"), _repair_options, _repair, next="adjust_speed",
+                    skip=_cannot_repair),
+    "adjust_speed": Phase("CR-12", handler=_adjust_speed, next="roll"),
+    "roll": Phase("CR-13", ("roll",), _roll_options, _roll, next="reroll"),
+    "reroll": Phase("CR-13", ("reroll", "done"), _reroll_options, _free_reroll, next="fortune"),
+    "fortune": Phase("CR-13", ("reroll", "turn", "done"), _reroll_options, _spend_fortune, next=_after_spending,
+                     skip=_cannot_pay),
+    "gain_fortune": Phase("CR-14", handler=_gain_fortune, next="drive"),
+    "drive": Phase("CR-15", ("drive",), _drive_options, _drive, next="set_speed", skip=_no_drive),
+    "set_speed": Phase("CR-15", handler=_set_speed, next=_after_speed),
+    "move": Phase("CR-16", ("move",), move_options, _move, next=_after_move),
+    "straight": Phase("CR-16", handler=_straight, next=_after_move),
+    "attack": Phase("CR-21", ("caltrop", "spear", "done"), attack_options, _attack, next=_after_attack,
+                    skip=_cannot_attack),
+    "turn_end": Phase("CR-9", handler=_end_turn, next=_after_turn),
+    "round_end": Phase("CR-24", handler=_end_round, next=_after_round),
+    "round": Phase("CR-9", handler=_new_round, next="turn"),
+    "result": Phase("CR-24", handler=_result, next=OVER),
+    OVER: Phase("CR-24"),
 }
-"""The turn's phases (CR-10), each with its rule, its actions, its options and its rules."""
-PHASE_RULE = {name: phase.rule for name, phase in PHASES.items()}
+"""A turn's phases in the order of CR-10, then the end of the turn, of the round and of the race: each with its
+rule, its actions, its options, its handler and what comes next. The phases without actions play themselves."""
+
+
+def start_turn(state: State, events: list[Event]) -> State:
+    """The turn of the chariot ``order[turn]`` from its start to its first decision (set-up, a scenario's
+    position)."""
+    return enter(state, "turn", PHASES, events)
+
+
+# ---------------------------------------------------------------------------------------------------------- the game
+
+
+class ChariotRace:
+    """The Chariot Race rules, implementing ``companion.games.base.Game``; ``scenario`` is ``scenario.py``'s
+    (the package gives it: that module builds on this one)."""
+
+    id = "chariot-race"
+    title = "Chariot Race"
+    dice_set = "chariot_race"
+
+    def __init__(self, scenario: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None):
+        self.die_faces = load_dice().faces
+        if scenario is not None:
+            self.scenario = scenario
+
+    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
+        """CR-4..CR-8: the players' chariots on their start positions, position 1 on turn."""
+        seats = read_seats(options, COLOURS, range(2, 7), "CR-7")
+        cars = chariot_ids(seats)
+        board = load_board(options.get("board", "A"))
+        variants = options.get("variants") or {}
+        if not isinstance(variants, Mapping):
+            raise IllegalAction("CR-25", f"variants must be a dict, got {variants!r}")
+        kinds = _alternative_kinds(variants.get("alternative_chariots", False), cars)
+        table = new_table(board, kinds, variants)
+        starts = _start_order(options.get("start", "random"), [cid for cid, _, _ in cars], rng)
+        bots = {seat.colour for seat in seats if seat.bot}
+        state_cars = []
+        for (cid, colour, player), kind in zip(cars, table.kinds, strict=True):
+            position = starts.index(cid) + 1
+            state_cars.append(Car(id=cid, colour=colour, player=player, start=position,
+                                  space=board.start_spaces[position - 1], damage=kind.start_damage,
+                                  speed=kind.start_speed, fortune=kind.start_fortune, bot=colour in bots))
+        order = tuple(sorted(range(len(state_cars)), key=lambda k: state_cars[k].start))
+        state = State(table=table, cars=tuple(state_cars), caltrops=frozenset(), round=1, order=order, turn=0,
+                      phase="turn")
+        return start_turn(state, [])
+
+    def prompt(self, state: State) -> Prompt:
+        if state.phase == OVER:
+            return Prompt(actor=None, phase=OVER, info={"winner": state.winner})
+        return Prompt(actor=state.cars[state.current].id, phase=state.phase,
+                      options=PHASES[state.phase].options(state), info=_info(state))
+
+    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        if state.phase == OVER:
+            raise IllegalAction("CR-24", f"the game is over (winner: {state.winner})")
+        return apply_in_phase(state, action, PHASES, state.cars[state.current].id)
+
+    def view(self, state: State) -> dict[str, Any]:
+        return view(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def seats(self, state: State) -> dict[str, bool]:
+        return {car.id: car.bot for car in state.cars}
+
+    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        return roll_uniform(self.die_faces, option, rng)
 
 
 # ---------------------------------------------------------------------------------------------------------- view

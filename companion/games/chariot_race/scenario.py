@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, ScenarioError, check_keys, typed_value
+from companion.games.base import OVER, Event, IllegalAction, ScenarioError, check_keys, typed_value
 from companion.games.chariot_race.board import BOARD_FILES, NO_SPACE, Board, build_board, load_board
 from companion.games.chariot_race.components import STANDARD
-from companion.games.chariot_race.rules import (
+from companion.games.chariot_race.rules import ChariotRace, new_table, round_order, start_turn
+from companion.games.chariot_race.state import (
     CALTROP_SUPPLY,
     FORTUNE_COST,
     LAPS_TO_FINISH,
@@ -22,13 +23,9 @@ from companion.games.chariot_race.rules import (
     VARIANTS,
     Car,
     State,
-    new_table,
-    round_order,
-    start_turn,
 )
-from companion.games.chariot_race.rules import ChariotRace as _ChariotRace
 
-_GAME = _ChariotRace()
+_GAME = ChariotRace()
 
 POSITION_KEYS = ("board", "variants", "round", "chariots", "caltrops", "order", "winner")
 CHARIOT_KEYS = ("id", "space", "damage", "speed", "fortune", "laps", "finished", "wrecked", "chariot_board", "colour",
@@ -106,7 +103,7 @@ def state_from_position(position: Mapping[str, Any]) -> State:
     if len(spaces) != len(caltrops) or len(spaces) > CALTROP_SUPPLY:
         raise ScenarioError("position.caltrops", f"at most one caltrop per space and {CALTROP_SUPPLY} in all")
     state = State(table=table, cars=tuple(cars), caltrops=spaces, round=typed_value(position, "round", int, where, 1),
-                  order=(), turn=0, phase="repair")
+                  order=(), turn=0, phase="turn")
     ids = [c.id for c in cars]
     order = typed_value(position, "order", list, where, None)
     if "winner" in position:  # CR-24: the race is over
@@ -115,7 +112,7 @@ def state_from_position(position: Mapping[str, Any]) -> State:
             raise ScenarioError("position.winner", f"{winner!r} is not a chariot; chariots: {ids}")
         if order:
             raise ScenarioError("position.order", "a race that is over has no chariot left to play: []")
-        return state._replace(phase="over", winner=winner)
+        return state._replace(phase=OVER, winner=winner)
     if order is None:
         return state._replace(order=round_order(state, range(len(cars))))
     for n, cid in enumerate(order):
@@ -156,12 +153,12 @@ def position_from_state(state: State) -> dict[str, Any]:
     variants = {}
     if state.table.no_damage_after_finish:
         variants["no_damage_after_finish"] = True
-    shipped = board.name in BOARD_FILES and board is load_board(board.name)
+    shipped = board.name in BOARD_FILES and board.data == load_board(board.name).data  # else the whole board
     result = {"board": board.name if shipped else board.data, "variants": variants, "round": state.round,
               "chariots": chariots, "caltrops": sorted(board.ids[s] for s in state.caltrops),
-              "order": [] if state.phase == "over" else
+              "order": [] if state.phase == OVER else
               [state.cars[k].id for k in state.order[state.turn:] if not state.cars[k].wrecked]}
-    if state.phase == "over":
+    if state.phase == OVER:
         result["winner"] = state.winner
     return result
 
@@ -219,7 +216,7 @@ def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[s
     """
     state = state_from_position(position)
     told = _Turn(turn)
-    if state.phase == "over":
+    if state.phase == OVER:
         raise IllegalAction("CR-24", f"the race is over (winner: {state.winner})")
     if told.chariot not in [c.id for c in state.cars]:
         raise ScenarioError("turn.chariot", f"unknown chariot {told.chariot!r}; chariots: "
@@ -233,7 +230,7 @@ def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[s
     events: list[Event] = []
     state = start_turn(state, events)
     seen = set()
-    ended = state.phase == "over"
+    ended = state.phase == OVER
     while not ended:
         phase = state.phase
         seen.add(phase)

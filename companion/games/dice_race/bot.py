@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from companion.games.dice_race.rules import DiceRaceState
+from companion.games.dice_race.rules import State
 
 
-def score(state: DiceRaceState, actor: str) -> float:
+def score(state: State, actor: str) -> float:
     return float(state.positions[state.players.index(actor)])

@@ -1,104 +1,133 @@
-"""Dice Race: the smallest complete game, a worked example of the protocol in ``base.py``.
+"""Dice Race rules (``README.md`` beside this file, DR-1..DR-3) as pure functions over a small state.
 
-Each player in turn rolls one d6 and moves that many spaces; the first to reach the goal wins. It exercises
-everything the companion does (dice from the camera, turns, events, the end) without any rules worth disputing,
-which is why the foundation's tests use it: a failure there is a failure of the plumbing, not of a rule.
+The smallest complete game, and the model to copy for a new one: an immutable ``State`` with its ``phase``, a
+``PHASES`` table that declares each phase's rule, actions, options, handler and what comes next, and
+``apply_in_phase`` as the one ``apply``. It exercises everything the companion does (dice from the camera, turns,
+events, the end) without any rules worth disputing, which is why the foundation's tests use it: a failure there is a
+failure of the plumbing, not of a rule.
 
-Rules:
-
-* DR-1 2-6 players, named in ``options["players"]``, play in that order; everyone starts on space 0. A player is a
-  name or ``{"name": ..., "bot": true}`` for a seat a bot plays.
-* DR-2 On your turn roll one d6 and move that many spaces forward.
-* DR-3 Whoever reaches ``GOAL`` (or beyond) first wins at once; then the game is over.
-
-Rule disputes (``scenario``; ``companion rules dice-race apply --position P.json --turn T.json``). A Position is the
-table before a turn: the players in turn order with their spaces (default 0), and whose turn it is (default the
-first; ``null`` once somebody has reached the goal)::
-
-    {"players": [{"name": "Ann", "space": 17}, {"name": "Bo", "space": 12}], "current": "Bo"}
-
-A Turn is who rolled what: ``{"player": "Bo", "die": 4}``. The result is ``{"position": ..., "events": [...]}``, the
-position in the same format. Any other key is refused naming it (``ScenarioError``), a turn out of order or a die
-that is no d6 face names its rule (``IllegalAction``).
+>>> import random
+>>> game = DiceRace()
+>>> state = game.setup({"players": ["Ada", "Bo"]}, random.Random(1))
+>>> state, events = game.apply(state, {"type": "roll", "dice": ["4"]})
+>>> events
+[{'type': 'moved', 'player': 'Ada', 'steps': 4, 'to': 4}]
+>>> game.prompt(state).actor, state.phase
+('Bo', 'roll')
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple
 
 from companion.games.base import (
+    OVER,
+    Action,
     Event,
     IllegalAction,
+    Phase,
     Prompt,
-    ScenarioError,
-    check_keys,
+    Seat,
+    apply_in_phase,
+    read_seats,
     roll_uniform,
-    seat_is_bot,
-    typed_value,
 )
 
 GOAL = 20
+"""DR-3: the space that wins."""
 FACES = ("1", "2", "3", "4", "5", "6")
+"""DR-2: one standard d6, read by the ``d6`` model."""
+COLOURS = ("green", "red", "blue", "yellow", "purple", "black")
+"""DR-1: the pawns (the view does not show them: the screens tell the players by name)."""
 
 
-@dataclass(frozen=True)
-class DiceRaceState:
-    players: tuple[str, ...]
+class State(NamedTuple):
+    seats: tuple[Seat, ...]
+    """DR-1: the players in turn order."""
     positions: tuple[int, ...]
+    """Each player's space, in seat order."""
     turn: int = 0
+    """Turns played; the player on turn is ``seats[turn % len(seats)]``."""
+    phase: str = "roll"
     winner: str | None = None
-    bots: frozenset[str] = frozenset()
-    """The players a bot plays."""
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(seat.name for seat in self.seats)
 
     @property
     def current(self) -> str:
-        return self.players[self.turn % len(self.players)]
+        return self.seats[self.turn % len(self.seats)].name
+
+
+def _roll_options(state: State) -> list[Action]:
+    return [{"type": "roll", "roll": 1}]
+
+
+def _roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """DR-2: roll one d6 and move that many spaces forward."""
+    dice = action.get("dice")
+    if not (isinstance(dice, list) and len(dice) == 1 and dice[0] in FACES):
+        raise IllegalAction("DR-2", f"a roll is one d6 face, got {dice!r}", legal=list(FACES))
+    mover = state.turn % len(state.seats)
+    steps = int(dice[0])
+    positions = list(state.positions)
+    positions[mover] += steps
+    events.append({"type": "moved", "player": state.current, "steps": steps, "to": positions[mover]})
+    return state._replace(positions=tuple(positions), turn=state.turn + 1)
+
+
+def _after_roll(state: State, action: Mapping[str, Any]) -> str:
+    """DR-3: whoever reaches the goal wins at once; else the next player rolls."""
+    return "won" if max(state.positions) >= GOAL else "roll"
+
+
+def _won(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """DR-3: the one player on or beyond the goal wins."""
+    winner = next(seat.name for seat, space in zip(state.seats, state.positions, strict=True) if space >= GOAL)
+    events.append({"type": "game_over", "winner": winner})
+    return state._replace(winner=winner)
+
+
+PHASES: dict[str, Phase] = {
+    "roll": Phase("DR-2", ("roll",), _roll_options, _roll, next=_after_roll),
+    "won": Phase("DR-3", handler=_won, next=OVER),
+    OVER: Phase("DR-3"),
+}
+"""Each phase with its rule, its actions, its options, its handler and what comes next; ``won`` plays itself."""
 
 
 class DiceRace:
+    """The Dice Race rules, implementing ``companion.games.base.Game``; ``scenario`` is ``scenario.py``'s (the
+    package gives it: that module builds on this one)."""
+
     id = "dice-race"
     title = "Dice Race"
     dice_set = "d6"
     die_faces = FACES
 
-    def setup(self, options: Mapping[str, Any], rng: random.Random) -> DiceRaceState:
-        players = options.get("players")
-        if not isinstance(players, list) or not 2 <= len(players) <= 6:
-            raise IllegalAction("DR-1", "a game needs 2 to 6 players", legal="players: a list of 2-6 names")
-        names = tuple(p["name"] if isinstance(p, dict) else str(p) for p in players)
-        if len(set(names)) != len(names):
-            raise IllegalAction("DR-1", f"player names must differ: {list(names)}")
-        bots = frozenset(names[n] for n, p in enumerate(players) if seat_is_bot(p, f"players[{n}]", "DR-1"))
-        return DiceRaceState(players=names, positions=(0,) * len(names), bots=bots)
+    def __init__(self, scenario: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None):
+        if scenario is not None:
+            self.scenario = scenario
 
-    def prompt(self, state: DiceRaceState) -> Prompt:
-        if state.winner is not None:
-            return Prompt(actor=None, phase="over")
-        return Prompt(actor=state.current, phase="roll", options=[{"type": "roll", "roll": 1}])
+    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
+        """DR-1: everyone on space 0, the first player on turn."""
+        seats = read_seats(options, COLOURS, range(2, 7), "DR-1")
+        return State(seats=seats, positions=(0,) * len(seats))
 
-    def apply(self, state: DiceRaceState, action: Mapping[str, Any]) -> tuple[DiceRaceState, list[Event]]:
-        if state.winner is not None:
+    def prompt(self, state: State) -> Prompt:
+        if state.phase == OVER:
+            return Prompt(actor=None, phase=OVER)
+        return Prompt(actor=state.current, phase=state.phase, options=PHASES[state.phase].options(state))
+
+    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        if state.phase == OVER:
             raise IllegalAction("DR-3", f"the game is over, {state.winner} won")
-        if action.get("type") != "roll":
-            raise IllegalAction("DR-2", f"{state.current} must roll, not {action.get('type')!r}", legal=["roll"])
-        dice = action.get("dice")
-        if not (isinstance(dice, list) and len(dice) == 1 and dice[0] in FACES):
-            raise IllegalAction("DR-2", f"a roll is one d6 face, got {dice!r}", legal=list(FACES))
-        mover = state.turn % len(state.players)
-        steps = int(dice[0])
-        positions = list(state.positions)
-        positions[mover] += steps
-        events: list[Event] = [{"type": "moved", "player": state.current, "steps": steps, "to": positions[mover]}]
-        winner = None
-        if positions[mover] >= GOAL:
-            winner = state.current
-            events.append({"type": "game_over", "winner": winner})
-        return replace(state, positions=tuple(positions), turn=state.turn + 1, winner=winner), events
+        return apply_in_phase(state, action, PHASES, state.current)
 
-    def view(self, state: DiceRaceState) -> dict[str, Any]:
+    def view(self, state: State) -> dict[str, Any]:
         return {
             "goal": GOAL,
             "players": [{"name": n, "position": p} for n, p in zip(state.players, state.positions, strict=True)],
@@ -107,62 +136,12 @@ class DiceRace:
             "winner": state.winner,
         }
 
-    def is_over(self, state: DiceRaceState) -> bool:
-        return state.winner is not None
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
 
-    def seats(self, state: DiceRaceState) -> dict[str, bool]:
-        return {name: name in state.bots for name in state.players}
+    def seats(self, state: State) -> dict[str, bool]:
+        return {seat.name: seat.bot for seat in state.seats}
 
-    def roll_dice(self, state: DiceRaceState, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         return roll_uniform(self.die_faces, option, rng)
 
-    def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
-        """A rule dispute: one roll from a position (formats in the module docstring)."""
-        state = state_from_position(position)
-        check_keys(turn, ("player", "die"), "turn")
-        player = typed_value(turn, "player", str, "turn")
-        die = typed_value(turn, "die", int, "turn")
-        if player not in state.players:
-            raise ScenarioError("turn.player", f"expected a player, one of {', '.join(state.players)}, got {player!r}")
-        if state.winner is None and player != state.current:
-            raise IllegalAction("DR-1", f"it is {state.current}'s turn, not {player}'s", legal=state.current)
-        state, events = self.apply(state, {"type": "roll", "dice": [str(die)]})
-        return {"position": position_from_state(state), "events": events}
-
-
-def state_from_position(position: Any) -> DiceRaceState:
-    """The table before a turn; a player on or past ``GOAL`` has won (DR-3)."""
-    check_keys(position, ("players", "current"), "position")
-    entries = typed_value(position, "players", list, "position")
-    if not 2 <= len(entries) <= 6:
-        raise ScenarioError("position.players", f"a game has 2 to 6 players (DR-1), got {len(entries)}")
-    names, spaces = [], []
-    for n, entry in enumerate(entries):
-        at = f"position.players[{n}]"
-        check_keys(entry, ("name", "space"), at)
-        name, space = typed_value(entry, "name", str, at), typed_value(entry, "space", int, at, 0)
-        if name in names or space < 0:
-            raise ScenarioError(at, f"expected a new name and a space >= 0, got {name!r} on {space}")
-        names.append(name)
-        spaces.append(space)
-    home = [name for name, space in zip(names, spaces, strict=True) if space >= GOAL]
-    current = typed_value(position, "current", (str, type(None)), "position", None if home else names[0])
-    if len(home) > 1:
-        raise ScenarioError("position.players", f"{' and '.join(home)} are on the goal, but the game ends when the "
-                            "first reaches it (DR-3)")
-    if home and current is not None:
-        raise ScenarioError("position.current", f"{home[0]} reached the goal: the game is over (DR-3), nobody is on "
-                            "turn: null")
-    if not home and current not in names:
-        raise ScenarioError("position.current", f"expected a player, one of {', '.join(names)}, got {current!r}")
-    return DiceRaceState(players=tuple(names), positions=tuple(spaces), turn=names.index(current) if current else 0,
-                         winner=home[0] if home else None)
-
-
-def position_from_state(state: DiceRaceState) -> dict[str, Any]:
-    return {"players": [{"name": name, "space": space} for name, space in zip(state.players, state.positions,
-                                                                               strict=True)],
-            "current": None if state.winner else state.current}
-
-
-GAME = DiceRace()

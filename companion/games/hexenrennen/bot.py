@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games.hexenrennen.rules import State, own_witches
+from companion.games.hexenrennen.state import State, own_witches
 
 
 def score(state: State, actor: str) -> float:

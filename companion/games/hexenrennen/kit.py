@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache, cached_property
-from importlib import resources
 from typing import Any
 
-from companion.games.hexenrennen.schema import DataError, check_clans, check_kit, check_track
+from companion.games.datafile import read_data
+from companion.games.hexenrennen.schema import check_clans, check_kit, check_track
 
 MAGIC = 0
 """The value of a magic tile or card inside the engine; ``"magic"`` in actions, events and the view."""
@@ -59,12 +58,8 @@ class Kit:
 
 
 def read_data_file(name: str) -> Any:
-    """A JSON file of this package's ``data/`` folder; bad JSON is a ``DataError`` naming the file."""
-    text = resources.files("companion.games.hexenrennen").joinpath("data", name).read_text(encoding="utf-8")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataError(name, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+    """A JSON file of this package's ``data/`` folder (:func:`~companion.games.datafile.read_data`)."""
+    return read_data(__package__, name)
 
 
 def kit_from_data(clans: Any, track: Any) -> Kit:

@@ -6,9 +6,10 @@ The rulebook is ``shared/seeds/hexenrennen.de.txt``; ``README.md`` beside this f
 The physical tiles lie face down and were chosen in secret, so the companion does not know the track: it is a row of
 unknown tiles that the players reveal one by one. Whenever a witch lands on a hidden tile the engine stops in the
 ``reveal`` phase and asks what the tile shows, offering only the tiles still possible there (HR-2, HR-3); then it
-follows the chain of instructions (HR-10..HR-16) until the witch stops or somebody must decide about a card. For bot
-games a seeded layout can stand in for the table (``"tiles": "shuffled"``); it is kept out of the view and the reveal
-prompt then offers only the true tile.
+follows the chain of instructions (HR-10..HR-16) until the witch stops or somebody must decide about a card. Each
+step is an entry of ``PHASES`` that says what comes after it. For bot games a seeded layout can stand in for the
+table (``"tiles": "shuffled"``, ``setup.py``); it is kept out of the view and the reveal prompt then offers only the
+true tile. The state and how its parts are named are ``state.py``.
 
 ==============  ==================================================================================  ======
 roll            ``{"type": "roll", "roll": 1}`` + ``"dice": [face]``                                 HR-5
@@ -23,272 +24,36 @@ draw            ``{"type": "draw", "card": 5}``: the top card of a neutral pile 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
-from typing import Any, NamedTuple
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from companion.games.base import (
+    OVER,
     Action,
     Event,
     IllegalAction,
     Phase,
     Prompt,
     apply_in_phase,
-    no_options,
     roll_uniform,
-    seat_is_bot,
 )
-from companion.games.hexenrennen.kit import MAGIC, Kit, load_kit
-
-FACES = ("1", "2", "3", "4", "5", "6")
-"""HR-5: one standard d6, read by the ``d6`` model."""
-START = 0
-"""HR-4: the space before the first tile where every witch begins."""
-HIDDEN, SHUFFLED = "hidden", "shuffled"
-"""Set-up ``tiles`` / ``piles``: the real table (revealed by the players) or a seeded layout (bots, demo)."""
-
-
-
-class Tile(NamedTuple):
-    """A path tile (or a card's face): a clan's colour and a number 2..10 or ``MAGIC``."""
-
-    clan: str
-    value: int
-
-    def __str__(self) -> str:
-        return f"{self.clan}-{card_name(self.value)}"
-
-
-class Step(NamedTuple):
-    """One move of the chain: ``by`` is ``die``, ``tile``, ``card`` (a number card), ``magic`` (a magic card) or
-    ``draw`` (a card from a neutral pile); ``value`` is the die, tile or card; ``player`` who played the card."""
-
-    witch: int
-    start: int
-    end: int
-    by: str
-    value: int | None = None
-    player: str | None = None
-
-
-class State(NamedTuple):
-    kit: Kit
-    clans: tuple[str, ...]
-    """The players' clans in turn order; witch ``k`` belongs to ``clans[k // witches_per_clan]``."""
-    names: tuple[str, ...]
-    neutrals: tuple[str, ...]
-    """HR-20: the clans nobody plays, in box order."""
-    witches: tuple[int, ...]
-    """Space of every witch: 0 start, 1..48 track, 49.. finish fields."""
-    track: tuple[Tile | None, ...]
-    """Index 0 (the start) and hidden tiles are ``None``; revealed tiles stay revealed (HR-9)."""
-    hands: tuple[tuple[int, ...], ...]
-    """Each player's cards left, sorted, ``MAGIC`` first (HR-15)."""
-    piles: tuple[tuple[int, ...], ...]
-    """Each neutral clan's face-down pile: top first when known, else the sorted cards left (HR-20)."""
-    ids: tuple[str, ...] = ()
-    """Witch ids in ``witches`` order: ``"blue-1"`` .. ``"blue-3"`` for each clan in turn order."""
-    truth: tuple[Tile | None, ...] | None = None
-    """The layout of a bot or demo game; never shown. ``None`` at a real table."""
-    piles_known: bool = False
-    turn: int = 0
-    phase: str = "roll"
-    roll: int = 0
-    witch: int = -1
-    """The witch on the move (-1 between moves)."""
-    forced: bool = False
-    """HR-16: the witch was just sent back by a number card."""
-    chain: tuple[Step, ...] = ()
-    """The moves of the current (or, before the next roll, the last) turn."""
-    turns: int = 1
-    winners: tuple[str, ...] = ()
-    bots: frozenset[str] = frozenset()
-    """The clans a bot plays (the player's ``"bot": true``); the rules never look at it, the demo's bot loop does."""
-
-    @property
-    def current(self) -> str:
-        return self.clans[self.turn]
-
-
-# ---------------------------------------------------------------------------------------------------------- names
-
-
-def card_name(value: int) -> int | str:
-    """A tile's or card's value as JSON: the number, or ``"magic"``."""
-    return "magic" if value == MAGIC else value
-
-
-def parse_value(value: Any, numbers: tuple[int, ...]) -> int | None:
-    """``"magic"`` or one of ``numbers`` -> the engine's value; anything else -> ``None``."""
-    if value == "magic":
-        return MAGIC
-    if isinstance(value, int) and not isinstance(value, bool) and value in numbers:
-        return value
-    return None
-
-
-def parse_tile(text: Any, kit: Kit) -> Tile | None:
-    """``"blue-10"`` / ``"blue-magic"`` -> ``Tile``; ``None`` if it is no tile of the box."""
-    if not isinstance(text, str) or "-" not in text:
-        return None
-    clan, _, raw = text.rpartition("-")
-    value = parse_value(raw if raw == "magic" else int(raw) if raw.isdigit() else None, kit.tile_numbers)
-    return Tile(clan, value) if clan in kit.clans and value is not None else None
-
-
-def tile_json(tile: Tile | None) -> dict[str, Any] | None:
-    return None if tile is None else {"clan": tile.clan, "value": card_name(tile.value)}
-
-
-def witch_id(state: State, k: int) -> str:
-    return state.ids[k]
-
-
-def clan_of(state: State, k: int) -> str:
-    return state.clans[k // state.kit.witches_per_clan]
-
-
-def own_witches(state: State, clan: str) -> range:
-    w = state.kit.witches_per_clan
-    first = state.clans.index(clan) * w
-    return range(first, first + w)
-
-
-def occupied(state: State) -> set[int]:
-    """HR-6: track spaces with a witch (the finish fields hold any number and never count as occupied)."""
-    last = state.kit.track_length
-    return {p for p in state.witches if START < p <= last}
-
-
-def where(state: State, space: int) -> str:
-    if space == START:
-        return "start"
-    return "track" if space <= state.kit.track_length else "finish"
-
-
-# ---------------------------------------------------------------------------------------------------------- set-up
-
-
-def _players(options: Mapping[str, Any], kit: Kit) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
-    """HR-1: 2-4 players in turn order (the start player, found by a roll at the table, first), one clan each:
-    their clans, their names and the clans a bot plays."""
-    players = options.get("players")
-    if not isinstance(players, list) or not 2 <= len(players) <= len(kit.clans):
-        raise IllegalAction("HR-1", f"a race needs 2 to {len(kit.clans)} players, got {players!r}",
-                            legal='players: [{"name": "Julia", "colour": "blue"}, ...]')
-    names, clans, bots = [], [], set()
-    for n, player in enumerate(players):
-        if isinstance(player, str):
-            player = {"name": player}
-        if not isinstance(player, Mapping) or not isinstance(player.get("name"), str):
-            raise IllegalAction("HR-1", f"players[{n}] needs a name, got {player!r}")
-        colour = player.get("colour", kit.clans[n])
-        if colour not in kit.clans:
-            raise IllegalAction("HR-1", f"players[{n}] colour {colour!r} is not a clan of the box",
-                                legal=list(kit.clans))
-        names.append(player["name"])
-        clans.append(colour)
-        if seat_is_bot(player, f"players[{n}]", "HR-1"):
-            bots.add(colour)
-    if len(set(clans)) != len(clans):
-        raise IllegalAction("HR-1", f"every player plays an own clan, got {clans}", legal=list(kit.clans))
-    if len(set(names)) != len(names):
-        raise IllegalAction("HR-1", f"player names must differ: {names}")
-    return tuple(clans), tuple(names), frozenset(bots)
-
-
-def shuffled_layout(kit: Kit, rng: random.Random) -> tuple[Tile | None, ...]:
-    """HR-3 played by the rng: every clan (neutral ones too, HR-20) picks its number tiles per stage at random,
-    adds its magic tile(s), and each stage is shuffled."""
-    stages: list[list[Tile]] = [[] for _ in range(kit.stages)]
-    per = kit.numbers_per_stage
-    for clan in kit.clans:
-        numbers = list(kit.tile_numbers)
-        rng.shuffle(numbers)
-        for s, stage in enumerate(stages):
-            stage.extend([Tile(clan, MAGIC)] * kit.magic_per_stage)
-            stage.extend(Tile(clan, n) for n in numbers[s * per:(s + 1) * per])
-    for stage in stages:
-        rng.shuffle(stage)
-    return (None,) + tuple(t for stage in stages for t in stage)
-
-
-def check_layout(tiles: Any, kit: Kit) -> tuple[Tile | None, ...]:
-    """HR-2/HR-3: a layout given as ``["blue-10", "green-magic", ...]`` (space 1 first) must be a possible table."""
-    if not isinstance(tiles, list) or len(tiles) != kit.track_length:
-        raise IllegalAction("HR-3", f"a layout lists {kit.track_length} tiles, got {tiles!r:.80}",
-                            legal='"hidden", "shuffled" or a list like ["blue-10", "green-magic", ...]')
-    track: list[Tile | None] = [None]
-    seen: set[Tile] = set()
-    for i, text in enumerate(tiles):
-        tile = parse_tile(text, kit)
-        if tile is None:
-            raise IllegalAction("HR-2", f"tiles[{i}] {text!r} is no tile of the box",
-                                legal=f"<clan>-<2..10 or magic>, clans {', '.join(kit.clans)}")
-        if tile.value != MAGIC and tile in seen:
-            raise IllegalAction("HR-2", f"tiles[{i}] {text}: every clan has each number tile once")
-        seen.add(tile)
-        track.append(tile)
-    for s in range(kit.stages):
-        stage = track[1 + s * kit.stage_length: 1 + (s + 1) * kit.stage_length]
-        for clan in kit.clans:
-            mine = [t for t in stage if t is not None and t.clan == clan]
-            magic = sum(t.value == MAGIC for t in mine)
-            if len(mine) != kit.tiles_per_stage or magic != kit.magic_per_stage:
-                first, end = s * kit.stage_length, (s + 1) * kit.stage_length - 1
-                raise IllegalAction("HR-3", f"stage {s + 1} (tiles[{first}..{end}]) holds "
-                                    f"{len(mine)} {clan} tiles with {magic} magic; each clan puts "
-                                    f"{kit.tiles_per_stage} tiles with {kit.magic_per_stage} magic into each stage")
-    return tuple(track)
-
-
-def _layout(setting: Any, kit: Kit, rng: random.Random) -> tuple[Tile | None, ...] | None:
-    if setting in (None, HIDDEN):
-        return None
-    if setting == SHUFFLED:
-        return shuffled_layout(kit, rng)
-    return check_layout(setting, kit)
-
-
-def _piles(setting: Any, kit: Kit, neutrals: tuple[str, ...],
-           rng: random.Random) -> tuple[tuple[tuple[int, ...], ...], bool]:
-    """HR-20: each neutral clan's cards as a shuffled face-down pile: unknown (the table), seeded, or given."""
-    deck = kit.deck
-    if setting in (None, HIDDEN):
-        return tuple(deck for _ in neutrals), False
-    if setting == SHUFFLED:
-        piles = []
-        for _ in neutrals:
-            pile = list(deck)
-            rng.shuffle(pile)
-            piles.append(tuple(pile))
-        return tuple(piles), True
-    if not isinstance(setting, Mapping) or set(setting) != set(neutrals):
-        raise IllegalAction("HR-20", f"piles must be 'hidden', 'shuffled' or a dict neutral clan -> cards, top "
-                            f"first; got {setting!r:.80}", legal=list(neutrals))
-    piles = []
-    for clan in neutrals:
-        cards = setting[clan]
-        values = [parse_value(c, kit.card_numbers) for c in cards] if isinstance(cards, list) else [None]
-        if None in values or sorted(values) != sorted(deck):
-            raise IllegalAction("HR-20", f"piles.{clan} must hold each of the clan's cards once, got {cards!r}",
-                                legal=[card_name(v) for v in deck])
-        piles.append(tuple(values))
-    return tuple(piles), True
-
-
-def new_state(options: Mapping[str, Any], rng: random.Random) -> State:
-    kit = load_kit()
-    clans, names, bots = _players(options, kit)
-    neutrals = tuple(c for c in kit.clans if c not in clans)
-    tiles = options.get("tiles", HIDDEN)
-    truth = _layout(tiles, kit, rng)
-    piles, known = _piles(options.get("piles", SHUFFLED if tiles == SHUFFLED else HIDDEN), kit, neutrals, rng)
-    ids = tuple(f"{clan}-{n + 1}" for clan in clans for n in range(kit.witches_per_clan))
-    return State(kit=kit, clans=clans, names=names, neutrals=neutrals, ids=ids,
-                 witches=(START,) * (len(clans) * kit.witches_per_clan),
-                 track=(None,) * (kit.track_length + 1), hands=tuple(kit.deck for _ in clans), piles=piles,
-                 truth=truth, piles_known=known, bots=bots)
-
+from companion.games.hexenrennen.kit import MAGIC
+from companion.games.hexenrennen.setup import new_state
+from companion.games.hexenrennen.state import (
+    FACES,
+    START,
+    State,
+    Step,
+    Tile,
+    card_name,
+    clan_of,
+    occupied,
+    own_witches,
+    parse_value,
+    tile_json,
+    where,
+    witch_id,
+)
 
 # ---------------------------------------------------------------------------------------------------------- moves
 
@@ -386,10 +151,9 @@ def card_target(state: State, card: int, forward: bool, symbol: str,
     return there, "", ""
 
 
-def card_options(state: State) -> list[Action]:
-    """HR-12/HR-13: each distinct card of the decider's hand that can be played now, with its target."""
-    forward = state.phase == "own_magic"
-    clan = decider(state)
+def playable(state: State, clan: str, forward: bool) -> list[Action]:
+    """HR-12/HR-13: each distinct card of ``clan``'s hand that can be played on the witch on the move now, forward
+    (its own magic sign) or back (the clan's sign it landed on), with its target."""
     hand = state.hands[state.clans.index(clan)]
     wid = witch_id(state, state.witch)
     options: list[Action] = []
@@ -401,13 +165,275 @@ def card_options(state: State) -> list[Action]:
     return options
 
 
+def card_options(state: State) -> list[Action]:
+    """HR-12/HR-13: the cards the decider can play in a card phase."""
+    return playable(state, decider(state), state.phase == "own_magic")
+
+
 def draw_options(state: State) -> list[int]:
     """HR-20: the top card of the neutral pile if the layout is known, else every card still in it."""
     pile = state.piles[state.neutrals.index(state.track[state.witches[state.witch]].clan)]
     return [pile[0]] if state.piles_known else list(dict.fromkeys(pile))
 
 
-# ---------------------------------------------------------------------------------------------------------- the chain
+# ---------------------------------------------------------------------------------------------------------- the turn
+# One function per step of a turn, in the order of PHASES below: each applies its rule and returns the state; what
+# comes next is PHASES' ``next``. A witch's move is a chain: the tile it lands on may move it on (HR-10), stop it
+# (HR-11) or ask a player about a card (HR-12, HR-13, HR-20), until it stops.
+
+
+def _roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-5: one d6."""
+    if action.get("roll", 1) != 1:
+        raise IllegalAction("HR-5", f"Hexen Rennen rolls one die, not {action.get('roll')!r}", legal=1)
+    dice = action.get("dice")
+    if not (isinstance(dice, list) and len(dice) == 1 and dice[0] in FACES):
+        raise IllegalAction("HR-5", f"a roll is one d6 face, got {dice!r}", legal=list(FACES))
+    roll = int(dice[0])
+    events.append({"type": "rolled", "player": state.current, "die": roll})
+    return state._replace(roll=roll, chain=(), witch=-1, forced=False)
+
+
+def _after_roll(state: State, action: Mapping[str, Any]) -> str:
+    """HR-5/HR-8: the player chooses which witch moves the roll; one that can moves at once; none: the turn passes."""
+    moves = len(move_options(state))
+    return "move" if moves > 1 else "only_move" if moves == 1 else "pass"
+
+
+def _pass(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-8: no witch can move the roll in full."""
+    events.append({"type": "passed", "player": state.current, "die": state.roll})
+    return state
+
+
+def _move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-5..HR-7, HR-17: the witch the player chose moves the roll."""
+    wid = action.get("witch")
+    mine = {witch_id(state, k): k for k in own_witches(state, state.current)}
+    if wid not in mine:
+        movable = [witch_id(state, k) for k, _ in move_options(state)]
+        raise IllegalAction("HR-5", f"{state.current} moves one of its own witches, not {wid!r}", legal=movable)
+    k = mine[wid]
+    there = die_target(state, k, state.roll, occupied(state))
+    here = state.witches[k]
+    if there is None or ("to" in action and action["to"] != there):
+        movable = [witch_id(state, k) for k, _ in move_options(state)]
+    if there is None:
+        if here > state.kit.track_length:
+            raise IllegalAction("HR-17", f"{wid} is in the finish and stays there", legal=movable)
+        if here + state.roll > state.kit.last_space:
+            raise IllegalAction("HR-17", f"{wid} on {here} would go beyond the last finish field with "
+                                f"{state.roll}", legal=movable)
+        raise IllegalAction("HR-6", f"{wid} cannot move {state.roll} from {here}: space {here + state.roll} "
+                            "is occupied", legal=movable)
+    if "to" in action and action["to"] != there:
+        raise IllegalAction("HR-7", f"{wid} moves {state.roll} from {here} to space {there}, not {action['to']!r}",
+                            legal=movable)
+    return _place(state._replace(witch=k), there, "die", events, value=state.roll)
+
+
+def _only_move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-5: the only witch that can move the roll moves it."""
+    k, there = move_options(state)[0]
+    return _place(state._replace(witch=k), there, "die", events, value=state.roll)
+
+
+def _follow(state: State, action: Mapping[str, Any]) -> str:
+    """HR-9..HR-13, HR-17, HR-20: what the space under the witch on the move does, unless the witch has stopped."""
+    k = state.witch
+    here = state.witches[k]
+    if state.stopped or here > state.kit.track_length:
+        return "chain_end"
+    tile = state.track[here]
+    if tile is None:
+        return "reveal"
+    own = tile.clan == clan_of(state, k)
+    if tile.value != MAGIC:
+        return "own_number" if own else "foreign_number"
+    if own:
+        return "own_magic_sign"
+    return "neutral_magic_sign" if tile.clan in state.neutrals else "foreign_magic_sign"
+
+
+def _reveal_problem(state: State, space: int, tile: Tile | None) -> tuple[str, str]:
+    kit = state.kit
+    if tile is None:
+        return "HR-2", f"no such tile; tiles are a clan of {', '.join(kit.clans)} and a number 2..10 or magic"
+    if state.truth is not None:
+        return "HR-9", f"this game's layout has {state.truth[space]} on space {space}, not {tile}"
+    if tile.value != MAGIC and tile in state.track:
+        return "HR-2", f"{tile} already lies on space {state.track.index(tile)}; each clan has each number once"
+    s = kit.stage_of(space)
+    kind = "magic tile(s)" if tile.value == MAGIC else "number tiles"
+    return "HR-3", f"stage {s + 1} already shows all {tile.clan} {kind} chosen for it"
+
+
+def _reveal(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-9: a witch landing on a hidden tile turns it face up; it stays revealed."""
+    kit = state.kit
+    space = state.witches[state.witch]
+    clan, value = action.get("clan"), parse_value(action.get("value"), kit.tile_numbers)
+    tile = Tile(clan, value) if clan in kit.clans and value is not None else None
+    legal = reveal_options(state, space)
+    if tile not in legal:
+        rule, message = _reveal_problem(state, space, tile)
+        raise IllegalAction(rule, f"space {space} cannot show {action.get('clan')}-{action.get('value')}: "
+                            f"{message}", legal=[str(t) for t in legal])
+    track = list(state.track)
+    track[space] = tile
+    events.append({"type": "revealed", "space": space, "clan": tile.clan, "value": card_name(tile.value)})
+    return state._replace(track=tuple(track))
+
+
+def _own_number(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-10: the clan's own number moves the witch on that many spaces, unless that goes beyond the last finish
+    field (HR-17) or onto a witch (HR-6)."""
+    here = state.witches[state.witch]
+    value = state.track[here].value
+    there = here + value
+    if there > state.kit.last_space:
+        return _stays(state, events, "beyond_finish", "HR-17", value=value)
+    if there in occupied(state):
+        return _stays(state, events, "occupied", "HR-10", at=there)
+    return _place(state, there, "tile", events, value=value)
+
+
+def _foreign_number(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-11: another clan's number stops the witch."""
+    return _stays(state, events, "foreign_number", "HR-11", clan=state.track[state.witches[state.witch]].clan)
+
+
+def _own_magic_sign(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-12: on its own clan's magic sign the player may play a card forward, if one can be played."""
+    if playable(state, state.current, forward=True):
+        return _asks(state, "own_magic", state.current, events)
+    return _stays(state, events, "no_playable_card", "HR-12")
+
+
+def _foreign_magic_sign(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-13/HR-16: on another player's magic sign that player may play a card back (must, after a number card)."""
+    owner = state.track[state.witches[state.witch]].clan
+    if playable(state, owner, forward=False):
+        return _asks(state, "foreign_magic", owner, events, forced=state.forced)
+    return _stays(state, events, "no_card", "HR-13", clan=owner)
+
+
+def _neutral_magic_sign(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-20: on a neutral clan's magic sign the top card of its pile is played against the witch."""
+    k = state.witch
+    here = state.witches[k]
+    neutral = state.track[here].clan
+    if not state.piles[state.neutrals.index(neutral)]:
+        return _stays(state, events, "pile_empty", "HR-20", clan=neutral)
+    events.append({"type": "asks", "phase": "draw", "player": state.current, "witch": witch_id(state, k),
+                   "space": here, "pile": neutral})
+    return state
+
+
+def _play_card(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-12/HR-13 (``stay`` or ``play``), HR-15 (a card once), HR-16 (forced); a magic card ends the move."""
+    forward = state.phase == "own_magic"
+    rule = PHASES[state.phase].rule
+    clan = decider(state)
+    options = card_options(state)
+    wid = witch_id(state, state.witch)
+    if action["type"] == "stay":
+        if not forward and state.forced and options:  # HR-16
+            raise IllegalAction("HR-16", f"{wid} was sent back onto {clan}'s magic tile by a number card: {clan} "
+                                "must play a card against it", legal=options)
+        return _stays(state, events, "chose_to_stay", rule, clan=clan)
+    i = state.clans.index(clan)
+    hand = state.hands[i]
+    value = parse_value(action.get("card"), state.kit.card_numbers)
+    if value is None or value not in hand:
+        raise IllegalAction("HR-15", f"{clan} has no card {action.get('card')!r} left; played cards are discarded",
+                            legal=[card_name(v) for v in dict.fromkeys(hand)])
+    there, why_rule, why = card_target(state, value, forward, clan)
+    if there is None:
+        raise IllegalAction(why_rule, f"{clan} cannot play {card_name(value)} on {wid}: {why}", legal=options)
+    if "to" in action and action["to"] != there:
+        raise IllegalAction(why_rule, f"{card_name(value)} takes {wid} to space {there}, not {action['to']!r}",
+                            legal=options)
+    hands = list(state.hands)
+    left = list(hand)
+    left.remove(value)
+    hands[i] = tuple(left)
+    events.append({"type": "card_played", "player": clan, "card": card_name(value), "witch": wid,
+                   "direction": "forward" if forward else "back", "forced": not forward and state.forced,
+                   "cards_left": len(left)})
+    state = _place(state._replace(hands=tuple(hands)), there, "magic" if value == MAGIC else "card", events,
+                   value=value, player=clan, back_by_number=not forward and value != MAGIC)
+    return _stays(state, events, "magic_ends_move", rule) if value == MAGIC else state
+
+
+def _draw(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-20: the top card of the neutral pile is played against the witch; if it cannot be, it is discarded."""
+    neutral = state.track[state.witches[state.witch]].clan
+    n = state.neutrals.index(neutral)
+    legal = draw_options(state)
+    value = parse_value(action.get("card"), state.kit.card_numbers)
+    if value not in legal:
+        why = "the top card of this game's pile" if state.piles_known else "the cards still in the pile"
+        raise IllegalAction("HR-20", f"{action.get('card')!r} is not {why} of {neutral}",
+                            legal=[card_name(v) for v in legal])
+    pile = list(state.piles[n])
+    pile.remove(value)
+    piles = list(state.piles)
+    piles[n] = tuple(pile)
+    state = state._replace(piles=tuple(piles))
+    there, _, why = card_target(state, value, False, neutral)
+    wid = witch_id(state, state.witch)
+    events.append({"type": "drawn", "clan": neutral, "card": card_name(value), "witch": wid,
+                   "ignored": there is None, "pile_left": len(pile)})
+    if there is None:
+        return _stays(state, events, "drawn_card_void", "HR-20", card=card_name(value))
+    state = _place(state, there, "magic" if value == MAGIC else "draw", events, value=value, player=neutral,
+                   back_by_number=value != MAGIC)
+    return _stays(state, events, "magic_ends_move", "HR-20") if value == MAGIC else state
+
+
+def _end_chain(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """The witch stopped: the chain of its moves summed up."""
+    k = state.witch
+    first = next(step for step in state.chain if step.witch == k)
+    here = state.witches[k]
+    events.append({"type": "chain_end", "witch": witch_id(state, k), "from": first.start, "to": here,
+                   "net": here - first.start, "steps": len(state.chain)})
+    return state._replace(witch=-1, forced=False, stopped=False)
+
+
+def all_home(state: State) -> bool:
+    """HR-18: a clan has all its witches in the finish."""
+    last = state.kit.track_length
+    w = state.kit.witches_per_clan
+    return any(all(p > last for p in state.witches[i * w:(i + 1) * w]) for i in range(len(state.clans)))
+
+
+def _after_chain(state: State, action: Mapping[str, Any]) -> str:
+    """HR-18: the game ends at once when a clan has all its witches home."""
+    return "game_over" if all_home(state) else "turn_end"
+
+
+def _next_turn(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-5: clockwise, i.e. the order of ``players``."""
+    turn = (state.turn + 1) % len(state.clans)
+    events.append({"type": "turn", "player": state.clans[turn], "turn": state.turns + 1})
+    return state._replace(turn=turn, turns=state.turns + 1, roll=0, witch=-1, forced=False)
+
+
+def scores(state: State) -> dict[str, int]:
+    """HR-19: points of the finish fields the clan's witches stand on."""
+    kit = state.kit
+    return {clan: sum(kit.points(state.witches[k]) for k in own_witches(state, clan)) for clan in state.clans}
+
+
+def _game_over(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """HR-18/HR-19: most points win; **Decision**: a tie is a shared win."""
+    points = scores(state)
+    best = max(points.values())
+    winners = tuple(clan for clan in state.clans if points[clan] == best)
+    events.append({"type": "game_over", "scores": points, "winners": list(winners)})
+    return state._replace(winners=winners, roll=0)
 
 
 def _place(state: State, there: int, by: str, events: list[Event], value: int | None = None,
@@ -436,288 +462,27 @@ STAYS_REASONS = ("beyond_finish", "occupied", "no_playable_card", "foreign_numbe
 
 
 def _stays(state: State, events: list[Event], reason: str, rule: str, **details: Any) -> State:
+    """The witch on the move stops where it is: its chain ends."""
     k = state.witch
     events.append({"type": "stays", "witch": witch_id(state, k), "space": state.witches[k], "reason": reason,
                    "rule": rule, **details})
-    return _end_chain(state, events)
+    return state._replace(stopped=True)
 
 
-def _asks(state: State, phase: str, events: list[Event]) -> State:
-    """Stop for a card decision, and say whose it is (the prompt repeats it with the options)."""
-    state = state._replace(phase=phase)
+def _asks(state: State, phase: str, player: str, events: list[Event], **details: Any) -> State:
+    """Say whose card decision the table waits for (the prompt repeats it with the options)."""
     k = state.witch
-    event: Event = {"type": "asks", "phase": phase, "player": decider(state), "witch": witch_id(state, k),
-                    "space": state.witches[k]}
-    if phase == "foreign_magic":
-        event["forced"] = state.forced
-    events.append(event)
+    events.append({"type": "asks", "phase": phase, "player": player, "witch": witch_id(state, k),
+                   "space": state.witches[k], **details})
     return state
 
 
-def resolve(state: State, events: list[Event]) -> State:
-    """HR-9..HR-16: follow the tiles under the witch on the move until it stops or someone must decide."""
-    kit = state.kit
-    while True:
-        k = state.witch
-        here = state.witches[k]
-        if here > kit.track_length:
-            return _end_chain(state, events)
-        tile = state.track[here]
-        if tile is None:  # HR-9
-            return state._replace(phase="reveal")
-        clan = clan_of(state, k)
-        if tile.clan == clan and tile.value != MAGIC:  # HR-10: own number, move on and follow the next tile
-            there = here + tile.value
-            if there > kit.last_space:
-                return _stays(state, events, "beyond_finish", "HR-17", value=tile.value)
-            if there in occupied(state):
-                return _stays(state, events, "occupied", "HR-10", at=there)
-            state = _place(state, there, "tile", events, value=tile.value)
-            continue
-        if tile.clan == clan:  # HR-12: own magic, the player may play a card forward
-            if card_options(state._replace(phase="own_magic")):
-                return _asks(state, "own_magic", events)
-            return _stays(state, events, "no_playable_card", "HR-12")
-        if tile.value != MAGIC:  # HR-11
-            return _stays(state, events, "foreign_number", "HR-11", clan=tile.clan)
-        if tile.clan in state.neutrals:  # HR-20
-            if not state.piles[state.neutrals.index(tile.clan)]:
-                return _stays(state, events, "pile_empty", "HR-20", clan=tile.clan)
-            events.append({"type": "asks", "phase": "draw", "player": state.current, "witch": witch_id(state, k),
-                           "space": here, "pile": tile.clan})
-            return state._replace(phase="draw")
-        if card_options(state._replace(phase="foreign_magic")):  # HR-13, HR-16
-            return _asks(state, "foreign_magic", events)
-        return _stays(state, events, "no_card", "HR-13", clan=tile.clan)
+def _then(phase: str) -> Callable[[State, Mapping[str, Any]], str]:
+    """The phase after a magic sign: the card decision it asked for, unless the witch stopped there."""
+    return lambda state, action: "chain_end" if state.stopped else phase
 
 
-def _end_chain(state: State, events: list[Event]) -> State:
-    """The witch stopped: sum up the chain, then the game ends (HR-18) or the next player rolls."""
-    k = state.witch
-    first = next(step for step in state.chain if step.witch == k)
-    here = state.witches[k]
-    events.append({"type": "chain_end", "witch": witch_id(state, k), "from": first.start, "to": here,
-                   "net": here - first.start, "steps": len(state.chain)})
-    state = state._replace(witch=-1, forced=False)
-    last = state.kit.track_length
-    w = state.kit.witches_per_clan
-    if any(all(p > last for p in state.witches[i * w:(i + 1) * w]) for i in range(len(state.clans))):
-        return _game_over(state, events)
-    return _next_turn(state, events)
-
-
-def scores(state: State) -> dict[str, int]:
-    """HR-19: points of the finish fields the clan's witches stand on."""
-    kit = state.kit
-    return {clan: sum(kit.points(state.witches[k]) for k in own_witches(state, clan)) for clan in state.clans}
-
-
-def _game_over(state: State, events: list[Event]) -> State:
-    """HR-18/HR-19: the game ends at once; most points win, **Decision**: a tie is a shared win."""
-    points = scores(state)
-    best = max(points.values())
-    winners = tuple(clan for clan in state.clans if points[clan] == best)
-    events.append({"type": "game_over", "scores": points, "winners": list(winners)})
-    return state._replace(phase="over", winners=winners, roll=0)
-
-
-def _next_turn(state: State, events: list[Event]) -> State:
-    """HR-5: clockwise, i.e. the order of ``players``."""
-    turn = (state.turn + 1) % len(state.clans)
-    events.append({"type": "turn", "player": state.clans[turn], "turn": state.turns + 1})
-    return state._replace(turn=turn, turns=state.turns + 1, phase="roll", roll=0, witch=-1, forced=False)
-
-
-# ---------------------------------------------------------------------------------------------------------- actions
-
-
-def _on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    if action.get("roll", 1) != 1:
-        raise IllegalAction("HR-5", f"Hexen Rennen rolls one die, not {action.get('roll')!r}", legal=1)
-    dice = action.get("dice")
-    if not (isinstance(dice, list) and len(dice) == 1 and dice[0] in FACES):
-        raise IllegalAction("HR-5", f"a roll is one d6 face, got {dice!r}", legal=list(FACES))
-    roll = int(dice[0])
-    events.append({"type": "rolled", "player": state.current, "die": roll})
-    state = state._replace(roll=roll, chain=(), witch=-1, forced=False)
-    moves = move_options(state)
-    if not moves:  # HR-8
-        events.append({"type": "passed", "player": state.current, "die": roll})
-        return _next_turn(state, events)
-    if len(moves) == 1:
-        return _start_move(state, *moves[0], events)
-    return state._replace(phase="move")
-
-
-def _start_move(state: State, k: int, there: int, events: list[Event]) -> State:
-    state = _place(state._replace(witch=k), there, "die", events, value=state.roll)
-    return resolve(state, events)
-
-
-def _on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    wid = action.get("witch")
-    mine = {witch_id(state, k): k for k in own_witches(state, state.current)}
-    if wid not in mine:
-        movable = [witch_id(state, k) for k, _ in move_options(state)]
-        raise IllegalAction("HR-5", f"{state.current} moves one of its own witches, not {wid!r}", legal=movable)
-    k = mine[wid]
-    there = die_target(state, k, state.roll, occupied(state))
-    here = state.witches[k]
-    if there is None or ("to" in action and action["to"] != there):
-        movable = [witch_id(state, k) for k, _ in move_options(state)]
-    if there is None:
-        if here > state.kit.track_length:
-            raise IllegalAction("HR-17", f"{wid} is in the finish and stays there", legal=movable)
-        if here + state.roll > state.kit.last_space:
-            raise IllegalAction("HR-17", f"{wid} on {here} would go beyond the last finish field with "
-                                f"{state.roll}", legal=movable)
-        raise IllegalAction("HR-6", f"{wid} cannot move {state.roll} from {here}: space {here + state.roll} "
-                            "is occupied", legal=movable)
-    if "to" in action and action["to"] != there:
-        raise IllegalAction("HR-7", f"{wid} moves {state.roll} from {here} to space {there}, not {action['to']!r}",
-                            legal=movable)
-    return _start_move(state, k, there, events)
-
-
-def _reveal_problem(state: State, space: int, tile: Tile | None) -> tuple[str, str]:
-    kit = state.kit
-    if tile is None:
-        return "HR-2", f"no such tile; tiles are a clan of {', '.join(kit.clans)} and a number 2..10 or magic"
-    if state.truth is not None:
-        return "HR-9", f"this game's layout has {state.truth[space]} on space {space}, not {tile}"
-    if tile.value != MAGIC and tile in state.track:
-        return "HR-2", f"{tile} already lies on space {state.track.index(tile)}; each clan has each number once"
-    s = kit.stage_of(space)
-    kind = "magic tile(s)" if tile.value == MAGIC else "number tiles"
-    return "HR-3", f"stage {s + 1} already shows all {tile.clan} {kind} chosen for it"
-
-
-def _on_reveal(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    kit = state.kit
-    space = state.witches[state.witch]
-    clan, value = action.get("clan"), parse_value(action.get("value"), kit.tile_numbers)
-    tile = Tile(clan, value) if clan in kit.clans and value is not None else None
-    legal = reveal_options(state, space)
-    if tile not in legal:
-        rule, message = _reveal_problem(state, space, tile)
-        raise IllegalAction(rule, f"space {space} cannot show {action.get('clan')}-{action.get('value')}: "
-                            f"{message}", legal=[str(t) for t in legal])
-    track = list(state.track)
-    track[space] = tile
-    events.append({"type": "revealed", "space": space, "clan": tile.clan, "value": card_name(tile.value)})
-    return resolve(state._replace(track=tuple(track)), events)
-
-
-def _on_card(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """HR-12/HR-13 (``stay`` or ``play``), HR-15 (a card once), HR-16 (forced)."""
-    forward = state.phase == "own_magic"
-    clan = decider(state)
-    options = card_options(state)
-    wid = witch_id(state, state.witch)
-    if action["type"] == "stay":
-        if not forward and state.forced and options:  # HR-16
-            raise IllegalAction("HR-16", f"{wid} was sent back onto {clan}'s magic tile by a number card: {clan} "
-                                "must play a card against it", legal=options)
-        return _stays(state, events, "chose_to_stay", PHASE_RULE[state.phase], clan=clan)
-    i = state.clans.index(clan)
-    hand = state.hands[i]
-    value = parse_value(action.get("card"), state.kit.card_numbers)
-    if value is None or value not in hand:
-        raise IllegalAction("HR-15", f"{clan} has no card {action.get('card')!r} left; played cards are discarded",
-                            legal=[card_name(v) for v in dict.fromkeys(hand)])
-    there, rule, why = card_target(state, value, forward, clan)
-    if there is None:
-        raise IllegalAction(rule, f"{clan} cannot play {card_name(value)} on {wid}: {why}", legal=options)
-    if "to" in action and action["to"] != there:
-        raise IllegalAction(rule, f"{card_name(value)} takes {wid} to space {there}, not {action['to']!r}",
-                            legal=options)
-    hands = list(state.hands)
-    left = list(hand)
-    left.remove(value)
-    hands[i] = tuple(left)
-    events.append({"type": "card_played", "player": clan, "card": card_name(value), "witch": wid,
-                   "direction": "forward" if forward else "back", "forced": not forward and state.forced,
-                   "cards_left": len(left)})
-    state = _place(state._replace(hands=tuple(hands)), there, "magic" if value == MAGIC else "card", events,
-                   value=value, player=clan, back_by_number=not forward and value != MAGIC)
-    if value == MAGIC:  # HR-12/HR-13: a magic card ends the move
-        return _stays(state, events, "magic_ends_move", PHASE_RULE[state.phase])
-    return resolve(state, events)
-
-
-def _on_draw(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """HR-20: the top card of the neutral pile is played against the witch; if it cannot be, it is discarded."""
-    neutral = state.track[state.witches[state.witch]].clan
-    n = state.neutrals.index(neutral)
-    legal = draw_options(state)
-    value = parse_value(action.get("card"), state.kit.card_numbers)
-    if value not in legal:
-        why = "the top card of this game's pile" if state.piles_known else "the cards still in the pile"
-        raise IllegalAction("HR-20", f"{action.get('card')!r} is not {why} of {neutral}",
-                            legal=[card_name(v) for v in legal])
-    pile = list(state.piles[n])
-    pile.remove(value)
-    piles = list(state.piles)
-    piles[n] = tuple(pile)
-    state = state._replace(piles=tuple(piles))
-    there, _, why = card_target(state, value, False, neutral)
-    wid = witch_id(state, state.witch)
-    events.append({"type": "drawn", "clan": neutral, "card": card_name(value), "witch": wid,
-                   "ignored": there is None, "pile_left": len(pile)})
-    if there is None:
-        return _stays(state, events, "drawn_card_void", "HR-20", card=card_name(value))
-    state = _place(state, there, "magic" if value == MAGIC else "draw", events, value=value, player=neutral,
-                   back_by_number=value != MAGIC)
-    if value == MAGIC:
-        return _stays(state, events, "magic_ends_move", "HR-20")
-    return resolve(state, events)
-
-
-
-
-
-# ---------------------------------------------------------------------------------------------------------- the game
-
-
-class HexenRennen:
-    """The Hexen Rennen rules, implementing ``companion.games.base.Game``."""
-
-    id = "hexenrennen"
-    title = "Hexen Rennen"
-    dice_set = "d6"
-    die_faces = FACES
-
-    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
-        return new_state(options, rng)
-
-    def prompt(self, state: State) -> Prompt:
-        if state.phase == "over":
-            return Prompt(actor=None, phase="over", info={"winners": list(state.winners), "scores": scores(state)})
-        return Prompt(actor=decider(state), phase=state.phase, options=options(state), info=info(state))
-
-    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        if state.phase == "over":
-            raise IllegalAction("HR-18", f"the game is over (winners: {', '.join(state.winners)})")
-        return apply_in_phase(state, action, PHASES, decider(state))
-
-    def view(self, state: State) -> dict[str, Any]:
-        return view(state)
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def seats(self, state: State) -> dict[str, bool]:
-        return {clan: clan in state.bots for clan in state.clans}
-
-    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
-        return roll_uniform(self.die_faces, option, rng)
-
-    def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
-        """A rule dispute: one turn from a position (``scenario.py``; the formats are in README.md)."""
-        from companion.games.hexenrennen.scenario import run_scenario  # it builds on this module
-
-        return run_scenario(position, turn)
-
+# ---------------------------------------------------------------------------------------------------------- options
 
 
 def options(state: State) -> list[Action]:
@@ -747,7 +512,74 @@ def _draw_options(state: State) -> list[Action]:
     return [{"type": "draw", "card": card_name(v)} for v in draw_options(state)]
 
 
+PHASES: dict[str, Phase] = {
+    "roll": Phase("HR-5", ("roll",), _roll_options, _roll, next=_after_roll),
+    "pass": Phase("HR-8", handler=_pass, next="turn_end"),
+    "move": Phase("HR-5", ("move",), _move_options, _move, next=_follow),
+    "only_move": Phase("HR-5", handler=_only_move, next=_follow),
+    "reveal": Phase("HR-9", ("reveal",), _reveal_options, _reveal, next=_follow),
+    "own_number": Phase("HR-10", handler=_own_number, next=_follow),
+    "foreign_number": Phase("HR-11", handler=_foreign_number, next=_follow),
+    "own_magic_sign": Phase("HR-12", handler=_own_magic_sign, next=_then("own_magic")),
+    "own_magic": Phase("HR-12", ("stay", "play"), _card_decision_options, _play_card, next=_follow),
+    "foreign_magic_sign": Phase("HR-13", handler=_foreign_magic_sign, next=_then("foreign_magic")),
+    "foreign_magic": Phase("HR-13", ("stay", "play"), _card_decision_options, _play_card, next=_follow),
+    "neutral_magic_sign": Phase("HR-20", handler=_neutral_magic_sign, next=_then("draw")),
+    "draw": Phase("HR-20", ("draw",), _draw_options, _draw, next=_follow),
+    "chain_end": Phase("HR-10", handler=_end_chain, next=_after_chain),
+    "turn_end": Phase("HR-5", handler=_next_turn, next="roll"),
+    "game_over": Phase("HR-18", handler=_game_over, next=OVER),
+    OVER: Phase("HR-18"),
+}
+"""A turn's steps: the roll, the witch's move and the chain of tiles it follows, the end of the turn or of the game;
+each with its rule, its actions, its options, its handler and what comes next. Those without actions play
+themselves."""
+
+
+# ---------------------------------------------------------------------------------------------------------- the game
+
+
+class HexenRennen:
+    """The Hexen Rennen rules, implementing ``companion.games.base.Game``; ``scenario`` is ``scenario.py``'s
+    (the package gives it: that module builds on this one)."""
+
+    id = "hexenrennen"
+    title = "Hexen Rennen"
+    dice_set = "d6"
+    die_faces = FACES
+
+    def __init__(self, scenario: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None):
+        if scenario is not None:
+            self.scenario = scenario
+
+    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
+        return new_state(options, rng)
+
+    def prompt(self, state: State) -> Prompt:
+        if state.phase == OVER:
+            return Prompt(actor=None, phase=OVER, info={"winners": list(state.winners), "scores": scores(state)})
+        return Prompt(actor=decider(state), phase=state.phase, options=options(state), info=info(state))
+
+    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
+        if state.phase == OVER:
+            raise IllegalAction("HR-18", f"the game is over (winners: {', '.join(state.winners)})")
+        return apply_in_phase(state, action, PHASES, decider(state))
+
+    def view(self, state: State) -> dict[str, Any]:
+        return view(state)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def seats(self, state: State) -> dict[str, bool]:
+        return {clan: clan in state.bots for clan in state.clans}
+
+    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        return roll_uniform(self.die_faces, option, rng)
+
+
 def info(state: State) -> dict[str, Any]:
+
     """``Prompt.info``: whose turn, the roll, and for decisions the witch, its space and tile."""
     result: dict[str, Any] = {"player": state.current, "name": state.names[state.turn], "turn": state.turns,
                               "roll": state.roll or None}
@@ -774,7 +606,7 @@ def view(state: State) -> dict[str, Any]:
     last = kit.track_length
     on = {p: witch_id(state, k) for k, p in enumerate(state.witches) if START < p <= last}
     points = scores(state)
-    over = state.phase == "over"
+    over = state.phase == OVER
     return {
         "game": "hexenrennen",
         "phase": state.phase,
@@ -804,16 +636,3 @@ def view(state: State) -> dict[str, Any]:
         "winners": list(state.winners),
         "over": over,
     }
-
-
-PHASES: dict[str, Phase] = {
-    "roll": Phase("HR-5", ("roll",), _roll_options, _on_roll),
-    "move": Phase("HR-5", ("move",), _move_options, _on_move),
-    "reveal": Phase("HR-9", ("reveal",), _reveal_options, _on_reveal),
-    "own_magic": Phase("HR-12", ("stay", "play"), _card_decision_options, _on_card),
-    "foreign_magic": Phase("HR-13", ("stay", "play"), _card_decision_options, _on_card),
-    "draw": Phase("HR-20", ("draw",), _draw_options, _on_draw),
-    "over": Phase("HR-18", (), no_options),
-}
-"""A turn's steps: each with its rule, its actions, its options and its rules."""
-PHASE_RULE = {name: phase.rule for name, phase in PHASES.items()}

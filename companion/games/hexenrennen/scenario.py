@@ -14,24 +14,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import Event, IllegalAction, ScenarioError, check_keys, typed_value
+from companion.games.base import OVER, Event, IllegalAction, ScenarioError, check_keys, enter, typed_value
 from companion.games.hexenrennen.kit import Kit
-from companion.games.hexenrennen.rules import (
-    PHASE_RULE,
-    START,
-    HexenRennen,
-    State,
-    _game_over,
-    card_name,
-    decider,
-    new_state,
-    options,
-    own_witches,
-    parse_tile,
-    parse_value,
-    possible_tiles,
-    witch_id,
-)
+from companion.games.hexenrennen.rules import PHASES, HexenRennen, all_home, decider, options, possible_tiles
+from companion.games.hexenrennen.setup import new_state
+from companion.games.hexenrennen.state import START, State, card_name, own_witches, parse_tile, parse_value, witch_id
 
 _GAME = HexenRennen()
 
@@ -74,9 +61,8 @@ def state_from_position(position: Any) -> State:
                            hands=_cards(position, "cards", state.clans, state.hands, kit),
                            piles=_cards(position, "piles", state.neutrals, state.piles, kit))
     current = typed_value(position, "current", (str, type(None)), where, state.clans[0])
-    w = kit.witches_per_clan
-    if any(all(p > kit.track_length for p in state.witches[i * w:(i + 1) * w]) for i in range(len(state.clans))):
-        return _game_over(state, [])  # HR-18: somebody has all witches home; the rules' own ending gives the winners
+    if all_home(state):  # HR-18: the rules' own ending gives the winners
+        return enter(state, "game_over", PHASES, [])
     if current not in state.clans:
         raise ScenarioError("position.current", f"expected the clan on turn, one of {', '.join(state.clans)}, "
                             f"got {current!r}")
@@ -138,7 +124,7 @@ def position_from_state(state: State) -> dict[str, Any]:
     """The Position format of ``state`` (between turns)."""
     return {
         "players": [{"name": name, "colour": clan} for clan, name in zip(state.clans, state.names, strict=True)],
-        "current": None if state.phase == "over" else state.current,
+        "current": None if state.phase == OVER else state.current,
         "turn": state.turns,
         "witches": {witch_id(state, k): space for k, space in enumerate(state.witches)},
         "revealed": {str(space): str(tile) for space, tile in enumerate(state.track) if tile is not None},
@@ -183,7 +169,7 @@ def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[s
     """
     state = state_from_position(position)
     told = _Turn(turn, state.kit)
-    if state.phase == "over":
+    if state.phase == OVER:
         raise IllegalAction("HR-18", f"the game is over (winners: {', '.join(state.winners)})")
     if told.player not in state.clans:
         raise ScenarioError("turn.player", f"expected a clan in play, one of {', '.join(state.clans)}, "
@@ -196,7 +182,7 @@ def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[s
     before = state
     state, events = _GAME.apply(state, {"type": "roll", "dice": [str(told.die)]})
     queues = {"reveal": told.reveals, "own_magic": told.cards, "foreign_magic": told.cards, "draw": told.draws}
-    while state.phase not in ("roll", "over"):
+    while state.phase not in ("roll", OVER):
         if state.phase == "move":
             action = _move(state, told)
         else:
@@ -229,7 +215,7 @@ def _missing(state: State) -> IllegalAction:
         what = f"{wid} landed on a neutral magic sign on space {space}: 'draws' must say which card came up"
     else:
         what = f"{decider(state)} decides about {wid} on space {space}: 'cards' must say \"stay\" or the card played"
-    return IllegalAction(PHASE_RULE[state.phase], what, legal=_answers_now(state))
+    return IllegalAction(PHASES[state.phase].rule, what, legal=_answers_now(state))
 
 
 def _answers_now(state: State) -> list[Any]:
