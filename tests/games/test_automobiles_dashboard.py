@@ -9,8 +9,8 @@ from math import comb
 
 import pytest
 
+from companion.games.automobiles import GAME
 from companion.games.automobiles.present import draw_odds, option_label
-from companion.games.automobiles.rules import GAME
 from companion.games.base import IllegalAction
 from tests.games.automobiles_positions import act, options, table
 

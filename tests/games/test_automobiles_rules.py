@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from companion.games.automobiles.rules import GAME, placings
+from companion.games.automobiles import GAME
+from companion.games.automobiles.season import placings
 from companion.games.automobiles.state import count
 from companion.games.base import IllegalAction
 from tests.games.automobiles_positions import act, car, end_turn, events_of, landings, options, player, table, zones

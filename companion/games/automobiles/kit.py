@@ -81,6 +81,10 @@ class Track:
     start_positions: tuple[tuple[str, str, int], ...]
     """(P1.., segment, money for the opening buy) in grid order (AU-11, AU-13)."""
 
+    def __hash__(self) -> int:
+        """By id, so the track's own ways can be worked out once (``functools.cache``); equal tracks are equal."""
+        return hash(self.id)
+
     def along(self, crossings: int, segment: str) -> float:
         """AU-19: how far a car or a cube has come, its crossings of the finish line times the lap length plus the
         front of its segment: the one measure of who leads and which placed cube is furthest."""
