@@ -108,7 +108,7 @@ def state_from_position(position: Any) -> State:
         raise ScenarioError("position.players", "two cars on one segment")
     protected = typed_value(position, "protected", list, "position", [])
     for k, segment in enumerate(protected):
-        if segment not in table.protected_start:
+        if segment not in table.track.protected_start:
             raise ScenarioError(f"position.protected[{k}]", f"{segment!r} is no start segment of its own (AU-34)")
     phase = typed_value(position, "phase", str, "position", "action")
     if phase != "action":

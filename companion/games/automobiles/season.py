@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.automobiles.kit import read_data
-from companion.games.automobiles.setup import opening_draw, protected_starts
+from companion.games.automobiles.setup import opening_draw
 from companion.games.automobiles.stages import BIG, pick
 from companion.games.automobiles.state import COLOURS, EMPTY, WEAR, Stage, State, Turn, count, rank_key, seat
 from companion.games.automobiles.turn import wait
@@ -143,14 +143,14 @@ def next_race(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     """AU-116: the next track, the placings as the new turn order, every cube into the bag, draw 7."""
     race, order = state.race + 1, state.placings
     track = state.table.kit.tracks[state.table.season[race - 1]]
-    table = state.table._replace(track=track, order=order, protected_start=protected_starts(track.id))
+    table = state.table._replace(track=track, order=order)
     seats = {p: state.players[p]._replace(bag=state.players[p].owned(), active=EMPTY, used=EMPTY, discard=EMPTY,
                                           aside=EMPTY, crossings=0, marker=table.lap_start,
                                           segment=track.start_positions[k][1]) for k, p in enumerate(order)}
     grid = {seats[p].segment for p in order}
     n = len(order)
     state = state._replace(table=table, players=tuple(seats[p] for p in range(n)), race=race, round=1,
-                           protected=tuple(s for s in table.protected_start if s in grid), placings=(),
+                           protected=tuple(s for s in track.protected_start if s in grid), placings=(),
                            offered=state.deck[:n], deck=state.deck[n:], turn=Turn())
     events.append({"type": "next_race", "race": race, "track": track.id})
     return opening_draw(state, order[0])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from companion.games.automobiles.kit import Kit, load_kit, read_data
@@ -47,15 +46,6 @@ SEASON_RACES = (3, 5)
 """AU-111 **Decision**: a season is 3 to 5 races (the points table's columns)."""
 NEXT_RACE_DRAW = 7
 """AU-116 **Decision**: before a season's next race every cube goes into the bag and each player draws 7."""
-
-
-@cache
-def protected_starts(track_id: str) -> tuple[str, ...]:
-    """AU-34: the start segments flagged ``own_field_until_left`` (kept in tracks.json beside the kit's track)."""
-    for track in read_data("tracks.json")["tracks"]:
-        if track["id"] == track_id:
-            return tuple(s["segment"] for s in track.get("start_positions", []) if s.get("own_field_until_left"))
-    return ()
 
 
 def _flag(options: Mapping[str, Any], key: str, rule: str, default: bool = False) -> bool:
@@ -143,8 +133,7 @@ def table(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
                   names=tuple(s.name for s in seats), bots=tuple(s.bot for s in seats), order=order,
                   lap_start=list(kit.lap_track).index(laps), weaving=_flag(options, "weaving", "AU-118"),
                   accelerated=_flag(options, "accelerated", "AU-119"), open_bags=_flag(options, "open_bags", "AU-120"),
-                  wear_activation=wear_activation, drivers=drivers, season=tuple(season),
-                  protected_start=protected_starts(track_id))
+                  wear_activation=wear_activation, drivers=drivers, season=tuple(season))
     start_bag = cubes({c.id: c.starting_bag for c in kit.cubes.values()})
     stock = cubes({c.id: c.count for c in kit.cubes.values()})
     grid = {p: track.start_positions[k][1] for k, p in enumerate(order)}
@@ -153,7 +142,7 @@ def table(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
     state = State(table=table, players=tuple(Player(segment=grid[p], bag=start_bag, marker=table.lap_start)
                                              for p in range(len(seats))),
                   stock=stock, phase="opening_buy", current=order[0], actor=order[0],
-                  protected=tuple(s for s in table.protected_start if s in grid.values()))
+                  protected=tuple(s for s in track.protected_start if s in grid.values()))
     if season:  # AU-112: the sponsors face down, as many revealed as there are players
         deck = sorted(s["id"] for s in kit.sponsors)
         rng.shuffle(deck)

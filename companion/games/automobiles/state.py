@@ -198,8 +198,6 @@ class Table(NamedTuple):
     drivers: bool = False
     season: tuple[str, ...] = ()
     """The tracks of a season's races (AU-111); empty for a single race."""
-    protected_start: tuple[str, ...] = ()
-    """AU-34: start segments that are a field of their own until their car leaves."""
 
     def cost(self, colour: str) -> int | None:
         return self.cards[colour].cost

@@ -9,9 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.automobiles.cards import activate, activations
-from companion.games.automobiles.cards import refusal as card_refusal
-from companion.games.automobiles.stages import BIG, draw, move, pick
+from companion.games.automobiles import cards, stages, track
 from companion.games.automobiles.state import (
     EMPTY,
     GEARS,
@@ -33,10 +31,7 @@ from companion.games.automobiles.state import (
     remove_all,
     seat,
 )
-from companion.games.automobiles.track import car_to, slipstream, sog, step_choices, wear_owed
 from companion.games.base import Action, Event, IllegalAction
-
-Handler = Any  # (state, action, events) -> state, as companion.games.base.Handler
 
 
 def wait(state: State, stage: Stage) -> State:
@@ -60,7 +55,7 @@ def deferred_draws(state: State, action: Mapping[str, Any], events: list[Event])
     p = state.current
     owed = state.players[p].deferred_draws
     if owed and available(state.players[p]):
-        return wait(state, draw(p, "deferred_drawn", lo=0, hi=owed))
+        return wait(state, stages.draw(p, "deferred_drawn", lo=0, hi=owed))
     return state.with_player(p, deferred_draws=0)._replace(stage=None) if owed else state
 
 
@@ -74,14 +69,14 @@ def deferred_moves(state: State, action: Mapping[str, Any], events: list[Event])
     owed = state.players[p].deferred_moves
     if not owed:
         return resume(state, action, events)
-    stage = move(p, "deferred_moved", GEARS, 0, owed, mover="car", counts_wear=False, card="advance")
-    if step_choices(state, stage):
+    stage = stages.move(p, "deferred_moved", GEARS, 0, owed, mover="car", counts_wear=False, card="advance")
+    if track.step_choices(state, stage):
         return wait(state, stage)
     return resume(state.with_player(p, deferred_moves=0), action, events)
 
 
 def deferred_moved(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    return resume(sog(state.with_player(state.current, deferred_moves=0), events), action, events)
+    return resume(track.sog(state.with_player(state.current, deferred_moves=0), events), action, events)
 
 
 def action_options(state: State) -> list[Action]:
@@ -89,7 +84,7 @@ def action_options(state: State) -> list[Action]:
     is committed to a standard one)."""
     p = state.current
     player = state.players[p]
-    options = activations(state, p)
+    options = cards.activations(state, p)
     options += [{"type": "use_driver", "driver": d} for d in ("driver_02", "driver_03")
                 if driver_ready(state, p, d) and sum(player.discard)]
     options.append({"type": "to_buy"})
@@ -103,15 +98,15 @@ def on_action(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     if kind == "pit_stop":
         return pit_stop(state, p, events)
     if kind == "activate":
-        return activate(state, action, events)
+        return cards.activate(state, action, events)
     state = state.with_turn(committed=True)
     if kind == "use_driver":
         driver = action["driver"]
         state = state.uses_driver(driver)
         events.append({"type": "driver_used", "player": seat(state, p), "driver": driver})
         if driver == "driver_02":  # AU-102
-            return wait(state, pick(p, "to_action", ("discard",), "active", 1, 1, card=driver))
-        return wait(state, pick(p, "to_action", ("discard",), "bag", 0, 3, card=driver))  # AU-103
+            return wait(state, stages.pick(p, "to_action", ("discard",), "active", 1, 1, card=driver))
+        return wait(state, stages.pick(p, "to_action", ("discard",), "bag", 0, 3, card=driver))  # AU-103
     events.append({"type": "buy_phase", "player": seat(state, p), "money": money(state, p)})
     return state
 
@@ -151,8 +146,9 @@ def on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
         events.append({"type": "driver_used", "player": seat(state, p), "driver": driver})
         if driver == "driver_04":  # AU-104
             top = min(3, available(state.players[p]))
-            return wait(state, draw(p, "driver_04_sort", sizes=tuple(range(1, top + 1)), dst="aside", card=driver))
-        return wait(state, pick(p, "to_buy", ("discard",), "stock", 0, BIG, card=driver))  # AU-105
+            return wait(state, stages.draw(p, "driver_04_sort", sizes=tuple(range(1, top + 1)), dst="aside",
+                                           card=driver))
+        return wait(state, stages.pick(p, "to_buy", ("discard",), "stock", 0, stages.BIG, card=driver))  # AU-105
     events.append({"type": "unspent", "player": seat(state, p), "lost": money(state, p)})  # AU-37
     return state
 
@@ -179,7 +175,7 @@ def movement(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     if len(best) > 1:
         return wait(state, Stage("choose", "adrenaline", p, choices=tuple(best)))
     cube = next(c for c in placed if c.segment == best[0])
-    return car_to(state, p, cube.segment, cube.crossings, events, "furthest_cube").with_turn(car_moved=True)
+    return track.car_to(state, p, cube.segment, cube.crossings, events, "furthest_cube").with_turn(car_moved=True)
 
 
 def adrenaline(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -192,7 +188,7 @@ def adrenaline(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     events.append({"type": "adrenaline", "player": seat(state, p), "gained_places": g})
     if not g:
         return state
-    return wait(state, move(p, "driver_06", ("light_grey",), 0, 2 * g * turn.adrenaline, mover="car",
+    return wait(state, stages.move(p, "driver_06", ("light_grey",), 0, 2 * g * turn.adrenaline, mover="car",
                             card="rs_green_1"))
 
 
@@ -202,18 +198,20 @@ def driver_06(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     state = state._replace(stage=None)
     if not driver_ready(state, p, "driver_06"):
         return state
-    return wait(state.uses_driver("driver_06"), move(p, "wear_phase", GEARS, 0, 1, mover="car", card="driver_06"))
+    return wait(state.uses_driver("driver_06"), stages.move(p, "wear_phase", GEARS, 0, 1, mover="car",
+                                                            card="driver_06"))
 
 
 def wear_phase(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """AU-42..AU-45, then driver_01 (AU-101, **Decision**: its fields give no wear, no new slipstream check)."""
     p = state.current
-    owed = wear_owed(state, p)
-    events.append({"type": "wear_phase", "player": seat(state, p), "owed": owed, "slipstream": slipstream(state, p)})
+    owed = track.wear_owed(state, p)
+    events.append({"type": "wear_phase", "player": seat(state, p), "owed": owed,
+                   "slipstream": track.slipstream(state, p)})
     state, got = gain(state._replace(stage=None), p, WEAR, owed, events)
     state = state.with_turn(wear_gained=got)
     if got and driver_ready(state, p, "driver_01"):
-        return wait(state.uses_driver("driver_01"), move(p, "end_phase", ("light_grey",), 0, got, mover="car",
+        return wait(state.uses_driver("driver_01"), stages.move(p, "end_phase", ("light_grey",), 0, got, mover="car",
                                                          counts_wear=False, card="driver_01"))
     return state
 
@@ -223,10 +221,10 @@ def end_phase(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     p = state.current
     player = state.players[p]
     state = state._replace(stage=None)
-    if driver_ready(state, p, "driver_08") and count(player.active, WEAR) + count(player.used, WEAR) + count(
-            player.discard, WEAR):
-        return wait(state.uses_driver("driver_08"), pick(p, "sweep", ("active", "used", "discard"), "stock", 0, 3,
-                                                         only=(WEAR,), card="driver_08"))
+    wear = count(player.active, WEAR) + count(player.used, WEAR) + count(player.discard, WEAR)
+    if driver_ready(state, p, "driver_08") and wear:
+        return wait(state.uses_driver("driver_08"), stages.pick(p, "sweep", ("active", "used", "discard"), "stock",
+                                                                0, 3, only=(WEAR,), card="driver_08"))
     return state
 
 
@@ -245,7 +243,7 @@ def sweep(state: State, action: Mapping[str, Any], events: list[Event]) -> State
     state = state.with_seat(p, player, stage=None).with_turn(placed=())
     if not avail:
         return state
-    return wait(state, draw(p, "mulligan", sizes=tuple(dict.fromkeys(min(k, avail)
+    return wait(state, stages.draw(p, "mulligan", sizes=tuple(dict.fromkeys(min(k, avail)
                                                                      for k in range(base, base + extra + 1)))))
 
 
@@ -254,8 +252,8 @@ def mulligan(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     p = state.current
     state = state._replace(stage=None)
     if driver_ready(state, p, "driver_10") and sum(state.players[p].active):
-        return wait(state.uses_driver("driver_10"), pick(p, "redraw", ("active",), "discard", 0, BIG,
-                                                         card="driver_10"))
+        return wait(state.uses_driver("driver_10"), stages.pick(p, "redraw", ("active",), "discard", 0, stages.BIG,
+                                                                card="driver_10"))
     return state
 
 
@@ -263,13 +261,13 @@ def redraw(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
     p, put_back = state.current, state.stage.done if state.stage else 0
     k = min(put_back, available(state.players[p]))
     state = state._replace(stage=None)
-    return wait(state, draw(p, "turn_over", sizes=(k,), card="driver_10")) if k else state
+    return wait(state, stages.draw(p, "turn_over", sizes=(k,), card="driver_10")) if k else state
 
 
 def turn_over(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """AU-49 Sog, then AU-95: the players behind move (**Decision**: those behind once Sog is done)."""
     p = state.current
-    state = sog(state._replace(stage=None), events)
+    state = track.sog(state._replace(stage=None), events)
     n = state.turn.advance
     if n and not state.turn.pit_stop:
         behind = [q for q in ranking(state) if rank_key(state, q) > rank_key(state, p)]
@@ -289,12 +287,12 @@ def next_advance(state: State, action: Mapping[str, Any], events: list[Event]) -
         return state
     q = min(queue, key=lambda s: rank_key(state, s))
     state = state.with_turn(queue=tuple(s for s in queue if s != q))
-    stage = move(q, "advanced", GEARS, 0, state.turn.advance, mover="car", counts_wear=False, card="advance")
-    return wait(state, stage) if step_choices(state, stage) else state
+    stage = stages.move(q, "advanced", GEARS, 0, state.turn.advance, mover="car", counts_wear=False, card="advance")
+    return wait(state, stage) if track.step_choices(state, stage) else state
 
 
 def advanced(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    return sog(state._replace(stage=None, actor=state.current), events)
+    return track.sog(state._replace(stage=None, actor=state.current), events)
 
 
 def race_ends(state: State) -> bool:
@@ -321,7 +319,7 @@ def refusal(state: State, action: Mapping[str, Any]) -> IllegalAction:
         return IllegalAction("AU-54", f"a pit stop returns every active wear cube ({wear}), none is chosen: "
                              f"{dict(action)} has fields", legal=[{"type": "pit_stop"}])
     if kind == "activate":
-        return card_refusal(state, p, action)
+        return cards.refusal(state, p, action)
     if kind == "use_driver":
         return IllegalAction("AU-100", f"{seat(state, p)} cannot use {action.get('driver')!r} now")
     return IllegalAction("AU-20", f"{dict(action)} is not possible now", legal=action_options(state))
