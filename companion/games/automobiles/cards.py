@@ -1,9 +1,9 @@
 """The action phase's cubes (AU-20, AU-21, AU-62) and the action cards' effects (AU-63..AU-97), step by step.
 
-An effect is a script: ``SCRIPTS[effect type](state, p, card, step, last, arg, events)`` carries out step ``step``
-and returns the table and the ``Stage`` it then waits for (None: the effect is complete). Step 0 gets the
-activation's choices (``arg``), a later step the stage before it (``last``). The phase ``card`` runs the next step
-once a stage is closed (``rules.PHASES``).
+An effect is its steps (``SCRIPTS``): each ``step(state, p, card, last, arg, events)`` returns the table and the
+``Stage`` it then waits for (None: the effect is complete). The first step gets the activation's choices (``arg``),
+a later one the stage before it (``last``). The phase ``card`` runs the next step once a stage is closed
+(``rules.PHASES``).
 """
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ from companion.games.automobiles.state import (
 from companion.games.automobiles.track import can_step, steppable, why_no_step
 from companion.games.base import Action, Event, IllegalAction
 
-Step = tuple[State, Stage | None]
-Script = Callable[[State, int, Card, int, Stage | None, Mapping[str, Any], list[Event]], Step]
+Step = Callable[[State, int, Card, Stage | None, Mapping[str, Any], list[Event]], tuple[State, Stage | None]]
 
 
 def activations(state: State, p: int) -> list[Action]:
@@ -132,7 +131,8 @@ def card_step(state: State, card: Card, step: int, last: Stage | None, arg: Mapp
               events: list[Event]) -> State:
     """Step ``step`` of ``card``'s effect: the table waits for the stage it asks (the phase ``card`` follows it),
     or the effect is complete and the action phase goes on."""
-    state, stage = SCRIPTS[card.effect["type"]](state, state.current, card, step, last, arg, events)
+    steps = SCRIPTS[card.effect["type"]]
+    state, stage = steps[step](state, state.current, card, last, arg, events) if step < len(steps) else (state, None)
     if stage is None:
         return state._replace(stage=None, actor=state.current)
     if stage.kind != "boost":
@@ -184,109 +184,92 @@ def _others(state: State, p: int) -> tuple[int, ...]:
     return tuple(order[(k + i) % len(order)] for i in range(1, len(order)))
 
 
-def _upgrade(state, p, card, step, last, arg, events):  # AU-63
-    if step:
-        return state, None
+def _picks(src: tuple[str, ...], dst: str, lo: int, hi: int | str, wear_each: str = "") -> Step:
+    """A step that waits for cubes picked from ``src`` to ``dst``; ``hi`` and ``wear_each`` may name the card's
+    numbers (cards.json ``effect``)."""
+    def step(state, p, card, last, arg, events):
+        top = card.effect[hi] if isinstance(hi, str) else hi
+        return state, pick(p, "", src, dst, lo, top, wear_each=card.effect[wear_each] if wear_each else 0)
+    return step
+
+
+def _removes_all_wear(zone: str) -> Step:
+    """A step that puts every wear cube of ``zone`` back to the stock (AU-71, AU-90)."""
+    return lambda state, p, card, last, arg, events: (remove_all(state, p, WEAR, zone, events), None)
+
+
+def _turn_flag(name: str) -> Step:
+    """AU-67, AU-88 (**Decision**: not for white cubes already on the track), AU-96 (**Decision**: nor for gear
+    cubes already activated): an effect that lasts the turn, after its wear."""
+    return lambda state, p, card, last, arg, events: (_wear(state, p, card, events).with_turn(**{name: True}), None)
+
+
+def _upgrade(state, p, card, last, arg, events):  # AU-63
     state = move_cube(state, p, arg["gear"], "discard", "stock", events)
     up = card.effect["upgrade"][arg["gear"]]
     return (gain(state, p, up, 1, events)[0] if up else state), None
 
 
-def _yellow_2(state, p, card, step, last, arg, events):  # AU-64
-    if step == 0:
-        return state, pick(p, "", ("active",), "discard", 0, min(card.effect["max_choose"],
-                                                                   sum(state.players[p].active)))
-    return state, pick(p, "", ("discard",), "stock", last.done, last.done) if step == 1 and last.done else None
+def _discard_active(state, p, card, last, arg, events):  # AU-64
+    return state, pick(p, "", ("active",), "discard", 0, min(card.effect["max_choose"], sum(state.players[p].active)))
 
 
-def _yellow_3(state, p, card, step, last, arg, events):  # AU-65
-    if step == 0:
-        return state, pick(p, "", ("active",), "stock", 0, 1)
-    return state, pick(p, "", ("active", "discard"), "bag", 0, 1) if step == 1 else None
+def _remove_as_many(state, p, card, last, arg, events):  # AU-64
+    return state, pick(p, "", ("discard",), "stock", last.done, last.done) if last.done else None
 
 
-def _yellow_4(state, p, card, step, last, arg, events):  # AU-66
-    if step == 0:
-        return state, pick(p, "", ("active",), "used", 1, 1)
-    return state, pick(p, "", ("discard",), "stock", 0, card.effect["remove_discard_max"]) if step == 1 else None
-
-
-def _turn_flag(name: str) -> Script:
-    """AU-67, AU-88 (**Decision**: not for white cubes already on the track), AU-96 (**Decision**: nor for gear
-    cubes already activated): an effect that lasts the turn, after its wear."""
-    def script(state, p, card, step, last, arg, events):
-        return (state if step else _wear(state, p, card, events).with_turn(**{name: True})), None
-    return script
-
-
-def _red_2(state, p, card, step, last, arg, events):  # AU-68, AU-87 (rs_red_2 moves any colour, exactly 1)
-    if step:
-        return state, None
+def _red_2(state, p, card, last, arg, events):  # AU-68, AU-87 (rs_red_2 moves any colour, exactly 1)
     state = move_cube(_wear(state, p, card, events), p, arg["gear"], "active", "discard", events)
     if card.effect["type"] == "discard_active_gear_move_any":
         return state, move(p, "", GEARS, 1, 1, colour=card.colour)
     return state, move(p, "", (lower(arg["gear"]),), 0, card.effect["max_fields"], colour=card.colour)
 
 
-def _red_3(state, p, card, step, last, arg, events):  # AU-69, AU-86
-    if step:
-        return state, None
+def _red_3(state, p, card, last, arg, events):  # AU-69, AU-86
     state = _wear(state, p, card, events)
     if card.effect["type"] == "discard_gear_next_lower_move":
         return state, move(p, "", (lower(arg["gear"]),), 0, card.effect["max_fields"], colour=card.colour)
     return state, move(p, "", (arg["gear"],), 1, 1, colour=card.colour)
 
 
-def _red_4(state, p, card, step, last, arg, events):  # AU-70
-    return state, None if step else move(p, "", GEARS[:GEARS.index(arg["gear"])], 1, 1, colour=card.colour)
+def _red_4(state, p, card, last, arg, events):  # AU-70
+    return state, move(p, "", GEARS[:GEARS.index(arg["gear"])], 1, 1, colour=card.colour)
 
 
-def _purple_1(state, p, card, step, last, arg, events):  # AU-71
-    if step == 0:
-        return state, draw(p, "", lo=1, hi=BIG, until_non_wear=True)
-    return remove_all(state, p, WEAR, "discard", events), None
+def _draw_until_not_wear(state, p, card, last, arg, events):  # AU-71
+    return state, draw(p, "", lo=1, hi=BIG, until_non_wear=True)
 
 
-def _remove(state, p, card, step, last, arg, events):  # AU-72, AU-89, AU-90, AU-91
-    effect = card.effect
-    kind = effect["type"]
-    if step == 0:
-        top = kinds(state.players[p].discard) if kind == "remove_per_distinct_discard_colours" else effect["max"]
-        return state, pick(p, "", ("discard",), "stock", 0, top)
-    if step == 1 and kind == "remove_discard_then_fewest_bonus":
-        mine = sum(state.players[p].discard)
-        if all(mine < sum(state.players[q].discard) for q in range(len(state.players)) if q != p):
-            return state, pick(p, "", ("discard",), "stock", 0, effect["bonus"])
-    if step == 1 and kind == "remove_discard_then_used_wear":  # AU-90: every wear cube in the used area
-        return remove_all(state, p, WEAR, "used", events), None
+def _remove(state, p, card, last, arg, events):  # AU-72, AU-89, AU-90, AU-91
+    if card.effect["type"] == "remove_per_distinct_discard_colours":
+        return state, pick(p, "", ("discard",), "stock", 0, kinds(state.players[p].discard))
+    return state, pick(p, "", ("discard",), "stock", 0, card.effect["max"])
+
+
+def _fewest_bonus(state, p, card, last, arg, events):  # AU-89
+    mine = sum(state.players[p].discard)
+    if all(mine < sum(state.players[q].discard) for q in range(len(state.players)) if q != p):
+        return state, pick(p, "", ("discard",), "stock", 0, card.effect["bonus"])
     return state, None
 
 
-def _purple_3(state, p, card, step, last, arg, events):  # AU-73
-    if step:
-        return state, None
+def _purple_3(state, p, card, last, arg, events):  # AU-73
     if arg["option"] == "wear":
         return remove_all(state, p, WEAR, "discard", events), None
     return state, pick(p, "", ("discard",), "stock", card.effect["n"], card.effect["n"])
 
 
-def _purple_4(state, p, card, step, last, arg, events):  # AU-74
-    if step == 0:
-        return state, pick(p, "", ("discard",), "stock", 0, card.effect["max"])
-    return state, Stage("buy", "", p, budget=last.budget) if step == 1 else None
+def _buy_for_removed(state, p, card, last, arg, events):  # AU-74
+    return state, Stage("buy", "", p, budget=last.budget)
 
 
-def _blue_1(state, p, card, step, last, arg, events):  # AU-75
-    if step:
-        return state, None
+def _blue_1(state, p, card, last, arg, events):  # AU-75
     state = _wear(state, p, card, events)
     n = count(state.players[p].discard, card.effect["count_colour"])
     return state, move(p, "", (card.effect["move_colour"],), 0, n, colour=card.colour)
 
 
-def _blue_2(state, p, card, step, last, arg, events):  # AU-76
-    if step:
-        return state, None
+def _blue_2(state, p, card, last, arg, events):  # AU-76
     state = _wear(state, p, card, events)
     me = state.players[p]
     mine = count(me.active, "blue") + count(me.used, "blue") + count(me.discard, "blue")
@@ -296,22 +279,20 @@ def _blue_2(state, p, card, step, last, arg, events):  # AU-76
     return state, None
 
 
-def _blue_3(state, p, card, step, last, arg, events):  # AU-77
-    if step:
-        return state, None
+def _blue_3(state, p, card, last, arg, events):  # AU-77
     state = _wear(state, p, card, events)
     return state, move(p, "", ("white",), 0, kinds(state.players[p].discard), colour=card.colour)
 
 
-def _blue_4(state, p, card, step, last, arg, events):  # AU-78
-    if step:
-        return state, None
+def _blue_4(state, p, card, last, arg, events):  # AU-78
     return _wear(state, p, card, events), pick(p, "", ("discard",), "active", 0, card.effect["max"])
 
 
-def _boost(state, p, card, step, last, arg, events):  # AU-79, AU-119
-    if step == 0:
-        return state, draw(p, "", lo=0, hi=card.effect["max_draw"], wear_each=card.effect["wear_per_draw"])
+def _boost_draw(state, p, card, last, arg, events):  # AU-79
+    return state, draw(p, "", lo=0, hi=card.effect["max_draw"], wear_each=card.effect["wear_per_draw"])
+
+
+def _boost_others(state, p, card, last, arg, events):  # AU-79, AU-119
     if state.table.accelerated:  # AU-119: the others' draws wait for their next turns
         for q in _others(state, p):
             state = state.with_player(q, deferred_draws=state.players[q].deferred_draws + 1)
@@ -320,9 +301,7 @@ def _boost(state, p, card, step, last, arg, events):  # AU-79, AU-119
     return state.with_turn(queue=others), Stage("boost", "next_boost", others[0])
 
 
-def _position_move(state, p, card, step, last, arg, events):  # AU-80, AU-82, AU-93, AU-94
-    if step:
-        return state, None
+def _position_move(state, p, card, last, arg, events):  # AU-80, AU-82, AU-93, AU-94
     state = _wear(state, p, card, events)
     effect = card.effect
     kind = effect["type"]
@@ -344,91 +323,76 @@ def _position_move(state, p, card, step, last, arg, events):  # AU-80, AU-82, AU
                        colour=card.colour)
 
 
-def _green_3(state, p, card, step, last, arg, events):  # AU-81
-    if step == 0:
-        return state, draw(p, "", sizes=(card.effect["draw"],), dst="aside")
-    return state, Stage("keep", "", p) if step == 1 else None
+def _draws(dst: str) -> Step:
+    """A step that waits for a draw of the card's ``draw`` cubes at once into ``dst`` (AU-81, AU-84)."""
+    return lambda state, p, card, last, arg, events: (state, draw(p, "", sizes=(card.effect["draw"],), dst=dst))
 
 
-def _rs_yellow_1(state, p, card, step, last, arg, events):  # AU-83
-    if step == 0:
-        return state, pick(p, "", ("active",), "stock", 0, sum(state.players[p].active))
-    if step == 1 and last.done:
-        return state, pick(p, "", ("discard",), "stock", 0, card.effect["factor"] * last.done)
-    return state, None
+def _keep_one(state, p, card, last, arg, events):  # AU-81
+    return state, Stage("keep", "", p)
 
 
-def _rs_yellow_2(state, p, card, step, last, arg, events):  # AU-84
-    if step == 0:
-        return state, draw(p, "", sizes=(card.effect["draw"],))
-    return state, pick(p, "", ("active", "discard"), "stock", 1, 1) if step == 1 else None
+def _remove_active(state, p, card, last, arg, events):  # AU-83
+    return state, pick(p, "", ("active",), "stock", 0, sum(state.players[p].active))
 
 
-def _rs_yellow_3(state, p, card, step, last, arg, events):  # AU-85
-    if step:
-        return state, None
+def _remove_twice_as_many(state, p, card, last, arg, events):  # AU-83
+    return state, pick(p, "", ("discard",), "stock", 0, card.effect["factor"] * last.done) if last.done else None
+
+
+def _rs_yellow_3(state, p, card, last, arg, events):  # AU-85
     return move_cube(state, p, card.colour, "used", "stock", events), draw(p, "", lo=0, hi=card.effect["max_draw"])
 
 
-def _adrenaline(state, p, card, step, last, arg, events):  # AU-92 (**Decision**: each option-b cube adds 2·g)
-    if step:
-        return state, None
+def _adrenaline(state, p, card, last, arg, events):  # AU-92 (**Decision**: each option-b cube adds 2·g)
     if arg["option"] == "a":
         return state, move(p, "", (card.effect["colour"],), 1, card.effect["option_a_fields"], colour=card.colour)
     return state.with_turn(adrenaline=state.turn.adrenaline + 1), None
 
 
-def _rs_blue_1(state, p, card, step, last, arg, events):  # AU-95
-    if step:
-        return state, None
+def _rs_blue_1(state, p, card, last, arg, events):  # AU-95
     state = state.with_turn(advance=state.turn.advance + 1)
     return state, move(p, "", GEARS, 0, card.effect["max_fields"], colour=card.colour, same=True)
 
 
-def _rs_blue_3(state, p, card, step, last, arg, events):  # AU-97
-    if step == 0:
-        return state, pick(p, "", ("active",), "discard", 1, 1)
-    if step == 1:
-        return state, pick(p, "", ("discard",), "active", 0, card.effect["take_max"],
-                           wear_each=card.effect["wear_per_taken"])
-    return state, None
-
-
-SCRIPTS: dict[str, Script] = {
-    "upgrade_gear_from_discard": _upgrade,
-    "active_to_discard_then_remove_same": _yellow_2,
-    "remove_active_then_return_to_bag": _yellow_3,
-    "active_to_used_then_remove_discard": _yellow_4,
-    "no_decline_wear": _turn_flag("no_wear"),
-    "discard_active_gear_move_next_lower": _red_2,
-    "discard_gear_same_colour_move": _red_3,
-    "active_gear_lower_colour_move": _red_4,
-    "draw_until_non_wear_then_remove_discard_wear": _purple_1,
-    "remove_discard": _remove,
-    "choose_remove_all_wear_or_n": _purple_3,
-    "remove_discard_buy_one_by_cost": _purple_4,
-    "move_per_discard_colour_count": _blue_1,
-    "blue_majority_move": _blue_2,
-    "move_white_per_distinct_discard_colours": _blue_3,
-    "discard_to_active": _blue_4,
-    "boost_draw": _boost,
-    "move_by_position": _position_move,
-    "draw_two_split": _green_3,
-    "move_plus_green_in_discards": _position_move,
-    "remove_active_then_double_discard": _rs_yellow_1,
-    "draw_then_remove_one": _rs_yellow_2,
-    "remove_self_then_draw": _rs_yellow_3,
-    "discard_gear_next_lower_move": _red_3,
-    "discard_active_gear_move_any": _red_2,
-    "red_line": _turn_flag("red_line"),
-    "remove_discard_then_fewest_bonus": _remove,
-    "remove_discard_then_used_wear": _remove,
-    "remove_per_distinct_discard_colours": _remove,
-    "adrenaline": _adrenaline,
-    "catch_up_move": _position_move,
-    "overdrive": _position_move,
-    "move_then_others_advance": _rs_blue_1,
-    "double_gears": _turn_flag("double_gears"),
-    "swap_active_discard": _rs_blue_3,
+SCRIPTS: dict[str, tuple[Step, ...]] = {
+    "upgrade_gear_from_discard": (_upgrade,),  # AU-63
+    "active_to_discard_then_remove_same": (_discard_active, _remove_as_many),  # AU-64
+    "remove_active_then_return_to_bag": (_picks(("active",), "stock", 0, 1),  # AU-65
+                                         _picks(("active", "discard"), "bag", 0, 1)),
+    "active_to_used_then_remove_discard": (_picks(("active",), "used", 1, 1),  # AU-66
+                                           _picks(("discard",), "stock", 0, "remove_discard_max")),
+    "no_decline_wear": (_turn_flag("no_wear"),),  # AU-67
+    "discard_active_gear_move_next_lower": (_red_2,),  # AU-68
+    "discard_gear_same_colour_move": (_red_3,),  # AU-69
+    "active_gear_lower_colour_move": (_red_4,),  # AU-70
+    "draw_until_non_wear_then_remove_discard_wear": (_draw_until_not_wear, _removes_all_wear("discard")),  # AU-71
+    "remove_discard": (_remove,),  # AU-72
+    "choose_remove_all_wear_or_n": (_purple_3,),  # AU-73
+    "remove_discard_buy_one_by_cost": (_picks(("discard",), "stock", 0, "max"), _buy_for_removed),  # AU-74
+    "move_per_discard_colour_count": (_blue_1,),  # AU-75
+    "blue_majority_move": (_blue_2,),  # AU-76
+    "move_white_per_distinct_discard_colours": (_blue_3,),  # AU-77
+    "discard_to_active": (_blue_4,),  # AU-78
+    "boost_draw": (_boost_draw, _boost_others),  # AU-79
+    "move_by_position": (_position_move,),  # AU-80
+    "draw_two_split": (_draws("aside"), _keep_one),  # AU-81
+    "move_plus_green_in_discards": (_position_move,),  # AU-82
+    "remove_active_then_double_discard": (_remove_active, _remove_twice_as_many),  # AU-83
+    "draw_then_remove_one": (_draws("active"), _picks(("active", "discard"), "stock", 1, 1)),  # AU-84
+    "remove_self_then_draw": (_rs_yellow_3,),  # AU-85
+    "discard_gear_next_lower_move": (_red_3,),  # AU-86
+    "discard_active_gear_move_any": (_red_2,),  # AU-87
+    "red_line": (_turn_flag("red_line"),),  # AU-88
+    "remove_discard_then_fewest_bonus": (_remove, _fewest_bonus),  # AU-89
+    "remove_discard_then_used_wear": (_remove, _removes_all_wear("used")),  # AU-90
+    "remove_per_distinct_discard_colours": (_remove,),  # AU-91
+    "adrenaline": (_adrenaline,),  # AU-92
+    "catch_up_move": (_position_move,),  # AU-93
+    "overdrive": (_position_move,),  # AU-94
+    "move_then_others_advance": (_rs_blue_1,),  # AU-95
+    "double_gears": (_turn_flag("double_gears"),),  # AU-96
+    "swap_active_discard": (_picks(("active",), "discard", 1, 1),  # AU-97
+                            _picks(("discard",), "active", 0, "take_max", wear_each="wear_per_taken")),
 }
-"""Effect type (cards.json) -> its script."""
+"""Effect type (cards.json) -> its steps, in the card's order."""
