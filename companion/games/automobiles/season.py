@@ -8,9 +8,8 @@ from typing import Any
 
 from companion.games.automobiles.kit import read_data
 from companion.games.automobiles.setup import opening_draw
-from companion.games.automobiles.stages import BIG, pick
+from companion.games.automobiles.stages import BIG, pick, wait
 from companion.games.automobiles.state import COLOURS, EMPTY, WEAR, Stage, State, Turn, count, rank_key, seat
-from companion.games.automobiles.turn import wait
 from companion.games.base import Action, Event
 
 

@@ -38,6 +38,11 @@ BIG = 99
 """No limit: as many as the zone holds."""
 
 
+def wait(state: State, stage: Stage) -> State:
+    """The table waiting for ``stage``, decided by its player."""
+    return state._replace(stage=stage, actor=stage.who)
+
+
 def pick(p: int, then: str, src: tuple[str, ...], dst: str, lo: int, hi: int, *, card: str = "",
          only: tuple[str, ...] | None = None, wear_each: int = 0) -> Stage:
     return Stage("pick", then, p, card=card, src=src, dst=dst, lo=lo, hi=hi, only=only, wear_each=wear_each)

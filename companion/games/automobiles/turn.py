@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.automobiles import cards, stages, track
+from companion.games.automobiles.stages import wait
 from companion.games.automobiles.state import (
     EMPTY,
     GEARS,
@@ -32,11 +33,6 @@ from companion.games.automobiles.state import (
     seat,
 )
 from companion.games.base import Action, Event, IllegalAction
-
-
-def wait(state: State, stage: Stage) -> State:
-    """The table waiting for ``stage``, decided by its player."""
-    return state._replace(stage=stage, actor=stage.who)
 
 
 def resume(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
