@@ -83,10 +83,6 @@ class Track:
     protected_start: tuple[str, ...] = ()
     """AU-34: start segments (``own_field_until_left``) that are a field of their own until their car leaves."""
 
-    def __hash__(self) -> int:
-        """By id, so the track's own ways can be worked out once (``functools.cache``); equal tracks are equal."""
-        return hash(self.id)
-
     def along(self, crossings: int, segment: str) -> float:
         """AU-19: how far a car or a cube has come, its crossings of the finish line times the lap length plus the
         front of its segment: the one measure of who leads and which placed cube is furthest."""
