@@ -11,8 +11,8 @@ import random
 from dataclasses import replace
 from typing import Any
 
+from companion.games.automobiles import GAME
 from companion.games.automobiles.kit import load_kit
-from companion.games.automobiles.rules import GAME, LAP_TRACK
 from companion.games.automobiles.state import COLOURS, Player, State, Turn, as_dict, as_list, cubes, minus
 from companion.games.base import Event
 
@@ -51,7 +51,7 @@ def table(cars: dict[str, str], *, cards: dict[str, str] | None = None, track: s
     box = cubes({c.id: c.count for c in load_kit().cubes.values()})
     start = state.table.lap_start
     for letter in LETTERS[:n]:
-        marker = LAP_TRACK.index(markers[letter]) if markers and letter in markers else start
+        marker = load_kit().lap_track.index(markers[letter]) if markers and letter in markers else start
         player = Player(segment=cars[letter], bag=zone((bag or {}).get(letter)),
                         active=zone((active or {}).get(letter)), used=zone((used or {}).get(letter)),
                         discard=zone((discard or {}).get(letter)), marker=marker,
@@ -68,9 +68,9 @@ def table(cars: dict[str, str], *, cards: dict[str, str] | None = None, track: s
         for colour, (cost, value) in prices.items():
             colour = SHORT.get(colour, colour)
             cards_now[colour] = replace(cards_now[colour], cost=cost, value=value)
-        tbl = replace(tbl, cards=cards_now)
+        tbl = tbl._replace(cards=cards_now)
     p = LETTERS.index(current)
-    return replace(state, table=tbl, players=tuple(players), stock=box, phase="action", current=p, actor=p,
+    return state._replace(table=tbl, players=tuple(players), stock=box, phase="action", current=p, actor=p,
                    turn=Turn(), stage=None, revealed=(),
                    protected=state.protected if protected is None else protected)
 

@@ -9,8 +9,8 @@ from math import comb
 
 import pytest
 
+from companion.games.automobiles import GAME
 from companion.games.automobiles.present import draw_odds, option_label
-from companion.games.automobiles.rules import GAME
 from companion.games.base import IllegalAction
 from tests.games.automobiles_positions import act, options, table
 
@@ -109,3 +109,9 @@ def test_the_opening_buy_shows_the_start_positions_money_left():
     assert GAME.view(state)["turn"]["money"] == 10  # P1 on the reference oval (AU-13)
     state, _ = act(state, {"type": "buy", "colour": "white"})
     assert GAME.view(state)["turn"]["money"] == 10 - GAME.view(state)["costs"]["white"]
+
+
+def test_draw_odds_list_equal_chances_in_the_colours_order_not_by_string_hashing():
+    """The same view on every Python and every run: a set's order (string hashing) never decides a tie."""
+    odds = draw_odds({"blue": 2, "red": 2, "white": 2}, 2)
+    assert list(odds["any"]) == ["white", "red", "blue"]

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from companion.games.automobiles.rules import GAME, placings, season_points, season_winner, sponsor_place
-from companion.games.automobiles.state import count, evolve
+from companion.games.automobiles import GAME
+from companion.games.automobiles.season import placings, season_points, season_winner, sponsor_place
+from companion.games.automobiles.state import count
 from companion.games.base import IllegalAction
 from tests.games.automobiles_positions import act, car, end_turn, events_of, landings, options, player, table, zones
 
@@ -371,7 +372,7 @@ def test_sx_29_sponsor_e_removes_four_wear_per_other_cube_removed():
     state = table({"A": "L1-30", "B": "L0-20"}, markers={"A": "Final"}, active={"A": {"LG": 1}},
                   bag={"A": {"W": 7}, "B": {"W": 7}}, discard={"A": {"W": 2, "BR": 9}},
                   season=["reference_oval"] * 3)
-    state = evolve(state, offered=("sponsor_E1", "sponsor_A1"))
+    state = state._replace(offered=("sponsor_E1", "sponsor_A1"))
     state, _ = act(state, activate("light_grey"), step("L0-00", **{"from": "L1-30"}))
     state, _ = end_turn(state)
     state, events = end_turn(state)
@@ -391,7 +392,7 @@ def test_sx_30_sponsor_f_at_a_middle_place_removes_three_for_six_dollars():
     bag = {x: {"W": 7} for x in "ABCD"}
     state = table(cars, markers={"D": "Final"}, active={"D": {"LG": 1}}, bag=bag, discard={"A": {"BR": 6}},
                   current="D", season=["reference_oval"] * 3)
-    state = evolve(state, offered=("sponsor_A1", "sponsor_B1", "sponsor_F2", "sponsor_C1"))
+    state = state._replace(offered=("sponsor_A1", "sponsor_B1", "sponsor_F2", "sponsor_C1"))
     state, _ = act(state, activate("light_grey"), step("L0-00", **{"from": "L1-30"}))
     state, _ = end_turn(state)
     assert [state.table.colours[p] for p in state.placings] == [car(x) for x in "DBAC"]

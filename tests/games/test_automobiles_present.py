@@ -11,8 +11,7 @@ import pytest
 
 from companion import texts
 from companion.games import GAMES
-from companion.games.automobiles import present
-from companion.games.automobiles.rules import GAME
+from companion.games.automobiles import GAME, present
 from companion.games.bots import GreedyBot, RandomBot, roll
 
 LANGUAGES = ("de", "nl", "en")

@@ -11,8 +11,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from companion.games.automobiles import GAME
 from companion.games.automobiles.kit import load_kit
-from companion.games.automobiles.rules import GAME
 from companion.games.automobiles.state import State, cubes, total_cubes
 from companion.games.bots import GreedyBot, RandomBot, play_game, replay, roll
 

@@ -1,9 +1,11 @@
-"""Seeded bot races of Automobiles replay exactly as recorded: every prompt, action, event and table state.
+"""Seeded bot races of Automobiles replay exactly as recorded: every prompt, action, event and view of the table.
 
-The digests below were recorded with the rules as they were before the speed work of issue 17 (commit bb3c24e) and
-are asserted unchanged after it, so an optimisation that changes a single option, its order, an event or a cube's
-place fails here. A race that runs past ``CAP`` actions (random bots on the one-lane ``fixture_split_start`` can
-deadlock) is digested up to the cap.
+The digests pin what the rules show (``prompt``, the events, ``view``), not how a state is held, so a rewrite of the
+rules' insides that changes a single option, its order, an event or a cube's place fails here and one that changes
+none passes. Recorded anew for issue 37 (the rules in one shape): the states became NamedTuples and the digests
+left them for the view; the races themselves were checked step by step against the rules before the rewrite (every
+prompt, action, event and view of 38 seeded races equal). A race that runs past ``CAP`` actions (random bots on the
+one-lane ``fixture_split_start`` can deadlock) is digested up to the cap.
 
 To record again after a deliberate rules change: ``PYTHONPATH=. python tests/games/test_automobiles_recorded_games.py``
 prints the table of digests.
@@ -19,8 +21,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.automobiles.rules import GAME, rate
-from companion.games.automobiles.state import State
+from companion.games.automobiles import GAME
 from companion.games.bots import GreedyBot, RandomBot, play_game, roll
 
 CAP = 1500
@@ -40,53 +41,37 @@ VARIANTS: dict[str, dict[str, Any]] = {
 
 RECORDED: dict[tuple[str, int, str, str, int], str] = {
     # (track, players, variant, bot, seed): sha256 over the race
-    ('oval', 2, 'plain', 'greedy', 0): "7de182a6780cc980b10e035dffcbfc852771b1120489dacf8c2af00af3ed5496",
-    ('oval', 3, 'plain', 'random', 1): "0b535bdb1259ab75d8fca0a8c4ee780548ab2013dbc1ac0339882335894d4891",
-    ('oval', 3, 'season_pool', 'greedy', 7): "7ff0a53b8af013db1972cde0e0d05645017d9bb6bfffa79f5e67aefaa8bf6ee3",
-    ('oval', 4, 'season_pool', 'random', 8): "8895cd4bc70bda0c465d095b0db03d8feff058b14e44297abe4f0d136af4c209",
-    ('oval', 4, 'both_drivers', 'greedy', 14): "0eb46d9b252c859ffa15d0c219b757f6cbb1f26aeb0a75e715545c9d66a59088",
-    ('oval', 2, 'both_drivers', 'random', 15): "a459d790077d62c58819fcc572a3a830b46f71892cee3699497e2008be09eba1",
-    ('oval', 2, 'all_drivers', 'greedy', 21): "64a472d52c27baba09775d855e013026a1adb948fc6adfce95caf8f52bad831f",
-    ('oval', 3, 'all_drivers', 'random', 22): "693e5fbae8a3c9a22a85ffb053fc04a63124386df336c9f175a4977dbc1e4202",
-    ('oval', 3, 'variants_on', 'greedy', 28): "c4864f386e926f01922eba9c5be17a5469c3c8d412fdcad9917f27e693b1bb1f",
-    ('oval', 4, 'variants_on', 'random', 29): "af27f3d75eef491d715b9eb64dd3eca8fc64bfe6b7a79adf159912a1202d82ee",
-    ('oval', 4, 'no_wear_activation', 'greedy', 35): "c4653d84511d56c9e39e219220434cdb4bda1233648202319580f11ae985e9ad",
-    ('oval', 2, 'no_wear_activation', 'random', 36): "204c08f9e45d41db7e5db76cd168f57ab1bbe25acd3084e0875153187d6481c6",
-    ('oval', 2, 'card_set', 'greedy', 42): "18c22a41d35a7e4321473c2fa2892d910c5149f7961d168b750f15a69588f865",
-    ('oval', 3, 'card_set', 'random', 43): "3653865a99db371504f0e2064cbe60ddafe6a8c1100c30488a97da931943fcce",
-    ('oval', 3, 'season', 'greedy', 49): "0b7923492e050176ce6b48a7f5e86649e0a6458243222d35edd00e9e6b097ba0",
-    ('oval', 4, 'season', 'random', 50): "fcd932748e9096aba896fcc05f0f0c7c7ac9400d0e5744a934ce06d7a428c45c",
-    ('split', 2, 'plain', 'greedy', 100): "043105a679294528f01dab75bdbbee2443fa061347fd74e1e32602f67af549a8",
-    ('split', 2, 'season_pool', 'random', 101): "3ecf942adeb0ea0563d2c9402179729af591afab72b3c741098ca9bb536455f8",
-    ('split', 2, 'both_drivers', 'greedy', 102): "04ff286ea17fa8c0201bb9c9fc827adf5d65601beec10e559d8a2e5c0514f042",
-    ('split', 2, 'plain', 'random', 103): "6819a712c0d07e90e85c783f8dd2ba3c7f24c291cfb20908a664f7da9bdeec26",
-    ('split', 2, 'season_pool', 'greedy', 104): "453d2cca3c32a7407416afbc2e8d0f5ff2693ca4bf651ba9dde73d2620db11db",
-    ('split', 2, 'both_drivers', 'random', 105): "5644cb4ea9991bfc65bc8ed294f4dd45573f650192859ec45eaabcd1a6ff19e4",
-    ('oval', 4, 'plain', 'greedy', 200): "f3ca69b934c3f2d577818cf42f1c28e7dcf677c91f831b762564ab2d510fc450",
-    ('oval', 4, 'plain', 'greedy', 201): "dc4cba6262d4f722f413e59c51c38c945ac10b06b02416688f6c4a288f60e40c",
-    ('oval', 4, 'plain', 'greedy', 202): "fda497570d41cc6cb34c79620c8a1fa1c37b7daf20eab6e15f5f736ec25dbe54",
-    ('oval', 4, 'plain', 'greedy', 203): "1d590a8878e96ab1bc5de0ba2462e05e968d1ba69af18df4235ee971378e4a9d",
-    ('oval', 4, 'plain', 'greedy', 204): "1433db9c211b86bdddf2c56e629364bf5ab52b1031372d3c53760fbdae798052",
-    ('oval', 4, 'plain', 'greedy', 205): "e5e4bb35a70f18b43cf6740608dff946bffb83039fbb5691ba737bcce890e08f",
-    ('oval', 4, 'plain', 'greedy', 206): "0374ceddb0e081fe2ebefc9a82fab27219dc02c2fa256e61dcaaf149bcdab901",
-    ('oval', 4, 'plain', 'greedy', 207): "2d7be3284544ec9ff786d0fcb158549d9b6ba9554484cf01aa971fb3aee88a67",
+    ('oval', 2, 'plain', 'greedy', 0): "ddc1c2c932f7061e703a290ff29213509e07379d60c22676d4c0bce98efcd2cb",
+    ('oval', 3, 'plain', 'random', 1): "e70b8f4bc3513c460c94ebf6745a481308b794966136f2a0cd1c57f30f2a6163",
+    ('oval', 3, 'season_pool', 'greedy', 7): "368e6974609181c945c5bedd0ca0586d2c2dadfcc841a5288eccadc2ee6870b3",
+    ('oval', 4, 'season_pool', 'random', 8): "6e2bef192ef01ee4513de314fdf884b8320fcf91ab3a26cf8baeb401a88478d6",
+    ('oval', 4, 'both_drivers', 'greedy', 14): "8bf8a64e227fcaa05ff4b9ebe52dbbbf2c3cf11f60044932277ac7982e8a1e29",
+    ('oval', 2, 'both_drivers', 'random', 15): "e100f248fd7345dc333b31f31ea5024dd3da88476ce8fd828333b7c4d5b59384",
+    ('oval', 2, 'all_drivers', 'greedy', 21): "21c25e08391bba49289a2044339d89fef0569b5c43ab923f3ea096efa5877d21",
+    ('oval', 3, 'all_drivers', 'random', 22): "978c261eff2fcb98f08e062b4490b2f0b8efc18108fdbea9813891999b6642bb",
+    ('oval', 3, 'variants_on', 'greedy', 28): "1fe8b9cff7dc22e5593dd540032e9c56d7128e6ea890c461071ea5e60da5f07a",
+    ('oval', 4, 'variants_on', 'random', 29): "b478334c2dc831361b195391439da358be91995f01018a4e9daf94a58bdddec4",
+    ('oval', 4, 'no_wear_activation', 'greedy', 35): "1fd534fbfea88813d15e884dcbec472b9692a680d6d19589a0a23952973d9444",
+    ('oval', 2, 'no_wear_activation', 'random', 36): "346e87911a480e0fc1d5d006f452556e4340d00f96708260f2439c232dea6255",
+    ('oval', 2, 'card_set', 'greedy', 42): "d467d438cd041fca1cb48420cc4a79988a4cc115ce848f00d86e1bf703c3f6ed",
+    ('oval', 3, 'card_set', 'random', 43): "55462b2b0831a247b50d1080f7ba81d9af5dce81f4b5b99f44f8c2ecf374fa4c",
+    ('oval', 3, 'season', 'greedy', 49): "80c729af546346b01051f8355a25609fa138fecf676fbcacf7329cbbedf19234",
+    ('oval', 4, 'season', 'random', 50): "f9cce9d8802384ce0c4566e6c9a5cf9b5cd5f3ffdffe6c3b0e9c7d355449794e",
+    ('split', 2, 'plain', 'greedy', 100): "523e9553ac88b56a4db40719ca341e541f21288122e043bdef51cc27ad974567",
+    ('split', 2, 'season_pool', 'random', 101): "0993d4ff5c539b29f196d4cd987c935eeaef86891f293c2e1cfb7b14aaea4425",
+    ('split', 2, 'both_drivers', 'greedy', 102): "767921aab0003ff97e518e5beed738e887b948ba6479c7b7224dcd6e7fbee782",
+    ('split', 2, 'plain', 'random', 103): "73920d018b0485def6931decfdc828dec24752d5ec69fd2c8e447890a7031245",
+    ('split', 2, 'season_pool', 'greedy', 104): "57a70e013690d428c568c28843923a9ae9cffef07e35a8fc6d19eb9dbf3124e6",
+    ('split', 2, 'both_drivers', 'random', 105): "3ed3a2511588fbc2cdfd6a9f20e9116d217afe35a8d0901419da1784f3a5e88c",
+    ('oval', 4, 'plain', 'greedy', 200): "e6111bede2a8b6059ec09b254b7a64062a1b1a85d1d8e03dce392cc7237ee33e",
+    ('oval', 4, 'plain', 'greedy', 201): "25aa141748d5a98dd1903dc4044a54457d6250f18e084b08888c4bf570c287e4",
+    ('oval', 4, 'plain', 'greedy', 202): "6d4badbb4f93603e89329dbeab59cfb8f87ec88dc2de39882160790603026074",
+    ('oval', 4, 'plain', 'greedy', 203): "e4245b4ff18f13d46c48d0ec9cd290749a7e9d3203404f6dc452d67dd1af3237",
+    ('oval', 4, 'plain', 'greedy', 204): "e1958fa5ee4dd2993a7a06fbff3148e6d1d836bcc9c3b31aafea4c08b2d96a57",
+    ('oval', 4, 'plain', 'greedy', 205): "cc172d62a7b0942d130ac93e5a9f691c09897666e5227ea330552a1018b7637c",
+    ('oval', 4, 'plain', 'greedy', 206): "eb4d5159f71aaefb558194def7753eb38adac945276e6b73b4f0369606793df2",
+    ('oval', 4, 'plain', 'greedy', 207): "95b1b425990c4e56108950f42ad54a59bff133e4f048e114dac9195db208abf6",
 }
-
-
-def canonical(value: Any) -> Any:
-    """A state as plain JSON-able values; sets are sorted so the digest does not depend on string hashing."""
-    if isinstance(value, State):
-        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value) if f.name != "table"} | {
-            "track": value.table.track.id, "order": list(value.table.order)}
-    if dataclasses.is_dataclass(value):
-        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, frozenset | set):
-        return sorted(canonical(v) for v in value)
-    if isinstance(value, tuple | list):
-        return [canonical(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): canonical(v) for k, v in value.items()}
-    return value
 
 
 def race_digest(track: str, players: int, variant: str, bot: str, seed: int) -> str:
@@ -95,14 +80,14 @@ def race_digest(track: str, players: int, variant: str, bot: str, seed: int) -> 
     player = GreedyBot() if bot == "greedy" else RandomBot()
     rng = random.Random(seed)
     state = GAME.setup(options, rng)
-    digest = hashlib.sha256(json.dumps(canonical(state), sort_keys=True).encode())
+    digest = hashlib.sha256(json.dumps(GAME.view(state), sort_keys=True).encode())
     for _ in range(CAP):
         if GAME.is_over(state):
             break
         prompt = GAME.prompt(state)
         action = roll(GAME, player.choose(GAME, state, prompt, rng), rng, state)
         state, events = GAME.apply(state, action)
-        step = [canonical(dataclasses.asdict(prompt)), action, events, canonical(state)]
+        step = [dataclasses.asdict(prompt), action, events, GAME.view(state)]
         digest.update(json.dumps(step, sort_keys=True).encode())
     return digest.hexdigest()
 
@@ -130,37 +115,37 @@ def test_seeded_bot_race_replays_the_recorded_prompts_actions_events_and_states(
 BENCH_POOLS = ("base", "racing_season", "both")
 BENCH_RACES: dict[int, str] = {
     # seed: sha256 over the actions of the race bench/rules_automobiles.py times (4 greedy bots, the reference oval,
-    # card pool BENCH_POOLS[seed % 3]) and its final table, recorded at commit ce643cf
-    0: "c27da58b378e94f7b5c0d601000d2220c0f7ff19f99f76d45100363c8129925b",
-    1: "19897ae6bff3def519379e23bd05b4949c3dfcc6f13d811186a2c197d108ce9e",
-    2: "9743ccc98dfad3fa5a7990a87967b17a4fe55d672575f577ce17ce869993778e",
-    3: "0b7a2219629db573133273b6f296782656a7647bb971a1a8d9384fed5b2957e2",
-    4: "5619f9fd0ae916545108828ec8bac5cf9e18f974224ae8985286948e3c1035e3",
-    5: "ec0d5434985153f9f2348a26baf8c3555aef1064328f794fff55d6bc9f045bf7",
-    6: "77ef08a82faf84ce7e12f0c564452091ce9f687b700fb50066a50eb12298f0b7",
-    7: "00fea91412f0927e11c1eae9fb1e4f7f084a56909557fbfbaa9aad3e6ff91f1f",
-    8: "367cd67b7b997bb0bc8c2a858130b80daf6d79a654dcf3d29c4a0ea6520b6c13",
-    9: "8afa9bb144859b8830e000fd7d5fa2f97b12957389f838859d2184e5a504e0da",
-    10: "f026910f9c9524d0f795f950f3ea67c3b9f31379bcc6974e05432d835a5bbb5e",
-    11: "0cc3118c3385d215a6c556e0d4c40ab0fae6c25f6f0c38b7f249aff8c30addd4",
-    12: "d96b28ce976ec9767ed046efd3cfd62609e37243379f465c9073d59678288512",
-    13: "13913c8406b37902afe15d10bc4ef339f7ce2d282815e8269b07b52f5e777247",
-    14: "3674e709de409948b1c3c108fa322e71e2b0975ff16eaaa19ee1320a93ebe936",
-    15: "cb795f792c644a792042626c0d067b725de4c3c8cfd6588b73bc2c60d385f7b1",
-    16: "b9d4746821cbe6307eaa0ffaf13928373aeee5b0326f5f99eaecce9af418b15b",
-    17: "0ea5635d237a78dff040f9f1daa8d40c66ca719bd83c60c66d7061cb3a0e8fcf",
-    18: "3a8a5216a8200b98816439f763dfb70743ee50da50f2b359136e703afebfcaa0",
-    19: "e1d7cd4a5aa9ba1179f18ea64d37ba39cf66acc8774f9695f0f2cef19dc6cd14",
-    20: "e607a34dae431406558e27f1637efbb02328dc85f8afeab29b1c380d8a3a1369",
-    21: "a93ba281b81e4d2cef05192404a34ec43fd31f277a1af3d95a745b7dd8721069",
-    22: "708067e031e971b47f55f5a50a84a99a9145252a54b3dd3e7c58ac437eefacd4",
-    23: "3c281a0242918f37172c1f34e2d2a1fb530b50f46a98bb5a04aa56d6be801a45",
-    24: "6171f88387dcd22cc7e5c521fb9d58d44e4ecf25a035add0552c34458487d915",
-    25: "fd74a0356f7656055b125b0f824327909bea33e10a05b0a1bf32c3eebe934ca8",
-    26: "fb81367857aeaa5aa4cc2faf96238f4eb3bad262d66dbc253f0dde1f5c65553e",
-    27: "635c7a901cdee9eda1b9dabd4d7b570c99a6fce0c181d4d964d905a44e0d1303",
-    28: "61ee2a87fb007f2e02541cd624cf03eb7ad4c2aa971843ac60c851dc6be75e67",
-    29: "b01f2d6d29f8a09329cbaec1b83dfcc36664df89ab202788b1bb3741c17397e5",
+    # card pool BENCH_POOLS[seed % 3]) and its final view, recorded anew for issue 37 (the same actions as before)
+    0: "9abad3b7444abccdf426fde1f318df128220407044c6eb55d0e81a3125b9b920",
+    1: "2ec9cd73d7dded6b37ac2ea87b8f0de1d115dd546c2de7245af2c9cdd1f862fe",
+    2: "85482f20ce7fc95bd749ab74240c39e45fd8593389c7db92b2fabde3ea755deb",
+    3: "bad3aad779627ecbcc6cc5ee316a84aa3f49cd5f5d1fe5db2ceb5787cbe7ed35",
+    4: "7717672930dac577c66795b7bd311137a08ad36173cc461affa1e55738d4c6a9",
+    5: "95d9243f28401a2efe6019f8f08620d0ffc1b279efa0ed08249c2a121c441a23",
+    6: "4c95a6ea3f09e41d95a8351f1bd64191b65287b99fd8def26f62ab7b5554e068",
+    7: "a24f3162bcfeb5eb00fac25e77a57882d4665f8207a8a64b0167fb505b53e5b4",
+    8: "b960aa6fab49bbeed2fd98ac913d817a008f96bca1f2364f851e593638e5bebe",
+    9: "322e9062fd8b075814644e2a1f7443f279c3d5415a4fdfdd947af8bd937b11e6",
+    10: "7224f1e985a91fbeceb34a59b1c54d34ee68bf693228bea4791e4604a9636bfe",
+    11: "d602b6281d5d614af2816e2ea6b707ef5d0fb42b7eed12fb453bd2de3b333832",
+    12: "34451e2c823ab1b065e8da047d2508b5bb12494b4247ff056afbcc2091f97304",
+    13: "2af236bcc7ae3a67f70e79461c3a927ce8e9085e1a4051208ee95dc77557c7c3",
+    14: "22e39d6b30d769e18dc9c692b5825fba71b9928902836df35fe2b449900113e6",
+    15: "c2b33fef3f3a84fac47bd59802d2e1000949019473b8d235d471b10d84f4ad1f",
+    16: "1611fb4a5182d63f0ec2a3e91b881ce8d9a6a7dda49ce2f16aa217c3bd73b7f5",
+    17: "878de02aab2cf1cbdd25235efbe24f5240392a0b7ab77c3be5746f66398f2eb2",
+    18: "9abe6244a8fade2b6d0ad0ad038ec1303843fb061a36f4090428a5e713b18678",
+    19: "bb60a6cc90257c3d5b25e1d020a9a563a179b1fb868cd524722f68a6e50d1102",
+    20: "a5769a9d08bea276e8e5a16b816479f1888c24571faae1a20d6bfe96853dd355",
+    21: "763feb3a61d9b6b67f0188ffe6d4ce4aaef9c24e9a9c5749209298acc6feda4e",
+    22: "d49d7a04a0cef7eb17d20dd94b1e9b4cb77f0eb107cd2d485f22e95758cede6a",
+    23: "fcdf7921bcbd475857ed888579757e66941124f92c8fa7efeace860fed5145e2",
+    24: "2fdb2c4f1c1d284fb2276afa7075cfb4db003c52889d2ae6991b887da6edc502",
+    25: "d85baba9648c81d36f1ac51fa3727c338808262f6f5aa3c690d1ccaf8bd8ff49",
+    26: "88d4aa6c68bec40de5e9c1cc2800ca4196f05bf8a89b74b2afe17afc2d2bed8e",
+    27: "92b0bbc41d6915740a96516ec917cc5e9f8f591b5e7f554b8e9628e8dcca3fee",
+    28: "db6f4bb361d0cb71bafb068e887ebfe365f824019f88762c5643738ca1e1ff75",
+    29: "71e3413ff14ba9e926a517864c9d6a09f829266a012541662923ffad3e05285b",
 }
 
 
@@ -169,37 +154,13 @@ def bench_digest(seed: int) -> str:
     options = {"players": [{"name": c.title(), "colour": c} for c in ("red", "blue", "yellow", "green")],
                "card_pool": BENCH_POOLS[seed % len(BENCH_POOLS)]}
     final, actions = play_game(GAME, options, seed, GreedyBot())
-    return hashlib.sha256(json.dumps([actions, canonical(final)], sort_keys=True).encode()).hexdigest()
+    return hashlib.sha256(json.dumps([actions, GAME.view(final)], sort_keys=True).encode()).hexdigest()
 
 
 def test_the_bench_greedy_races_play_the_recorded_actions():
     """The 30 races ``bench/rules_automobiles.py`` times, recorded before issue 17's second speed pass: a faster
     run of the bench must be the very same races (the per-step digests above pin events and states)."""
     assert {seed: bench_digest(seed) for seed in range(30)} == BENCH_RACES
-
-
-@pytest.mark.parametrize("seed", range(8))
-def test_rate_gives_the_score_of_the_option_played_out(seed):
-    """``rate`` skips playing out options that change nothing ``score`` looks at; it must give the very number that
-    playing them out gives (with the same draw), so a greedy bot that rates options chooses as one that plays them
-    out."""
-    variant = list(VARIANTS)[seed % len(VARIANTS)]
-    options = {"players": [{"name": f"P{n}"} for n in range(2 + seed % 4)], **VARIANTS[variant]}
-    rng = random.Random(seed)
-    state = GAME.setup(options, rng)
-    bot = GreedyBot() if seed % 2 else RandomBot()
-    for _ in range(400):
-        if GAME.is_over(state):
-            break
-        prompt = GAME.prompt(state)
-        for k, option in enumerate(prompt.options):
-            rated = rate(state, option, prompt.actor)
-            if "roll" in option:  # a draw is played out by the bot with its own sample draw
-                assert rated is None
-                continue
-            played, _ = GAME.apply(state, roll(GAME, option, random.Random(k), state))
-            assert rated == GAME.score(played, prompt.actor), option
-        state, _ = GAME.apply(state, roll(GAME, bot.choose(GAME, state, prompt, rng), rng, state))
 
 
 if __name__ == "__main__":

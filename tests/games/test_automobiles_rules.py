@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from companion.games.automobiles.rules import GAME, placings
+from companion.games.automobiles import GAME
+from companion.games.automobiles.season import placings
 from companion.games.automobiles.state import count
 from companion.games.base import IllegalAction
 from tests.games.automobiles_positions import act, car, end_turn, events_of, landings, options, player, table, zones
@@ -369,3 +370,25 @@ def test_a_season_is_refused_at_set_up_when_a_later_track_has_too_few_start_posi
     two = GAME.setup({"players": four[:2], "season": ["reference_oval", "fixture_split_start", "reference_oval"]},
                      random.Random(1))
     assert two.table.track.id == "reference_oval"
+
+
+def test_the_flow_is_the_phases_table_and_names_only_its_own_phases():
+    """AU-16: every phase but the end of the game says what comes next (no handler sets the phase), and every phase
+    named, by a phase or by the stages of seeded bot races, is one of the table's."""
+    from companion.games.automobiles.rules import PHASES
+    from companion.games.bots import RandomBot, play_game
+
+    for name, phase in PHASES.items():
+        assert (phase.next is None) == (name == "over"), name
+        assert not isinstance(phase.next, str) or phase.next in PHASES, name
+    seen = set()
+    for seed in range(3):
+        options = {"players": [{"name": "A"}, {"name": "B"}, {"name": "C"}], "card_pool": "both", "drivers": True}
+        state = GAME.setup(options, random.Random(seed))
+        _, actions = play_game(GAME, options, seed, RandomBot())
+        for action in actions[:600]:
+            seen.add(state.phase)
+            if state.stage is not None:
+                seen.add(state.stage.then)
+            state, _ = GAME.apply(state, action)
+    assert seen <= set(PHASES) and {"action", "buy", "effect", "end"} <= seen

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from companion.games.automobiles.rules import GAME
+from companion.games.automobiles import GAME
 from companion.games.automobiles.scenario import position_from_state, state_from_position
 from companion.games.base import IllegalAction, ScenarioError
 

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from companion.games.automobiles.rules import GAME, ranking
-from companion.games.automobiles.state import count
+from companion.games.automobiles import GAME
+from companion.games.automobiles.state import count, ranking
 from companion.games.base import IllegalAction
 from tests.games.automobiles_positions import (
     act,
@@ -410,7 +410,7 @@ def _priced(state, costs):
     cards = dict(state.table.cards)
     for colour, cost in costs.items():
         cards[colour] = replace(cards[colour], cost=cost)
-    return replace(state, table=replace(state.table, cards=cards))
+    return state._replace(table=state.table._replace(cards=cards))
 
 
 @pytest.mark.parametrize("setting", ["to_discard", "none"])
@@ -434,7 +434,7 @@ def test_ox_31_a_printed_wear_card_may_move_more_active_wear_along():
     state = table({"A": "L0-05", **FAR}, active={"A": {"BR": 3}})
     wear = state.table.cards["brown"]
     cards = {**state.table.cards, "brown": copy(wear, effect={**wear.effect, "extra_active_wear_moved": 1})}
-    state = copy(state, table=copy(state.table, cards=cards))
+    state = state._replace(table=state.table._replace(cards=cards))
     state, _ = act(state, activate("brown"))
     assert zones(state, "A")["active"] == {"brown": 1} and zones(state, "A")["discard"] == {"brown": 2}
 

@@ -80,6 +80,8 @@ class Track:
     segments: dict[str, Segment]
     start_positions: tuple[tuple[str, str, int], ...]
     """(P1.., segment, money for the opening buy) in grid order (AU-11, AU-13)."""
+    protected_start: tuple[str, ...] = ()
+    """AU-34: start segments (``own_field_until_left``) that are a field of their own until their car leaves."""
 
     def along(self, crossings: int, segment: str) -> float:
         """AU-19: how far a car or a cube has come, its crossings of the finish line times the lap length plus the
@@ -118,7 +120,8 @@ def _track(data: dict[str, Any]) -> Track:
                                  ahead=s.get("ahead")) for s in data["segments"]}
     starts = tuple((p["id"], p["segment"], p["money"]) for p in data["start_positions"])
     return Track(id=data["id"], name=data.get("name", data["id"]), reference=data["reference"],
-                 lap_length=data["lap_length"], fields=fields, segments=segments, start_positions=starts)
+                 lap_length=data["lap_length"], fields=fields, segments=segments, start_positions=starts,
+                 protected_start=tuple(p["segment"] for p in data["start_positions"] if p.get("own_field_until_left")))
 
 
 def kit_from(cubes: dict[str, Any], cards: dict[str, Any], tracks: dict[str, Any]) -> Kit:

@@ -10,7 +10,7 @@ from math import comb
 from typing import Any
 
 from companion.games.automobiles.kit import load_kit
-from companion.games.automobiles.state import WEAR
+from companion.games.automobiles.state import COLOURS, WEAR
 from companion.games.base import log_lines_of, ranked
 from companion.texts import catalog, text
 
@@ -113,7 +113,8 @@ def draw_odds(bag: Mapping[str, int], n: int, refill: Mapping[str, int] | None =
                         comb(size, k))
 
     most_wear = min(certain.get(WEAR, 0) + pool.get(WEAR, 0), from_bag + rest)
-    colours = sorted({c for c, m in (*bag.items(), *refill.items()) if m}, key=lambda c: -at_least(c, 1))
+    colours = sorted({c for c, m in (*bag.items(), *refill.items()) if m},  # equal chances in the colours' order
+                     key=lambda c: (-at_least(c, 1), COLOURS.index(c) if c in COLOURS else len(COLOURS), c))
     return {"n": n, "drawn": from_bag + rest, "from_bag": from_bag,
             "wear": [round(float(at_least(WEAR, t)), 4) for t in range(1, most_wear + 1)],
             "any": {c: round(float(at_least(c, 1)), 4) for c in colours if at_least(c, 1)}}

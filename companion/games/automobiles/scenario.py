@@ -15,8 +15,7 @@ from typing import Any
 
 from companion.games.automobiles import rules
 from companion.games.automobiles.kit import load_kit
-from companion.games.automobiles.rules import GAME
-from companion.games.automobiles.state import COLOURS, Player, State, Turn, as_dict, cubes, evolve, minus, plus
+from companion.games.automobiles.state import ACTION_COLOURS, COLOURS, Player, State, Turn, as_dict, cubes, minus, plus
 from companion.games.base import IllegalAction, ScenarioError, check_keys, turn_of, typed_value
 
 ZONES = ("bag", "active", "used", "discard")
@@ -38,7 +37,7 @@ def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[s
         if state.phase == "over" or state.current != owner:
             whose = "nobody" if state.phase == "over" else state.table.colours[state.current]
             raise IllegalAction("AU-16", f"it is {whose}'s turn, not {player}'s", legal=whose)
-        state, more = GAME.apply(state, action)
+        state, more = rules.apply(state, action)
         events += more
     return {"position": position_from_state(state), "events": events}
 
@@ -73,8 +72,8 @@ def state_from_position(position: Any) -> State:
     for key in ("track", "laps", "cards", "season"):
         if key in position:
             options[key] = position[key]
-    state = GAME.setup(options, random.Random(0))
-    table = evolve(state.table, order=tuple(colours.index(c) for c in order), drivers=any(
+    state = rules.setup(options, random.Random(0))
+    table = state.table._replace(order=tuple(colours.index(c) for c in order), drivers=any(
         e.get("driver") for e in entries) or state.table.drivers)
     track = table.track
     box = cubes({c.id: c.count for c in kit.cubes.values()})
@@ -109,7 +108,7 @@ def state_from_position(position: Any) -> State:
         raise ScenarioError("position.players", "two cars on one segment")
     protected = typed_value(position, "protected", list, "position", [])
     for k, segment in enumerate(protected):
-        if segment not in table.protected_start:
+        if segment not in table.track.protected_start:
             raise ScenarioError(f"position.protected[{k}]", f"{segment!r} is no start segment of its own (AU-34)")
     phase = typed_value(position, "phase", str, "position", "action")
     if phase != "action":
@@ -124,11 +123,11 @@ def state_from_position(position: Any) -> State:
             raise ScenarioError(f"position.sponsors_offered[{k}]", f"no sponsor {sponsor!r} in cards.json")
     held = set(offered) | {player.sponsor for player in players}
     deck = tuple(s["id"] for s in kit.sponsors if s["id"] not in held) if table.season else ()
-    state = evolve(state, table=table, offered=tuple(offered), deck=deck, players=tuple(players), stock=box,
+    state = state._replace(table=table, offered=tuple(offered), deck=deck, players=tuple(players), stock=box,
                    phase="action", current=p, actor=p, turn=Turn(), stage=None, revealed=(),
                    protected=tuple(protected), round=typed_value(position, "round", int, "position", 1),
                    race=typed_value(position, "race", int, "position", 1))
-    return rules.begin_turn(state, p, [])
+    return rules.start_turn(state)
 
 
 def position_from_state(state: State) -> dict[str, Any]:
@@ -146,7 +145,7 @@ def position_from_state(state: State) -> dict[str, Any]:
                      deferred_moves=player.deferred_moves, points=player.points)
         players.append(entry)
     return {"track": table.track.id, "laps": lap_track[table.lap_start],
-            "cards": {c: card.id for c, card in table.cards.items() if c in rules.ACTION_COLOURS},
+            "cards": {c: card.id for c, card in table.cards.items() if c in ACTION_COLOURS},
             "variants": {"weaving": table.weaving, "accelerated": table.accelerated, "open_bags": table.open_bags,
                          "wear_activation": table.wear_activation},
             "season": list(table.season), "race": state.race, "round": state.round,

@@ -1,6 +1,8 @@
-"""The Automobiles table as frozen values: whose cubes are where, the cars on the track, and the turn in progress.
+"""The Automobiles table as immutable values: whose cubes are where, the cars on the track, the turn in progress;
+and the cubes' ways between the zones, the stock and the bag: draws (AU-50..AU-52), gains (AU-22..AU-24), money
+(AU-35, AU-36).
 
-A player's four zones (bag, active, used, discard) are multisets of cube colours, stored as one count per colour in
+A player's zones (bag, active, used, discard) are multisets of cube colours, stored as one count per colour in
 ``COLOURS`` order, so moving a cube is a tuple copy and "no cube is lost" is a sum (AU-1, AU-2). Cubes on the track
 and on the wear table are counted in the used area (AU-25); ``Turn.placed`` only says where the track cubes rest.
 """
@@ -8,50 +10,21 @@ and on the wear table are counted in the used area (AU-25); ``Turn.placed`` only
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple
 
 from companion.games.automobiles.kit import Card, Kit, Track
+from companion.games.base import Action, Event, IllegalAction
 
 COLOURS = ("white", "light_grey", "dark_grey", "black", "yellow", "red", "purple", "blue", "green", "brown")
 """AU-1: the cube colours, in the order a zone counts them (gears low to high, the action colours, wear)."""
 IDX = {c: i for i, c in enumerate(COLOURS)}
 GEARS = COLOURS[:4]
 """The gear colours, low to high (glossary: white < light grey < dark grey < black)."""
+ACTION_COLOURS = ("yellow", "red", "purple", "blue", "green")
 WEAR = "brown"
 EMPTY = (0,) * len(COLOURS)
 
 Cubes = tuple[int, ...]
-T = TypeVar("T")
-
-
-def evolve(obj: T, **changes: Any) -> T:
-    """``dataclasses.replace`` without running ``__init__``: the rules copy a state for every action and every
-    option a greedy bot tries, and ``replace`` was half of a bot race. The classes here have no ``__post_init__``.
-
-    The copy's attributes are one dict handed to the new object whole: filling an empty ``__dict__`` key by key
-    grows it several times and was a fifth of a greedy race. That dict is built with ``{**...}``, not
-    ``dict.copy``: an object made by ``__init__`` keeps its attributes beside a key table its class shares, and a
-    copy of such a "split" dict is split again, where Python 3.11 reads no attribute quickly (every read of it
-    fell back to the generic look-up, a tenth of a greedy race). Merged into a new dict they get a table of
-    their own, which the next copies clone as a block."""
-    new = _NEW(type(obj))
-    _SET(new, "__dict__", {**obj.__dict__, **changes})  # frozen: the dataclass's own __setattr__ refuses
-    return new
-
-
-def make(cls: type[T], **attributes: Any) -> T:
-    """An instance of a frozen dataclass from all its attributes, made the way ``evolve`` makes a copy: a dict of
-    its own handed over whole, not one ``object.__setattr__`` per field (a placed cube is made for every move;
-    prompts are made alike by ``Prompt.of``). The caller names every field; the classes here have no
-    ``__post_init__``."""
-    new = _NEW(cls)
-    _SET(new, "__dict__", attributes)
-    return new
-
-
-_NEW, _SET = object.__new__, object.__setattr__
-"""Bound once: ``evolve`` runs thousands of times a race, and ``object.__new__`` is two look-ups each time."""
 
 
 def cubes(counts: dict[str, int] | None = None) -> Cubes:
@@ -89,11 +62,7 @@ def as_dict(zone: Cubes) -> dict[str, int]:
 
 def as_list(zone: Cubes) -> list[str]:
     """A zone as colours, each as often as the zone holds it (a bot's draw samples the bag from this list)."""
-    colours: list[str] = []
-    for colour, n in zip(COLOURS, zone, strict=True):
-        if n:
-            colours += [colour] * n
-    return colours
+    return [colour for colour, n in zip(COLOURS, zone, strict=True) for _ in range(n)]
 
 
 def from_list(colours: list[str]) -> Cubes:
@@ -106,13 +75,12 @@ def kinds(zone: Cubes) -> int:
 
 
 def lower(colour: str) -> str | None:
-    """AU-68: the next lower gear colour; none below white (``NO_COLOUR_BELOW_WHITE``)."""
+    """AU-68 **Decision**: the next lower gear colour; none below white, so a white cube is not eligible."""
     i = GEARS.index(colour)
     return GEARS[i - 1] if i else None
 
 
-@dataclass(frozen=True)
-class Player:
+class Player(NamedTuple):
     segment: str
     """The car's segment."""
     bag: Cubes = EMPTY
@@ -124,7 +92,7 @@ class Player:
     crossings: int = 0
     """How often the car crossed the finish line (AU-19)."""
     marker: int = 0
-    """Index of the lap marker on ``LAP_TRACK``."""
+    """Index of the lap marker on the kit's lap track."""
     driver: str | None = None
     sponsor: str | None = None
     """The sponsor kept from an earlier race of the season (AU-113)."""
@@ -139,8 +107,7 @@ class Player:
         return tuple(map(sum, zip(self.bag, self.active, self.used, self.discard, self.aside, strict=True)))
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
     """A cube resting on the track this turn (AU-26): its colour, segment and how often its path crossed the line
     (absolute, like the car's), so the furthest cube is the greatest ``crossings × lap + front`` (AU-38)."""
 
@@ -149,15 +116,14 @@ class Placed:
     crossings: int
 
 
-@dataclass(frozen=True)
-class Stage:
+class Stage(NamedTuple):
     """One small decision inside a rule that takes several (an effect, a phase step): what the table waits for.
 
     ``kind`` is ``pick`` (move cubes one at a time between zones), ``move`` (a cube or the car steps field by
     field), ``draw`` (cubes from the bag: one at a time, or ``sizes`` at once), ``keep`` (which drawn cube stays
-    active, AU-81), ``sort`` (driver_04), ``buy`` (exactly one cube, AU-74) or ``choose`` (the car's destination
-    on a tie, AU-38). ``then`` names what follows once it is complete (``rules.CONTINUE``), ``step`` the place in
-    that continuation.
+    active, AU-81), ``sort`` (driver_04), ``buy`` (cubes for a budget, AU-74, AU-114), ``choose`` (the car's
+    destination on a tie, AU-38) or ``boost`` (another player's draw, AU-79). ``then`` names the phase of
+    ``rules.PHASES`` that follows once the stage is ``closed``; ``step`` is the place in a card's effect.
     """
 
     kind: str
@@ -185,10 +151,10 @@ class Stage:
     counts_wear: bool = True
     choices: tuple[str, ...] = ()
     budget: int = 0
+    closed: bool = False
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """What the active player's turn has done so far (AU-17..AU-48); it starts empty every turn."""
 
     committed: bool = False
@@ -208,12 +174,11 @@ class Turn:
     """Wear gained in the wear phase (-1: no wear phase this turn, e.g. a pit stop)."""
     start_rank: int = 0
     queue: tuple[int, ...] = ()
-    """Players still owed something during this turn: Boost draws (AU-79) or rs_blue_1 moves (AU-95)."""
+    """Players still owed something: Boost draws (AU-79), rs_blue_1 moves (AU-95), a sponsor (AU-113)."""
     pit_stop: bool = False
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(NamedTuple):
     """What a race fixes at set-up (AU-8)."""
 
     kit: Kit
@@ -233,8 +198,6 @@ class Table:
     drivers: bool = False
     season: tuple[str, ...] = ()
     """The tracks of a season's races (AU-111); empty for a single race."""
-    protected_start: tuple[str, ...] = ()
-    """AU-34: start segments that are a field of their own until their car leaves."""
 
     def cost(self, colour: str) -> int | None:
         return self.cards[colour].cost
@@ -243,8 +206,7 @@ class Table:
         return self.cards[colour].value
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     table: Table
     players: tuple[Player, ...]
     stock: Cubes
@@ -255,36 +217,41 @@ class State:
     """The seat that decides now (another player during a Boost draw or an rs_blue_1 move)."""
     round: int = 1
     race: int = 1
-    turn: Turn = field(default_factory=Turn)
+    turn: Turn = Turn()
     stage: Stage | None = None
     protected: tuple[str, ...] = ()
     revealed: tuple[str, ...] = ()
+    """Drivers revealed and not chosen yet (AU-99)."""
     offered: tuple[str, ...] = ()
     """Sponsors revealed for the end of this race (AU-112, AU-116)."""
     deck: tuple[str, ...] = ()
     """The face-down sponsor pile."""
-    """Drivers revealed and not chosen yet (AU-99)."""
     winners: tuple[int, ...] = ()
     placings: tuple[int, ...] = ()
     results: tuple[tuple[int, ...], ...] = ()
     """The placings of the season's finished races."""
 
-    def player(self, p: int) -> Player:
-        return self.players[p]
-
     def with_player(self, p: int, **changes: Any) -> State:
-        return self.with_seat(p, evolve(self.players[p], **changes))
+        return self.with_seat(p, self.players[p]._replace(**changes))
 
     def with_seat(self, p: int, player: Player, **changes: Any) -> State:
-        """The table with ``player`` in seat ``p`` and ``changes`` of its own, in one copy (a cube from the stock to
-        a player is one change of the table, not two)."""
-        players = list(self.players)
-        players[p] = player
-        return evolve(self, players=tuple(players), **changes)
+        """The table with ``player`` in seat ``p`` and ``changes`` of its own."""
+        return self._replace(players=(*self.players[:p], player, *self.players[p + 1:]), **changes)
+
+    def with_turn(self, **changes: Any) -> State:
+        return self._replace(turn=self.turn._replace(**changes))
+
+    def uses_driver(self, driver: str) -> State:
+        return self.with_turn(drivers_used=self.turn.drivers_used | {driver})
 
 
 def seat(state: State, p: int) -> str:
     return state.table.colours[p]
+
+
+def driver_ready(state: State, p: int, driver: str) -> bool:
+    """AU-100: ``p`` has ``driver`` and has not used it this turn."""
+    return state.players[p].driver == driver and driver not in state.turn.drivers_used
 
 
 def field_of(state: State, segment: str) -> str:
@@ -323,8 +290,7 @@ def distance(state: State, p: int) -> float:
 def rank_key(state: State, p: int) -> tuple[float, int]:
     """AU-19: further ahead first; at equal distance the lane nearer the infield."""
     player = state.players[p]
-    track = state.table.track
-    return -track.along(player.crossings, player.segment), track.segments[player.segment].lane
+    return -distance(state, p), state.table.track.segments[player.segment].lane
 
 
 def ranking(state: State) -> list[int]:
@@ -338,10 +304,7 @@ def position(state: State, p: int) -> int:
 
 
 def car_at(state: State, segment: str) -> int | None:
-    for p, player in enumerate(state.players):
-        if player.segment == segment:
-            return p
-    return None
+    return next((p for p, player in enumerate(state.players) if player.segment == segment), None)
 
 
 def total_cubes(state: State) -> Cubes:
@@ -350,3 +313,121 @@ def total_cubes(state: State) -> Cubes:
     for player in state.players:
         zone = plus(zone, player.owned())
     return zone
+
+
+WEAR_BUYABLE = False
+"""AU-3 **Decision**: wear cannot be bought (``True``: at its card's cost, like any cube)."""
+WEAR_VALUE = 0
+"""AU-3 **Decision**: an active wear cube is worth $0 in the buy phase (else its card's value)."""
+WEAR_COST_FOR_SUMS = 0
+"""AU-3 **Decision**: wear counts 0 in AU-74's sum of removed cubes' costs."""
+
+
+def available(player: Player) -> int:
+    """The cubes a draw can still reach: the bag, and the discard that refills it (AU-50)."""
+    return sum(player.bag) + sum(player.discard)
+
+
+def parse_draw(state: State, p: int, dice: Any, k: int) -> tuple[Cubes, Cubes, Cubes, bool]:
+    """AU-50, AU-52: the observed colours of a draw of ``k`` cubes, checked against the bag (and the discard it is
+    refilled from); returns (drawn, bag after, discard after, refilled)."""
+    if not isinstance(dice, list) or len(dice) != k or not all(map(COLOURS.__contains__, dice)):
+        raise IllegalAction("AU-52", f"a draw of {k} names {k} cube colours, got {dice!r}", legal=list(COLOURS))
+    drawn = from_list(dice)
+    player = state.players[p]
+    if sum(player.bag) >= k:
+        if not within(drawn, player.bag):
+            raise IllegalAction("AU-52", f"the bag holds {as_dict(player.bag)}, not {as_dict(drawn)}")
+        return drawn, minus(player.bag, drawn), player.discard, False
+    rest = minus(drawn, player.bag)
+    if min(rest) < 0 or not within(rest, player.discard):
+        raise IllegalAction("AU-52", f"the draw must be the whole bag {as_dict(player.bag)} and then cubes of the "
+                            f"discard {as_dict(player.discard)}, got {as_dict(drawn)}")
+    return drawn, minus(player.discard, rest), EMPTY, True
+
+
+def draw_into(state: State, p: int, dice: Any, k: int, into: str, events: list[Event]) -> tuple[State, Cubes]:
+    """AU-50: ``k`` cubes from the bag into the zone ``into``, the bag refilled from the discard when it runs out."""
+    drawn, bag, discard, refilled = parse_draw(state, p, dice, k)
+    if refilled:
+        events.append({"type": "refilled", "player": seat(state, p)})
+    target = getattr(state.players[p], into)
+    state = state.with_player(p, bag=bag, discard=discard, **{into: plus(target, drawn)})
+    events.append({"type": "drew", "player": seat(state, p), "cubes": sorted(dice, key=IDX.__getitem__)})
+    return state, drawn
+
+
+def gain(state: State, p: int, colour: str, n: int, events: list[Event]) -> tuple[State, int]:
+    """AU-24: from the stock into the used area. AU-22 **Decision**: too few brown cubes in the stock: gain what
+    is left and carry on. AU-23 **Decision**: a card never gains a cube the stock lacks (its options say so)."""
+    n = min(n, count(state.stock, colour)) if colour == WEAR else n
+    if n <= 0:
+        return state, 0
+    player = state.players[p]
+    state = state.with_seat(p, player._replace(used=add(player.used, colour, n)), stock=add(state.stock, colour, -n))
+    events.append({"type": "gained", "player": seat(state, p), "colour": colour, "n": n})
+    return state, n
+
+
+def move_cube(state: State, p: int, colour: str, src: str, dst: str, events: list[Event]) -> State:
+    """One cube from a zone (``stock`` included) to another."""
+    player, stock, zones = state.players[p], state.stock, {}
+    if src == "stock":
+        stock = add(stock, colour, -1)
+    else:
+        zones[src] = add(getattr(player, src), colour, -1)
+    if dst == "stock":
+        stock = add(stock, colour, 1)
+    else:
+        zones[dst] = add(zones.get(dst, getattr(player, dst)), colour, 1)
+    state = state.with_seat(p, player._replace(**zones), stock=stock)
+    events.append({"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": src, "to": dst})
+    return state
+
+
+def remove_all(state: State, p: int, colour: str, zone: str, events: list[Event]) -> State:
+    """Every cube of ``colour`` in the zone back to the stock, one event per cube."""
+    player = state.players[p]
+    n = count(getattr(player, zone), colour)
+    if not n:
+        return state
+    state = state.with_seat(p, player._replace(**{zone: add(getattr(player, zone), colour, -n)}),
+                            stock=add(state.stock, colour, n))
+    events += [{"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": zone, "to": "stock"}
+               for _ in range(n)]
+    return state
+
+
+def value(state: State, colour: str) -> int:
+    return WEAR_VALUE if colour == WEAR else state.table.value(colour)
+
+
+def cost(state: State, colour: str) -> int | None:
+    """AU-36: what a cube costs, None where it cannot be bought (wear unless ``WEAR_BUYABLE``, or no cost)."""
+    return None if colour == WEAR and not WEAR_BUYABLE else state.table.cost(colour)
+
+
+def money(state: State, p: int) -> int:
+    """AU-35: the values of the cubes still active, less what was spent (AU-36, AU-105)."""
+    active = state.players[p].active
+    return sum(value(state, c) * n for c, n in zip(COLOURS, active, strict=True) if n) - state.turn.spent
+
+
+def buys(state: State, budget: int) -> list[Action]:
+    """AU-36: a buy option for each colour in the stock that can be bought for at most ``budget``."""
+    found: list[Action] = []
+    for colour, n in zip(COLOURS, state.stock, strict=True):
+        price = cost(state, colour)
+        if n and price is not None and price <= budget:
+            found.append({"type": "buy", "colour": colour})
+    return found
+
+
+def buyable(state: State, colour: str) -> bool:
+    return count(state.stock, colour) > 0 and cost(state, colour) is not None
+
+
+def cost_for_sum(state: State, colour: str) -> int:
+    """AU-74: a removed cube's cost; wear counts ``WEAR_COST_FOR_SUMS``."""
+    price = state.table.cost(colour)
+    return WEAR_COST_FOR_SUMS if colour == WEAR or price is None else price
