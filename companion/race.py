@@ -7,6 +7,7 @@ A game whose presentation has neither gets an empty summary and the screen shows
 
 from __future__ import annotations
 
+import bisect
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,13 +25,17 @@ def race_summary(game: Game, presentation: Any, record: GameRecord,
     """
     chart = hasattr(presentation, "chart_point")
     metrics = list(presentation.CHART_METRICS) if chart else []
+    states = [game.setup(record.options, random.Random(record.seed))]
+    for action in actions:
+        states.append(game.apply(states[-1], action)[0])
     xs: list[int] = []
     series: dict[str, dict[str, list[float | None]]] = {metric: {} for metric in metrics}
-
-    def sample(view: Mapping[str, Any]) -> None:
-        x, values = presentation.chart_point(view)
-        if xs and xs[-1] == x:
-            return
+    # The axis never goes back, so the first state of each step is found by bisection: a few views a step, not a
+    # view of every state (a view may hold odds that take a while to work out).
+    point = (lambda n: presentation.chart_point(game.view(states[n]))) if chart else None
+    n = 0
+    while chart and n < len(states):
+        x, values = point(n)
         xs.append(x)
         for metric in metrics:
             lines = series[metric]
@@ -38,15 +43,8 @@ def race_summary(game: Game, presentation: Any, record: GameRecord,
                 lines.setdefault(actor, [None] * (len(xs) - 1)).append(value)
             for line in lines.values():  # an actor missing from this point gets a gap, not a shifted line
                 line.extend([None] * (len(xs) - len(line)))
-
-    state = game.setup(record.options, random.Random(record.seed))
-    if chart:
-        sample(game.view(state))
-    for action in actions:
-        state, _ = game.apply(state, action)
-        if chart:
-            sample(game.view(state))
-    view = game.view(state)
+        n = bisect.bisect_right(range(len(states)), x, lo=n + 1, key=lambda k: point(k)[0])
+    view = game.view(states[-1])
     return {"standings": presentation.standings(view, series) if hasattr(presentation, "standings") else [],
             "chart": {"axis": presentation.CHART_AXIS, "metrics": metrics, "x": xs, "series": series} if chart
             else None}

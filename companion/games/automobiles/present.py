@@ -4,7 +4,6 @@ returns as it is)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from fractions import Fraction
 from functools import cache
 from math import comb
 from typing import Any
@@ -103,21 +102,21 @@ def draw_odds(bag: Mapping[str, int], n: int, refill: Mapping[str, int] | None =
     certain = {} if from_bag < in_bag else bag
     k = from_bag if from_bag < in_bag else rest
 
-    def at_least(colour: str, t: int) -> Fraction:
-        """P(at least ``t`` of ``colour``): the certain cubes, then a hypergeometric draw of ``k`` from ``pool``."""
+    def at_least(colour: str, t: int) -> float:
+        """P(at least ``t`` of ``colour``): the certain cubes, then a hypergeometric draw of ``k`` from ``pool``
+        (whole numbers until the one division, which Python rounds correctly, so equal chances stay equal)."""
         t -= certain.get(colour, 0)
         size, good = sum(pool.values()), pool.get(colour, 0)
         if t <= 0:
-            return Fraction(1)
-        return Fraction(sum(comb(good, y) * comb(size - good, k - y) for y in range(t, min(good, k) + 1)),
-                        comb(size, k))
+            return 1.0
+        return sum(comb(good, y) * comb(size - good, k - y) for y in range(t, min(good, k) + 1)) / comb(size, k)
 
     most_wear = min(certain.get(WEAR, 0) + pool.get(WEAR, 0), from_bag + rest)
-    colours = sorted({c for c, m in (*bag.items(), *refill.items()) if m},  # equal chances in the colours' order
-                     key=lambda c: (-at_least(c, 1), COLOURS.index(c) if c in COLOURS else len(COLOURS), c))
+    chances = {c: at_least(c, 1) for c in {c for c, m in (*bag.items(), *refill.items()) if m}}
+    colours = sorted(chances, key=lambda c: (-chances[c], COLOURS.index(c) if c in COLOURS else len(COLOURS), c))
     return {"n": n, "drawn": from_bag + rest, "from_bag": from_bag,
-            "wear": [round(float(at_least(WEAR, t)), 4) for t in range(1, most_wear + 1)],
-            "any": {c: round(float(at_least(c, 1)), 4) for c in colours if at_least(c, 1)}}
+            "wear": [round(at_least(WEAR, t), 4) for t in range(1, most_wear + 1)],
+            "any": {c: round(chances[c], 4) for c in colours if chances[c]}}
 
 
 def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
