@@ -84,7 +84,7 @@ def enrol_and_measure(enrolment: Enrolment, train, chosen: np.ndarray, eval_sets
         if picked:
             enrolment.add(label, picked)
     enrolment.fit()
-    return {name: accuracy(Classifier.enrolled(enrolment), crops, labels)
+    return {name: accuracy(enrolment.classifier(), crops, labels)
             for name, (crops, labels) in eval_sets.items()}
 
 
@@ -125,7 +125,7 @@ def run() -> dict:
         n_classes = len(card.labels)
         with tempfile.TemporaryDirectory() as tmp:
             enrolment = Enrolment.load(Path(tmp) / "enrol-d6.npz", card)
-            alone = {split: accuracy(Classifier.enrolled(enrolment), crops, labels)
+            alone = {split: accuracy(enrolment.classifier(), crops, labels)
                      for split, (crops, labels) in eval_sets.items()}
             six = [enrol_and_measure(enrolment, train, spread_per_face(train.sources, train.labels, pool, n_classes,
                                                                        PER_FACE, SEED + draw), eval_sets)
