@@ -470,6 +470,7 @@ def load_data(dice_set: str, config: TrainConfig, *, workers: int = 2, cache_dir
         "synthetic": {"renderer": renderer, "train_per_class": config.synth_per_class,
                       "val_per_class": config.synth_val_per_class, "seed": config.seed,
                       "crops": "rotated (crop convention, jittered) and axis-aligned box crops, all quarter turns",
+                      "licence": "rendered by this project's own code (vision.synth, MIT); no third-party images",
                       "surfaces": list(TRAINING_BACKGROUNDS), "validation_surfaces": list(VALIDATION_BACKGROUNDS)},
     }
     if config.real:
@@ -486,6 +487,8 @@ def load_data(dice_set: str, config: TrainConfig, *, workers: int = 2, cache_dir
                 "first_val_photo": real.photos_val[0],
             }
             log(f"  real-d6-tray train: {len(real.labels)} dice for training, {len(real.val_labels)} for validation")
+    trained_on["chosen_on"] = ("renders on the validation surfaces" if real is None else
+                               "renders on the validation surfaces and the real validation photos")
     return TrainData(labels, train_x, train_y, val_x, val_y, test_x, test_y, real, trained_on)
 
 
