@@ -84,8 +84,10 @@ def enrol_and_measure(enrolment: Enrolment, train, chosen: np.ndarray, eval_sets
         if picked:
             enrolment.add(label, picked)
     enrolment.fit()
-    return {name: accuracy(Classifier.enrolled(enrolment), crops, labels)
-            for name, (crops, labels) in eval_sets.items()}
+    measured = {name: accuracy(enrolment.classifier(), crops, labels) for name, (crops, labels) in eval_sets.items()}
+    estimate = enrolment.estimate()  # what the teach page would say, from the taught dice alone
+    measured["estimate"] = (estimate.taught, {"untaught": estimate.untaught}) if estimate else (float("nan"), {})
+    return measured
 
 
 def spread_of(values: list[float]) -> tuple[float, float, float]:
@@ -125,7 +127,7 @@ def run() -> dict:
         n_classes = len(card.labels)
         with tempfile.TemporaryDirectory() as tmp:
             enrolment = Enrolment.load(Path(tmp) / "enrol-d6.npz", card)
-            alone = {split: accuracy(Classifier.enrolled(enrolment), crops, labels)
+            alone = {split: accuracy(enrolment.classifier(), crops, labels)
                      for split, (crops, labels) in eval_sets.items()}
             six = [enrol_and_measure(enrolment, train, spread_per_face(train.sources, train.labels, pool, n_classes,
                                                                        PER_FACE, SEED + draw), eval_sets)
@@ -158,6 +160,10 @@ def run() -> dict:
                           f"{split}_one_face": round(one_mean, 4), f"{split}_one_face_worst": round(one_lo, 4),
                           f"{split}_corrections": (round(taught_corrections[split][0], 4)
                                                            if taught_corrections else None)})
+        estimate = spread_of([d["estimate"][0] for d in six])
+        print(f"  the teach page's cross-validated estimate, all six faces taught ({DRAWS} draws): {estimate[0]:.2%} "
+              f"({estimate[1]:.2%}-{estimate[2]:.2%}), from the {PER_FACE * n_classes} taught dice alone")
+        entry["estimate_after"] = round(estimate[0], 4)
         entry["test_after_range"] = [round(v, 4) for v in spread_of([d["test"][0] for d in six])[1:]]
         entry["test_after_per_face"] = {face: round(float(np.mean([d["test"][1][face] for d in six])), 4)
                                         for face in card.labels}

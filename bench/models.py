@@ -267,7 +267,30 @@ def run() -> dict:
                 print(f"d6: against the faces the photos show ({n} wrong labels corrected, {LIST.name}): "
                       f"{right}/{len(truth)} = {right / len(truth):.2%}")
         results["models"][name] = entry
+    results["models"][YARDSTICK] = yardstick(real_missing)
     return results
+
+
+YARDSTICK = "d6_synthetic_only"
+
+
+def yardstick(real_missing: str | None) -> dict:
+    """The renders-only d6 (trained and chosen on renders alone, as a custom set is) on the real test photos:
+    what a table with dice nobody photographed can expect, set beside every synthetic figure above."""
+    card_path = MODELS_DIR / f"{YARDSTICK}.json"
+    if not card_path.is_file():
+        print(f"\n{YARDSTICK}: no model card at {card_path} (run `make models`)")
+        return {"skipped": f"no model card at {card_path}"}
+    card = load_card(card_path)
+    print(f"\n== {YARDSTICK}: the renders-only yardstick ({card.trained_on['synthetic']['renderer']})")
+    if real_missing:
+        print(f"{YARDSTICK} real accuracy NOT MEASURED: {real_missing}")
+        return {"skipped": real_missing}
+    labels = list(card.labels)
+    data = load_yolo_crops(REAL_D6_TRAY / "test" / "images", REAL_D6_TRAY / "test" / "labels", card.input.size[0])
+    summary = accuracy_summary(confusion_matrix(data.labels, predict(card, data.crops), len(labels)), labels)
+    print(format_report(summary, labels, f"{YARDSTICK}: real-d6-tray test split, renders only (goal >= 97%)"))
+    return {"real_d6_tray_test": summary, "renderer": card.trained_on["synthetic"]["renderer"]}
 
 
 def run_frames() -> dict:

@@ -126,7 +126,7 @@ class TableCamera:
         """Switch to `dice_set`: its model with the table's enrolment, its teacher, and a new source only where
         the source depends on the dice (the synthetic tray renders them). The source is in place when this
         returns (the demo rolls into it at once); the pipeline thread takes the switch between frames."""
-        from vision.classify import Classifier
+        from vision.enrol import taught_classifier
         from vision.pipeline import default_model
         from vision.sources import open_source
 
@@ -136,7 +136,7 @@ class TableCamera:
             enrolment = enrolment_path(self.config.data_dir, dice_set)
             spec = source_spec(self.config, dice_set)
             try:
-                classifier = Classifier.load(default_model(dice_set), enrolment=str(enrolment))
+                classifier = taught_classifier(default_model(dice_set), enrolment)
                 source = open_source(spec) if spec != self._source_spec else None
             except Exception as exc:  # no model for these dice: typed in by hand, the screens say why
                 self.dice_set, self.off = dice_set, off_reason(dice_set, exc)

@@ -30,7 +30,7 @@ class UsageError(Exception):
     """A mistake in how the command was called; printed as one line, exit status 2."""
 
 
-PASSTHROUGH = {"enrol": "vision.enrol", "eval": "vision.evaluate"}
+PASSTHROUGH = {"enrol": "vision.enrol_cli", "eval": "vision.evaluate"}
 """Commands whose own parser lives in vision/: everything after the command name is theirs."""
 
 

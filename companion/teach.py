@@ -37,6 +37,8 @@ KEEP_READINGS = 16
 """Crops of this many recent readings are kept in memory: a correction refers to a reading still on screen."""
 MAX_CORRECTIONS = 300
 """Kept corrections beyond this are dropped oldest first, so a long evening never fills the SD card."""
+GOAL_PER_FACE = 10
+"""Examples per face the teach page asks for (its progress): a few photos of several dice showing that face."""
 
 
 class TeachError(ValueError):
@@ -66,6 +68,7 @@ class Teacher:
         self._lock = threading.Lock()  # the crops (the camera thread writes them)
         self._enrol_lock = threading.Lock()  # the enrolment (fitting must not stall the camera)
         self._enrolment: Any = None
+        self._estimate: Any = None  # the enrolment's cross-validated estimate, computed once per change
 
     @property
     def card(self) -> Any:
@@ -87,6 +90,7 @@ class Teacher:
             self.pipeline.use(classifier, source)
             self.enrolment_path = Path(enrolment_path)
             self._enrolment = None
+            self._estimate = None
             with self._lock:
                 self._readings.clear()
                 self._latest = None
@@ -205,7 +209,21 @@ class Teacher:
         enrolment = self.enrolment()
         enrolment.fit()
         enrolment.save()
-        self.pipeline.classifier.use_enrolment(enrolment)
+        self.pipeline.classifier.use_head(enrolment.head)
+        self._estimate = None
+
+    def estimate(self) -> dict[str, Any] | None:
+        """The teach page's honest figure: what share of the taught dice a head fitted without them reads right
+        (`vision.enrol.Enrolment.estimate`), beside the shipped model's share; None before anything is taught."""
+        if not self.enrolment_path.exists():
+            return None
+        with self._enrol_lock:
+            if self._estimate is None:
+                found = self.enrolment().estimate()
+                self._estimate = {} if found is None else {"taught": round(found.taught, 4),
+                                                            "untaught": round(found.untaught, 4),
+                                                            "dice": found.dice, "folds": found.folds}
+            return self._estimate or None
 
     def teach_face(self, label: str) -> int:
         """Every die of the latest reading shows `label`: learn them all. Returns how many were added."""
@@ -243,7 +261,7 @@ class Teacher:
             enrolment = self.enrolment()
             if label is None:
                 enrolment.reset()
-                self.pipeline.classifier.use_enrolment(enrolment)
+                self.pipeline.classifier.use_head(enrolment.head)
                 return
             if label not in self.labels:
                 raise TeachError(f"{label!r} is not a face of these dice; faces are {', '.join(self.labels)}",
@@ -252,7 +270,37 @@ class Teacher:
             self._refit()
 
     def summary(self) -> dict[str, Any]:
-        """What the teach page shows: taught examples per face, kept corrections, dice in the latest reading."""
+        """What the teach page shows: each face with its look, taught examples per face and the goal, kept
+        corrections, dice in the latest reading."""
         taught = self.enrolment().counts() if self.enrolment_path.exists() else {label: 0 for label in self.labels}
-        return {"dice_set": self.card.dice_set, "faces": self.labels, "taught": taught,
-                "corrections": self.corrections(), "in_tray": len(self.latest_crops())}
+        return {"dice_set": self.card.dice_set, "faces": self.labels, "looks": face_looks(self.card.dice_set,
+                                                                                           self.labels),
+                "taught": taught, "goal": GOAL_PER_FACE, "estimate": self.estimate(),
+                "corrections": self.corrections(),
+                "in_tray": len(self.latest_crops())}
+
+
+def _hex(bgr: tuple[int, int, int]) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*(int(round(v)) for v in reversed(bgr)))
+
+
+def face_looks(dice_set: str, labels: list[str]) -> dict[str, dict[str, str]]:
+    """How the teach page draws each face: the die's body and ink colour where the face's die type has its own
+    (Cubitos' types, Automobiles' cubes), and the picture it carries (`vision.synth` names it: "pips3", "team+coin1",
+    "blank"). A set the renderer does not know gets no looks: the page draws plain dice."""
+    from vision.synth.dice_sets import UnknownDiceSet, get_dice_set, get_palette
+
+    try:
+        dice = get_dice_set(dice_set)
+    except UnknownDiceSet:
+        return {}
+    looks = {}
+    for label in labels:
+        if label not in dice.labels:
+            continue
+        look = {"symbol": dice.symbols[label][0]}
+        if label in dice.label_palettes:
+            palette = get_palette(dice.label_palettes[label][0])
+            look.update(body=_hex(palette.body), ink=_hex(palette.inks[0]))
+        looks[label] = look
+    return looks

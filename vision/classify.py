@@ -12,17 +12,14 @@ A card's test-time views (`input.tta`, e.g. the 4 quarter turns of every crop) g
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 # ModelError lives beside CardModel, which raises it; companion code and tests import it from here.
 from vision.card import Card, CardError, CardModel, ModelError, load_card
-
-if TYPE_CHECKING:
-    from vision.enrol import Enrolment
 
 
 @dataclass(frozen=True)
@@ -41,46 +38,34 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=1, keepdims=True)
 
 
-class Classifier:
-    """A card's model (`vision.card.CardModel`) plus the table's enrolment, if any. `threads=1` keeps it on one
-    core (the Pi shares cores with the camera, the web server and the capture thread); None lets onnxruntime
-    choose. Raises `ModelError` when the model file is missing, unusable or lacks the card's logits output.
+Head = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""(base logits [N, C], embedding [N, D]) -> logits [N, C]: what a table taught on top of the model (`vision.enrol`
+fits one; this module only runs it, so teaching sits above the classifier)."""
 
-    `model` is public so teach-your-dice (`companion.teach`) runs the same session rather than opening a second
+
+class Classifier:
+    """A card's model (`vision.card.CardModel`) plus, optionally, a head a table taught (`Head`). `threads=1`
+    keeps it on one core (the Pi shares cores with the camera, the web server and the capture thread); None lets
+    onnxruntime choose. Raises `ModelError` when the model file is missing, unusable or lacks the card's logits
+    output.
+
+    `model` is public so teach-your-dice (`vision.enrol`) runs the same session rather than opening a second
     copy of the model on a Pi with little memory to spare; given, it is that session (an `Enrolment`'s).
     """
 
-    def __init__(self, card: Card, *, threads: int | None = 1, enrolment: str | Path | Enrolment | None = None,
-                 model: CardModel | None = None) -> None:
+    def __init__(self, card: Card, *, threads: int | None = 1, model: CardModel | None = None,
+                 head: Head | None = None) -> None:
         self.card = card
         self.model = model if model is not None else CardModel(card, threads)
         self.labels = card.labels
-        self.head = None
-        if enrolment is not None:
-            self.use_enrolment(enrolment)
+        self.head = head
 
-    def use_enrolment(self, enrolment: str | Path | Enrolment) -> None:
-        """Add a table's taught dice (``vision.enrol``) on top of the shipped model, from now on.
-
-        The head needs the model's embedding too, so enrolled classification asks for both outputs in the one
-        inference call. A missing or reset enrolment file means the shipped model alone. An `Enrolment` already
-        in memory (the teach page's, just refitted) is used as it is, not read back from its file.
-        """
-        from vision.enrol import Enrolment, EnrolmentError
-
-        if isinstance(enrolment, Enrolment):
-            self.head = enrolment.head
-            return
-        if not Path(enrolment).is_file():
-            self.head = None
-            return
-        try:
-            self.head = Enrolment.load(enrolment, self.card, self.model).head
-        except (EnrolmentError, ValueError) as exc:
-            raise ModelError(f"{enrolment}: enrolment not usable with {self.card.path}: {exc}") from None
+    def use_head(self, head: Head | None) -> None:
+        """Read with a table's taught head on top of the model from the next call on (None: the model alone)."""
+        self.head = head
 
     @classmethod
-    def load(cls, path: str | Path, *, threads: int | None = 1, enrolment: str | Path | None = None) -> Classifier:
+    def load(cls, path: str | Path, *, threads: int | None = 1) -> Classifier:
         """From a card (``models/d6.json``) or a model whose card sits beside it (``models/d6.onnx``)."""
         path = Path(path)
         card_path = path.with_suffix(".json") if path.suffix == ".onnx" else path
@@ -91,22 +76,16 @@ class Classifier:
             card = load_card(card_path)
         except CardError as exc:
             raise ModelError(str(exc)) from None
-        return cls(card, threads=threads, enrolment=enrolment)
+        return cls(card, threads=threads)
 
     @property
     def input_size(self) -> tuple[int, int]:
         """(height, width) the crops should be cut at."""
         return self.card.input_size
 
-    @classmethod
-    def enrolled(cls, enrolment: Enrolment) -> Classifier:
-        """The app's classifier for a table's enrolment as it is in memory, on the enrolment's own model session
-        (what the teach page and `bench/enrolment.py` measure is what the camera runs)."""
-        return cls(enrolment.card, model=enrolment.model, enrolment=enrolment)
-
     def logits(self, crops: list[np.ndarray]) -> np.ndarray:
-        """[N, C]: the model's, plus the enrolment head's residual; one inference call for all crops (and all
-        their test-time views). The embedding is fetched only when an enrolment head needs it."""
+        """[N, C]: the model's, through the taught head if any; one inference call for all crops (and all their
+        test-time views). The embedding is fetched only when a head needs it."""
         if not crops:
             return np.zeros((0, len(self.labels)), np.float32)
         head = self.head

@@ -20,18 +20,19 @@ to 84.9% (mean over the faces); the 154 train dice the synthetic-only model misr
 it to 69.5%. Now 83.7%, 98.7% and 88.0%.
 
 Everything lives in one file (the path the app passes); `reset()` deletes it, `remove(label)` drops one label's
-examples, and a correction from the tablet is simply `add(label, [crop])` followed by `fit()`.
+examples, and a correction from the tablet is simply `add(label, [crop])` followed by `fit()`. Teaching sits above
+the classifier: this module fits the head that `vision.classify.Classifier` runs (`taught_classifier`,
+`Enrolment.classifier`); the command line that cuts dice out of tray photos is `vision.enrol_cli`.
 
 >>> card = load_card("models/d6.json")                          # doctest: +SKIP
 >>> enrolment = Enrolment.load("data/enrol-d6.npz", card)        # doctest: +SKIP
 >>> enrolment.add("6", crops_of_my_six); enrolment.fit(); enrolment.save()   # doctest: +SKIP
->>> Classifier.enrolled(enrolment).classify([crop])[0].label    # doctest: +SKIP
+>>> enrolment.classifier().classify([crop])[0].label             # doctest: +SKIP
 '6'
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import warnings
@@ -41,13 +42,27 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .card import Card, CardModel, load_card
+from .card import Card, CardModel, ModelError
+from .classify import Classifier
 
 FORMAT = 2  # 1 had a bias in the head and no anchors: such a file is refitted when loaded (its crops are kept)
 ANCHORS_PER_LABEL = 20
 ANCHOR_WEIGHT = 10.0  # all anchors together weigh this many times all the table's examples together
 ANCHOR_SEED = 20261123
 ANCHOR_LIKENESS = 0.25  # see anchor_weights
+
+
+ESTIMATE_FOLDS = 5
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What cross-validation says of a table's taught dice (`Enrolment.estimate`)."""
+
+    taught: float  # share of the examples read right by a head that never saw them
+    untaught: float  # share the shipped model alone reads right
+    dice: int  # examples the estimate counted
+    folds: int
 
 
 class EnrolmentError(ValueError):
@@ -256,6 +271,11 @@ class Enrolment:
             self._model = self.card.open(threads=1)
         return self._model
 
+    def classifier(self) -> Classifier:
+        """The app's classifier for this enrolment as it is in memory, on its own model session (what the teach
+        page and `bench/enrolment.py` measure is what the camera runs)."""
+        return Classifier(self.card, model=self.model, head=self.head)
+
     def _index(self, label: str) -> int:
         if label not in self.card.labels:
             raise EnrolmentError(f"label {label!r} is not one of the model's labels {list(self.card.labels)}")
@@ -308,72 +328,56 @@ class Enrolment:
         self.head = fit_head(self.base_logits, self.embeddings, self.labels, self.anchors, l2=l2)
         return self.head
 
+    def estimate(self, folds: int = ESTIMATE_FOLDS) -> Estimate | None:
+        """How many of the table's dice the taught classifier will read right, cross-validated: each of `folds`
+        parts of every face's examples is read by a head fitted without it (and with the anchors). A part is a run
+        of examples in the order they were taught, so the dice of one photo mostly fall in one part and the
+        estimate is not flattered by near-copies of a die. None when there is too little to hold a part out."""
+        if not len(self.labels):
+            return None
+        if self.anchors is None or self.anchors.source != anchor_source(self.card):
+            self.anchors = render_anchors(self.card, self.model)
+        part = np.zeros(len(self.labels), np.int64)
+        for label in np.unique(self.labels):
+            where = np.flatnonzero(self.labels == label)
+            part[where] = np.arange(len(where)) * folds // len(where)  # runs of consecutive examples
+        right, counted = 0, 0
+        for k in range(folds):
+            held = part == k
+            if not held.any() or held.all():
+                continue
+            head = fit_head(self.base_logits[~held], self.embeddings[~held], self.labels[~held], self.anchors)
+            read = head(self.base_logits[held], self.embeddings[held]).argmax(1)
+            right += int((read == self.labels[held]).sum())
+            counted += int(held.sum())
+        if not counted:
+            return None
+        untaught = float((self.base_logits.argmax(1) == self.labels).mean())
+        return Estimate(right / counted, untaught, counted, folds)
 
-def dice_in_photo(image: np.ndarray, size: tuple[int, int], tray_dir: Path | None = None) -> list[np.ndarray]:
-    """Every die the live pipeline would find in a tray photo, cut as it cuts them (calibrated if given)."""
-    from .pipeline import Pipeline
-    from .segment import crops
-    from .tray import Tray
 
-    tray = Tray.load(tray_dir) if tray_dir is not None else None
-    if tray is not None and not tray.fits(image):
-        tray = None  # a photo from another camera: the automatic mode still finds dice on a plain surface
-    return crops(image, Pipeline(None, None, tray=tray).find(image), size)
+def taught_classifier(model: str | Path, enrolment: str | Path | None = None, *, threads: int | None = 1) -> Classifier:
+    """The classifier of a card (or its .onnx) with a table's taught head from `enrolment`, if that file exists (a
+    missing or reset file: the shipped model alone). Raises `ModelError` naming the file that is not usable."""
+    classifier = Classifier.load(model, threads=threads)
+    if enrolment is not None:
+        use_enrolment(classifier, enrolment)
+    return classifier
 
 
-def main(argv: list[str] | None = None) -> int:
-    """`companion enrol`: add / remove / list / reset a table's own dice examples."""
-    parser = argparse.ArgumentParser(prog="companion enrol", description=main.__doc__)
-    parser.add_argument("--card", required=True, type=Path, help="model card, e.g. models/d6.json")
-    parser.add_argument("--data", required=True, type=Path, help="enrolment file for this table and model")
-    sub = parser.add_subparsers(dest="command", required=True)
-    add = sub.add_parser("add", help="add crops (image files, one die each) for a label and refit")
-    add.add_argument("label")
-    add.add_argument("images", nargs="+", type=Path)
-    add.add_argument("--photos", action="store_true",
-                     help="the images are photos of the tray with several dice, all showing LABEL: every die "
-                          "found is an example (cut as the live camera cuts them)")
-    add.add_argument("--tray", type=Path, help="with --photos: the tray calibration folder (DATA/tray)")
-    rm = sub.add_parser("remove", help="forget one label's examples and refit")
-    rm.add_argument("label")
-    sub.add_parser("list", help="how many examples each label has")
-    sub.add_parser("reset", help="forget everything: the shipped model alone classifies")
-    args = parser.parse_args(argv)
+def use_enrolment(classifier: Classifier, enrolment: str | Path | Enrolment) -> None:
+    """Add a table's taught dice on top of `classifier`'s model, from its next call on.
+
+    An `Enrolment` already in memory (the teach page's, just refitted) is used as it is, not read back from its
+    file; a path is loaded on `classifier`'s own model session. A missing file means the shipped model alone.
+    """
+    if isinstance(enrolment, Enrolment):
+        classifier.use_head(enrolment.head)
+        return
+    if not Path(enrolment).is_file():
+        classifier.use_head(None)
+        return
     try:
-        card = load_card(args.card)
-        enrolment = Enrolment.load(args.data, card)
-        if args.command == "add":
-            crops = []
-            for image_path in args.images:
-                image = cv2.imread(str(image_path), cv2.IMREAD_COLOR)
-                if image is None:
-                    raise EnrolmentError(f"cannot read image {image_path}")
-                if args.photos:
-                    found = dice_in_photo(image, card.input.size, args.tray)
-                    if not found:
-                        raise EnrolmentError(f"{image_path}: no dice found; is the tray in view and well lit?")
-                    print(f"{image_path}: {len(found)} dice")
-                    crops += found
-                else:
-                    crops.append(image)
-            enrolment.add(args.label, crops)
-            enrolment.fit()
-            enrolment.save()
-        elif args.command == "remove":
-            enrolment.remove(args.label)
-            enrolment.fit()
-            enrolment.save()
-        elif args.command == "reset":
-            enrolment.reset()
-            print(f"enrolment reset: {args.data} removed")
-            return 0
+        classifier.use_head(Enrolment.load(enrolment, classifier.card, classifier.model).head)
     except (EnrolmentError, ValueError) as exc:
-        print(f"error: {exc}")
-        return 2
-    for label, n in enrolment.counts().items():
-        print(f"{label:>10}: {n} examples")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+        raise ModelError(f"{enrolment}: enrolment not usable with {classifier.card.path}: {exc}") from None

@@ -218,6 +218,22 @@ and every figure below classify that way.
 """
 
 
+SYNTHETIC_LICENCE = "rendered by this project's own code (vision.synth, MIT); no third-party images"
+YARDSTICK = "d6_synthetic_only"
+
+
+def yardstick_line(models_dir: Path) -> str:
+    """What renders-only training reads of real dice, from the renders-only d6's card: set beside every figure
+    measured on renders alone, so that none stands as if it were a real one."""
+    try:
+        real = load_card(Path(models_dir) / f"{YARDSTICK}.json").accuracy["real_d6_tray_test"]
+    except (OSError, ValueError, KeyError):
+        return "- real dice: no photos of these dice, and no renders-only d6 yardstick measured beside them"
+    return (f"- real dice: no photos of these dice; renders-only training read {real['accuracy'] * 100:.2f}% of the "
+            f"{real['n']} real-d6-tray test dice (the renders-only d6 yardstick, `{YARDSTICK}`): expect the synthetic "
+            "figures below to flatter")
+
+
 def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
     """Regenerate models/README.md from the cards in the folder (figures, sizes, confusion PNGs)."""
     models_dir = Path(models_dir)
@@ -239,12 +255,16 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
         synth = trained.get("synthetic", {})
         if synth:
             parts.append(f"- trained on: {synth.get('train_per_class')} synthetic crops per class "
-                         f"({synth.get('renderer')})")
+                         f"({synth.get('renderer')}; {synth.get('licence', SYNTHETIC_LICENCE)})")
         real = trained.get("real")
         if real:
             parts.append(f"- and on: {real['dataset']} {real['split']} split, {real['dice_train']} dice from "
                          f"{real['photos_train']} photos; validation: {real['validation']} "
                          f"({real['dice_val']} dice)")
+        if trained.get("chosen_on"):
+            parts.append(f"- chosen on: {trained['chosen_on']}")
+        if "real_d6_tray_test" not in card.accuracy:
+            parts.append(yardstick_line(models_dir))
         training = trained.get("training", {})
         members = trained.get("ensemble")
         if members:

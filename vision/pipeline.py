@@ -31,6 +31,7 @@ from vision.camera_state import CameraState
 from vision.classify import Classifier, Prediction
 from vision.colour import FrameColour
 from vision.detector import Detector, load_detector, shipped_detector
+from vision.enrol import taught_classifier
 from vision.overlay import draw, to_jpeg
 from vision.reading import DiceReading, DieReading
 from vision.segment import Blob, SegmentConfig, Segmenter, crops
@@ -189,7 +190,7 @@ class Pipeline:
             raise ValueError(f"vision config: unknown key(s) {unknown}; known: {sorted(known)}")
         source = open_source(config["camera"]) if config.get("camera") else None
         model = config.get("model") or default_model(config.get("dice", "d6"))
-        classifier = Classifier.load(model, threads=config.get("threads", 1), enrolment=config.get("enrolment"))
+        classifier = taught_classifier(model, config.get("enrolment"), threads=config.get("threads", 1))
         tray = Tray.load(config["tray"]) if config.get("tray") else None
         return cls(
             source,

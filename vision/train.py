@@ -43,6 +43,7 @@ from .evaluate import (
 from .synth.backgrounds import TRAINING_BACKGROUNDS, VALIDATION_BACKGROUNDS
 from .synth.dataset import RENDER_VERSION, synth_dataset
 from .synth.dice_sets import get_dice_set
+from .synth.sensor import VERSION as SENSOR_VERSION
 
 MEAN = (0.5, 0.5, 0.5)
 STD = (0.25, 0.25, 0.25)
@@ -68,6 +69,10 @@ class TrainConfig:
     # the body colour is part of the class (Cubitos' die types, Automobiles' cubes): no channel swaps or grey
     # crops while training, and milder brightness and contrast changes, as the renderer's light already varies them
     colour: bool = False
+    # render through a sampled real camera's look (vision.synth.sensor: white balance, tone, defocus and shake,
+    # resampling, light-dependent and colour noise, sharpening, a lamp's shadow edge, JPEG): what custom dice,
+    # which have no photos, are trained with; the validation and synthetic test crops are rendered alike
+    sensor: bool = True
     tta: str = "none"  # test-time views the card declares (vision.card.TTA_VIEWS); validation uses them too
     epochs: int = 30
     patience: int = 5
@@ -451,17 +456,21 @@ def load_data(dice_set: str, config: TrainConfig, *, workers: int = 2, cache_dir
     log(f"{dice_set}: rendering synthetic crops ({config.synth_per_class} per class, {workers} workers)")
     t0 = time.time()
     train_x, train_y = synth_dataset(dice_set, config.synth_per_class, config.size, config.seed, "train", workers,
-                                     cache_dir)
+                                     cache_dir, config.sensor)
     val_x, val_y = synth_dataset(dice_set, config.synth_val_per_class, config.size, config.seed, "val", workers,
-                                 cache_dir)
+                                 cache_dir, config.sensor)
     test_x, test_y = synth_dataset(dice_set, config.synth_test_per_class, config.size, config.seed, "test", workers,
-                                   cache_dir)
+                                   cache_dir, config.sensor)
     log(f"  {len(train_x)} train, {len(val_x)} val, {len(test_x)} test crops in {time.time() - t0:.0f}s")
     real = None
+    renderer = f"vision.synth v{RENDER_VERSION}"
+    if config.sensor:
+        renderer += f", camera look v{SENSOR_VERSION} (vision.synth.sensor)"
     trained_on: dict = {
-        "synthetic": {"renderer": f"vision.synth v{RENDER_VERSION}", "train_per_class": config.synth_per_class,
+        "synthetic": {"renderer": renderer, "train_per_class": config.synth_per_class,
                       "val_per_class": config.synth_val_per_class, "seed": config.seed,
                       "crops": "rotated (crop convention, jittered) and axis-aligned box crops, all quarter turns",
+                      "licence": "rendered by this project's own code (vision.synth, MIT); no third-party images",
                       "surfaces": list(TRAINING_BACKGROUNDS), "validation_surfaces": list(VALIDATION_BACKGROUNDS)},
     }
     if config.real:
@@ -478,6 +487,8 @@ def load_data(dice_set: str, config: TrainConfig, *, workers: int = 2, cache_dir
                 "first_val_photo": real.photos_val[0],
             }
             log(f"  real-d6-tray train: {len(real.labels)} dice for training, {len(real.val_labels)} for validation")
+    trained_on["chosen_on"] = ("renders on the validation surfaces" if real is None else
+                               "renders on the validation surfaces and the real validation photos")
     return TrainData(labels, train_x, train_y, val_x, val_y, test_x, test_y, real, trained_on)
 
 
@@ -641,6 +652,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cache", action="store_true", help="render crops afresh, keep nothing")
     parser.add_argument("--remeasure", action="store_true", help="only re-measure the shipped model for its card")
     parser.add_argument("--no-real", action="store_true", help="synthetic data only, even for d6 (a reference model)")
+    parser.add_argument("--plain-renders", action="store_true",
+                        help="render without a real camera's look (TrainConfig.sensor off), as before it existed")
     parser.add_argument("--name", help="output name: <out>/<NAME>.onnx and .json (default: the dice set; "
                         "with --no-real for d6: d6_synthetic_only)")
     args = parser.parse_args(argv)
@@ -652,6 +665,8 @@ def main(argv: list[str] | None = None) -> int:
         config = replace(config, real=False, synth_per_class=TrainConfig.synth_per_class,
                          ensemble=TrainConfig.ensemble)
         purpose = SYNTHETIC_ONLY_PURPOSE if args.dice == "d6" else "Trained on synthetic crops only."
+    if args.plain_renders:
+        config = replace(config, sensor=False)
     if args.epochs:
         config = replace(config, epochs=args.epochs)
     if args.per_class:
@@ -664,7 +679,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.remeasure:
         card = load_card(args.out / f"{name}.json")
         x, y = synth_dataset(args.dice, config.synth_test_per_class, config.size, config.seed, "test", args.workers,
-                             cache)
+                             cache, config.sensor)
         save_card(measure(card, x, y))
         write_models_readme(args.out)
         return 0

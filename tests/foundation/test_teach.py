@@ -252,7 +252,8 @@ def test_another_dice_set_is_taught_apart_and_the_last_sets_crops_are_not_taught
     kept = teacher.keep_correction({"label": "6", "was": "1", "ref": refs[0]})
     teacher.use(data / "enrol-letters.npz", letters)
     assert pipeline.classifier is letters
-    assert teacher.summary() == {"dice_set": "letters", "faces": ["a", "b", "c"], "taught": {"a": 0, "b": 0, "c": 0},
+    assert teacher.summary() == {"dice_set": "letters", "faces": ["a", "b", "c"], "looks": {},
+                                 "taught": {"a": 0, "b": 0, "c": 0}, "goal": 10, "estimate": None,
                                  "corrections": [], "in_tray": 0}
     with pytest.raises(TeachError, match="no dice read yet"):
         teacher.teach_face("a")

@@ -195,3 +195,19 @@ def test_an_unusable_model_is_a_model_error_naming_the_file(tmp_path, damage, me
     with pytest.raises(ModelError, match=message):
         card.open()
     assert ClassifyModelError is ModelError
+
+
+def test_the_models_readme_sets_the_renders_only_real_figure_beside_every_renders_only_card(tmp_path):
+    import shutil
+
+    from vision.evaluate import MODELS_DIR, write_models_readme
+
+    for name in ("chariot_race", "d6_synthetic_only"):
+        for suffix in (".json", ".onnx"):
+            shutil.copy(MODELS_DIR / f"{name}{suffix}", tmp_path)
+    real = load_card(tmp_path / "d6_synthetic_only.json").accuracy["real_d6_tray_test"]
+    text = write_models_readme(tmp_path).read_text(encoding="utf-8")
+    chariot, yardstick = text.split("## d6_synthetic_only")
+    assert f"renders-only training read {real['accuracy'] * 100:.2f}% of the {real['n']} real-d6-tray" in chariot
+    assert "renders-only training read" not in yardstick  # it has its own real figure
+    assert "MIT" in chariot

@@ -9,7 +9,6 @@ import pytest
 
 from vision.crops import rotated_crop
 from vision.synth import (
-    DISTRACTORS,
     UnknownDiceSet,
     get_dice_set,
     render_die,
@@ -147,7 +146,7 @@ def test_empty_tray_has_the_same_light_as_the_scene():
 
 
 def test_distractors_are_drawn_reported_and_not_counted_as_dice():
-    scene = render_scene(["1", "2"], "d6", np.random.default_rng(8), distractors=list(DISTRACTORS))
+    scene = render_scene(["1", "2"], "d6", np.random.default_rng(8), distractors=["hand", "shadow", "glare"])
     assert [d.kind for d in scene.distractors] == ["hand", "shadow", "glare"]
     assert len(scene.dice) == 2
     x0, y0, x1, y1 = (int(v) for v in next(d for d in scene.distractors if d.kind == "hand").box)
@@ -158,3 +157,45 @@ def test_distractors_are_drawn_reported_and_not_counted_as_dice():
 def test_unknown_distractor_is_refused():
     with pytest.raises(ValueError, match="hand"):
         render_scene(["1"], "d6", np.random.default_rng(0), distractors=["cat"])
+
+
+def test_a_render_through_a_real_cameras_look_is_deterministic_and_not_the_plain_render():
+    a = render_die("4", "d6", np.random.default_rng(3), size=32, sensor=True)
+    b = render_die("4", "d6", np.random.default_rng(3), size=32, sensor=True)
+    plain = render_die("4", "d6", np.random.default_rng(3), size=32)
+    assert a.shape == (32, 32, 3) and a.dtype == np.uint8
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, plain)
+
+
+def test_the_camera_look_tints_grey_light_and_softens_edges_as_asked():
+    from dataclasses import replace
+
+    from vision.synth.sensor import develop, sample_sensor
+
+    neutral = replace(sample_sensor(np.random.default_rng(0)), white=(1.0, 1.0, 1.0), gamma=1.0, saturation=1.0,
+                      defocus=0.0, motion=0.0, scale=1.0, shot=0.0, read=0.0, chroma=0.0, sharpen=0.0, shade=0.0,
+                      jpeg=0)
+    edge = np.zeros((32, 32, 3), np.float32)
+    edge[:, 16:] = 200.0
+    assert np.array_equal(develop(edge, neutral, np.random.default_rng(1)), edge.astype(np.uint8))
+    warm = develop(np.full((32, 32, 3), 128, np.float32), replace(neutral, white=(0.8, 1.0, 1.2)),
+                   np.random.default_rng(1))
+    assert warm[..., 2].mean() > warm[..., 1].mean() > warm[..., 0].mean()  # BGR: red up, blue down
+    blurred = develop(edge, replace(neutral, defocus=1.5), np.random.default_rng(1))
+    assert 0 < blurred[0, 16, 0] < 200 and 0 < blurred[0, 15, 0] < 200
+
+
+def test_game_pieces_are_drawn_reported_and_kept_clear_of_the_dice():
+    from vision.synth.pieces import PIECES
+
+    scene = render_scene(["1", "2", "3"], "d6", np.random.default_rng(8), distractors=list(PIECES))
+    assert sorted(d.kind for d in scene.distractors) == sorted(PIECES)
+    assert len(scene.dice) == 3
+    for piece in scene.distractors:
+        x0, y0, x1, y1 = piece.box
+        centre, radius = np.array([(x0 + x1) / 2, (y0 + y1) / 2]), (x1 - x0) / 2
+        for die in scene.dice:
+            assert np.hypot(*(np.asarray(die.center) - centre)) > radius  # no die lies on a piece
+    plain = render_scene(["1", "2", "3"], "d6", np.random.default_rng(8))
+    assert not np.array_equal(scene.image, plain.image)

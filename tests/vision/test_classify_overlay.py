@@ -42,7 +42,7 @@ def test_a_cards_test_time_views_go_into_the_same_single_call(tiny_card, tmp_pat
 
 
 def test_without_an_enrolment_only_the_logits_are_fetched(tiny_card, tmp_path):
-    from vision.enrol import Enrolment
+    from vision.enrol import Enrolment, use_enrolment
 
     clf = Classifier.load(tiny_card, threads=1)
     asked = []
@@ -54,11 +54,11 @@ def test_without_an_enrolment_only_the_logits_are_fetched(tiny_card, tmp_path):
     enrolment.add("1", crops)
     enrolment.fit()
     enrolment.save()
-    clf.use_enrolment(enrolment.path)
+    use_enrolment(clf, enrolment.path)
     asked.clear()
     clf.probabilities(crops)
     assert asked == [["logits", "embedding"]]  # an enrolment's head needs the embedding too
-    clf.use_enrolment(tmp_path / "gone.npz")
+    use_enrolment(clf, tmp_path / "gone.npz")
     asked.clear()
     np.testing.assert_allclose(clf.probabilities(crops), plain)
     assert asked == [["logits"]]

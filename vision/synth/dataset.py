@@ -19,6 +19,7 @@ import numpy as np
 from .backgrounds import HELD_OUT_BACKGROUNDS, TRAINING_BACKGROUNDS, VALIDATION_BACKGROUNDS
 from .dice_sets import get_dice_set, get_palette
 from .die_crop import render_die
+from .sensor import VERSION as SENSOR_VERSION
 
 # bump when the renderer's look changes, so caches are rebuilt (5: d6 palettes of real dice; 6: printed surfaces in
 # training, validation on its own surfaces)
@@ -29,17 +30,20 @@ PURPOSES = {"train": 1, "val": 2, "test": 3, "enrol": 4}
 SURFACES = {"train": TRAINING_BACKGROUNDS, "val": VALIDATION_BACKGROUNDS, "test": HELD_OUT_BACKGROUNDS}
 
 
-def _chunk(args: tuple[str, str, int, int, int, int, int, tuple[str, ...] | None]) -> tuple[np.ndarray, int]:
-    dice_set, label, class_index, chunk, count, size, seed, backgrounds = args
+def _chunk(args: tuple[str, str, int, int, int, int, int, tuple[str, ...] | None, bool]) -> tuple[np.ndarray, int]:
+    dice_set, label, class_index, chunk, count, size, seed, backgrounds, sensor = args
     rng = np.random.default_rng(seed)
-    style = {"background": backgrounds} if backgrounds else {}
+    style: dict[str, object] = {"background": backgrounds} if backgrounds else {}
+    if sensor:
+        style["sensor"] = True
     crops = np.stack([render_die(label, dice_set, rng, size=size, **style) for _ in range(count)])
     return crops, class_index
 
 
 def synth_dataset(dice_set: str, per_class: int, size: int, seed: int, purpose: str = "train", workers: int = 1,
-                  cache_dir: Path | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """(crops uint8 [N, size, size, 3] BGR, class indices [N]) with `per_class` crops of every label."""
+                  cache_dir: Path | None = None, sensor: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(crops uint8 [N, size, size, 3] BGR, class indices [N]) with `per_class` crops of every label; `sensor`
+    renders them through a sampled real camera's look (`vision.synth.sensor`)."""
     if purpose not in PURPOSES:
         raise ValueError(f"purpose must be one of {sorted(PURPOSES)}, got {purpose!r}")
     ds = get_dice_set(dice_set)
@@ -49,6 +53,8 @@ def synth_dataset(dice_set: str, per_class: int, size: int, seed: int, purpose: 
         # the set's labels, pictures and colours are in the key too: a changed data file renders afresh
         looks = [get_palette(p) for p in sorted({p for x in ds.labels for p in ds.palettes_for(x)})]
         key = f"{dice_set}-{per_class}-{size}-{seed}-{purpose}-v{RENDER_VERSION}-{backgrounds}-{ds!r}-{looks!r}"
+        if sensor:
+            key += f"-sensor{SENSOR_VERSION}"
         digest = hashlib.sha1(key.encode()).hexdigest()[:10]
         cache = Path(cache_dir) / f"synth-{dice_set}-{purpose}-{per_class}x{size}-{digest}.npz"
         if cache.is_file():
@@ -59,7 +65,7 @@ def synth_dataset(dice_set: str, per_class: int, size: int, seed: int, purpose: 
         for k, start in enumerate(range(0, per_class, CHUNK)):
             ss = np.random.SeedSequence([seed, PURPOSES[purpose], ci, k])
             tasks.append((dice_set, label, ci, k, min(CHUNK, per_class - start), size,
-                          int(ss.generate_state(1)[0]), backgrounds))
+                          int(ss.generate_state(1)[0]), backgrounds, sensor))
     if workers > 1:
         with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
             results = list(pool.map(_chunk, tasks))

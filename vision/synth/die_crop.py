@@ -16,6 +16,7 @@ from .backgrounds import make_background
 from .dice_sets import get_dice_set
 from .die import DiePose, paint_die, paint_shadow, sample_look
 from .effects import camera, sample_lighting
+from .sensor import develop, sample_sensor
 
 CROP_MODES = ("rotated", "box")
 
@@ -27,12 +28,14 @@ def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 
     name), background ("felt", "wood", "paper", "plastic"), tilt (parallax in die sides), angle (degrees),
     glare (bool), hard (bool light), blur (sigma), noise (sigma), jpeg (quality, 0 = off), gain (exposure) and tint
     (BGR white balance, e.g. (1, 1, 1)): one table's camera, locked,
-    crop ("rotated" or "box"), jitter (bool, default True), neighbour (bool: part of another die in view).
+    crop ("rotated" or "box"), jitter (bool, default True), neighbour (bool: part of another die in view),
+    sensor (bool, default False: a phone's or webcam's own look on top, `vision.synth.sensor`; its blur, noise and
+    JPEG replace the plain ones).
     """
     ds = get_dice_set(dice_set)
     ds.check_label(label)
     unknown = set(style) - {"die_px", "palette", "background", "tilt", "angle", "glare", "hard", "blur", "noise",
-                            "jpeg", "gain", "tint", "crop", "jitter", "neighbour"}
+                            "jpeg", "gain", "tint", "crop", "jitter", "neighbour", "sensor"}
     if unknown:
         raise TypeError(f"render_die: unknown style keys {sorted(unknown)}")
     side = float(style.get("die_px") or rng.uniform(24, 46))
@@ -42,7 +45,10 @@ def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 
     if crop_mode not in CROP_MODES:
         raise ValueError(f"crop must be one of {CROP_MODES}, got {crop_mode!r}")
     jitter = bool(style.get("jitter", True))
+    sensor = bool(style.get("sensor", False))
     overrides = {k: style[k] for k in ("hard", "blur", "noise", "jpeg", "gain", "tint") if k in style}
+    if sensor:
+        overrides = {"blur": 0.0, "noise": 0.0, "jpeg": 0, **overrides}
     light = sample_lighting(rng, **overrides)
 
     n = int(np.ceil(side * 3.2))
@@ -70,7 +76,7 @@ def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 
         syms = ds.symbols[lab]
         paint_die(canvas, p, look, syms[int(rng.integers(len(syms)))], sides, light, rng)
     canvas *= light.gain * np.asarray(light.tint, np.float32)
-    image = camera(canvas, light, rng)
+    image = develop(canvas, sample_sensor(rng), rng) if sensor else camera(canvas, light, rng)
 
     if crop_mode == "rotated":
         centre, crop_side, crop_angle, margin = pose.center, side, angle, CROP_MARGIN

@@ -1,4 +1,4 @@
-"""Whole tray scenes: several dice, their empty tray, optional hand / shadow / glare distractors.
+"""Whole tray scenes: several dice, their empty tray, optional hand / shadow / glare distractors and game pieces.
 
 Scenes feed the segmentation and pipeline tests and the demo camera; every die's true geometry is returned so a
 test can compare what segmentation found with what was drawn.
@@ -15,8 +15,9 @@ from .backgrounds import make_background
 from .dice_sets import get_dice_set
 from .die import DiePose, paint_die, paint_shadow, sample_look
 from .effects import Lighting, add_glare, camera, light_field, sample_lighting
+from .pieces import PIECES, paint_piece, place_piece
 
-DISTRACTORS = ("hand", "shadow", "glare")
+DISTRACTORS = ("hand", "shadow", "glare", *PIECES)
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class SceneDie:
 
 @dataclass(frozen=True)
 class SceneDistractor:
-    kind: str  # "hand", "shadow" or "glare"
+    kind: str  # one of DISTRACTORS
     box: tuple[float, float, float, float]  # x0, y0, x1, y1 (may extend beyond the image)
 
 
@@ -105,7 +106,8 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
     """A tray with one die per label, fully inside the image and not overlapping.
 
     touching: the first two dice are placed edge to edge (same angle, sharing an edge).
-    distractors: any of "hand", "shadow", "glare": things segmentation must not take for dice.
+    distractors: any of DISTRACTORS ("hand", "shadow", "glare" and the game pieces of `vision.synth.pieces`, each
+    kind as often as it is listed): things segmentation must not take for dice.
     tilt: how far the top faces shift outwards at the image edge, in die sides (camera parallax; random).
     palette: the body colour of every die whose set lets it choose (a die type with its own colour keeps it).
     surface: a tray already made (`make_background`, float32 BGR, height x width) instead of a new one of
@@ -136,6 +138,9 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
         gr = float(rng.uniform(12, 30))
         glare = (g, gr)
         blocked.append((g, gr * 2))
+
+    pieces = [place_piece(kind, rng, width, height, base_px) for kind in distractors or [] if kind in PIECES]
+    blocked += [(np.asarray(piece.center), piece.radius) for piece in pieces]
 
     poses: list[DiePose] = []
 
@@ -172,6 +177,7 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
 
     bg = surface if surface is not None else make_background(background, height, width, rng)
     image = bg.copy()
+    found: list[SceneDistractor] = [SceneDistractor(piece.kind, paint_piece(image, piece, rng)) for piece in pieces]
     for pose in poses:
         paint_shadow(image, pose, light)
     order = sorted(range(len(poses)), key=lambda k: -np.hypot(poses[k].center[0] - width / 2,
@@ -185,7 +191,6 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
         symbols = ds.symbols[label]
         paint_die(image, poses[k], look, symbols[int(rng.integers(len(symbols)))], sides, light, rng)
 
-    found: list[SceneDistractor] = []
     if hand is not None:
         found.append(SceneDistractor("hand", _paint_hand(image, hand[0], hand[1], hand[2], rng, light)))
     field_ = light_field(light, height, width)

@@ -17,17 +17,53 @@ async function act(path, body) {
   return answer.body.done;
 }
 
+// Cubitos' pictures as small marks (the table page's cubitos.js draws the same ones): "team+coin1" is ★ and ●.
+const MARKS = { coin: "●", step: "»", credit: "▣", sword: "†", team: "★", special: "◆" };
+
+function marksOf(symbol) {
+  return String(symbol || "blank").split("+").filter((part) => part !== "blank").map((part) => {
+    const [, kind, n] = part.match(/^([a-z]+)(\d*)$/) || [null, part, ""];
+    return `${Number(n) > 1 ? n : ""}${MARKS[kind] || ""}`;
+  });
+}
+
+// A face as the table's dice show it: in its die type's own colour where it has one (Cubitos' types, Automobiles'
+// cubes) with its picture's marks; pips and Chariot Race's icons as every page draws them.
+function teachIcon(face, size) {
+  const look = (summary.looks || {})[face];
+  if (!look || !look.body) return dieIcon(face, { size });
+  const marks = marksOf(look.symbol);
+  const node = svg("svg", { class: "die-icon teach-die", viewBox: "0 0 40 40", width: size, height: size, role: "img",
+    "aria-label": faceName(face), "data-body": look.body },
+  svg("rect", { x: 2, y: 2, width: 36, height: 36, rx: 8, fill: look.body, stroke: "#6b6b6b", "stroke-width": 1.5 }));
+  marks.forEach((text, k) => node.append(svg("text", { x: 20, y: marks.length === 1 ? 27 : k === 0 ? 18 : 33,
+    "text-anchor": "middle", fill: look.ink, "font-size": marks.length === 1 ? 18 : 13 }, text)));
+  return node;
+}
+
 function render() {
   if (!summary || !summary.present) return;
   document.getElementById("teach-tray").textContent = T("teach_tray", { count: summary.in_tray });
+  const goal = summary.goal || 10;
+  const done = summary.faces.filter((face) => (summary.taught[face] || 0) >= goal).length;
+  document.getElementById("teach-progress").textContent = T("teach_progress", { done, total: summary.faces.length });
+  const estimate = summary.estimate;
+  const percent = (share) => Math.round(share * 1000) / 10;
+  document.getElementById("teach-estimate").textContent = estimate ? T("teach_estimate",
+    { dice: estimate.dice, taught: percent(estimate.taught), untaught: percent(estimate.untaught) }) : "";
   const faces = document.getElementById("teach-faces");
-  faces.replaceChildren(...summary.faces.map((face) => el("div", { class: "teach-face" },
-    el("button", { type: "button", class: "face-button", "data-face": face, title: faceName(face),
-      onclick: async () => {
-        const added = await act("/api/teach/face", { face });
-        if (added !== undefined) result.textContent = T("taught", { count: added, face: faceName(face) });
-      } }, dieIcon(face, { size: 64 })),
-    el("span", { class: "taught-count", "data-face": face }, T("taught_count", { count: summary.taught[face] || 0 })))));
+  faces.replaceChildren(...summary.faces.map((face) => {
+    const count = summary.taught[face] || 0;
+    return el("div", { class: `teach-face${count >= goal ? " done" : ""}`, "data-face": face },
+      el("button", { type: "button", class: "face-button", "data-face": face, title: faceName(face),
+        onclick: async () => {
+          const added = await act("/api/teach/face", { face });
+          if (added !== undefined) result.textContent = T("taught", { count: added, face: faceName(face) });
+        } }, teachIcon(face, 64)),
+      el("span", { class: "face-name", "data-face": face }, faceName(face)),
+      el("progress", { class: "face-progress", max: goal, value: Math.min(count, goal) }),
+      el("span", { class: "taught-count", "data-face": face }, T("taught_of", { count, goal })));
+  }));
   const list = document.getElementById("corrections");
   list.replaceChildren(...(summary.corrections.length ? summary.corrections.map((c) => el("figure", { class: "correction", "data-id": c.id },
     el("img", { src: `/api/teach/crops/${c.id}.png`, alt: faceName(c.label), width: 64, height: 64 }),
