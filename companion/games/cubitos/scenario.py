@@ -15,8 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import IllegalAction, ScenarioError, check_keys, turn_of, typed_value
+from companion.games.cubitos import rules
 from companion.games.cubitos.kit import LEAD, load_kit
-from companion.games.cubitos.rules import GAME, PHASES, next_roller
+from companion.games.cubitos.roll_section import next_roller
 from companion.games.cubitos.state import Player, State, lead_order, lines_passed
 
 NUMBERS = ("coins", "steps", "water", "credits", "limit_tokens", "fans", "laps")
@@ -25,7 +26,8 @@ FLAGS = ("danger", "busted", "refilled", "done_rolling", "took_credits", "gave_b
 COUNTED = ("draw", "ready", "rest")
 PLAYER_KEYS = ("name", "colour", *COUNTED, "active", *NUMBERS, *FLAGS, "track", "space", "bought", "swords",
                "refill_exclude", "moved_from")
-POSITION_KEYS = ("race", "tracks", "cards", "round", "lead", "phase", "current", "players", "lines")
+POSITION_KEYS = ("race", "tracks", "cards", "round", "lead", "phase", "current", "players", "lines", "racing",
+                 "tiebreak", "winners")
 START_PHASES = ("roll", "choice", "support", "move", "buy")
 """The decisions a Position may wait for: a table in the middle of an ability is no place to start a dispute."""
 
@@ -37,12 +39,12 @@ def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[s
     for n, action in enumerate(actions):
         if not isinstance(action, Mapping):
             raise ScenarioError(f"turn.actions[{n}]", f"expected an action object, got {action!r}")
-        prompt = GAME.prompt(state)
+        prompt = rules.prompt(state)
         if prompt.actor != player:
-            rule = PHASES[state.phase].rule
+            rule = rules.PHASES[state.phase].rule
             raise IllegalAction(rule, f"{prompt.actor or 'nobody'} decides now ({state.phase}), not {player}",
                                 legal=prompt.actor)
-        state, more = GAME.apply(state, action)
+        state, more = rules.apply(state, action)
         events += more
     return {"position": position_from_state(state), "events": events}
 
@@ -70,7 +72,7 @@ def state_from_position(position: Any) -> State:
     for key in ("tracks", "cards"):
         if key in position:
             options[key] = position[key]
-    state = GAME.setup(options, random.Random(0))
+    state = rules.setup(options, random.Random(0))
     table = state.table
     free: dict[str, list[int]] = {}
     for die, kind in enumerate(table.types):
@@ -120,9 +122,14 @@ def state_from_position(position: Any) -> State:
     if phase not in START_PHASES:
         raise ScenarioError("position.phase", f"expected one of {', '.join(START_PHASES)}, got {phase!r}")
     stock = frozenset(d for kind, dice in free.items() if kind != LEAD for d in dice)
+    racing = typed_value(position, "racing", list, "position", list(table.colours))
+    if not racing or any(colour not in table.colours for colour in racing):
+        raise ScenarioError("position.racing", f"expected players' colours, got {racing!r}")
     lines = position.get("lines")
     state = state._replace(players=tuple(players), stock=stock, lead=table.colours.index(lead),
                            round=typed_value(position, "round", int, "position", 1), phase=phase,
+                           racing=tuple(p for p, colour in enumerate(table.colours) if colour in racing),
+                           tiebreak=typed_value(position, "tiebreak", bool, "position", False),
                            lines=tuple(lines) if isinstance(lines, list) else
                            tuple(lines_passed(table, player) for player in players))
     current = position.get("current")
@@ -160,5 +167,7 @@ def position_from_state(state: State) -> dict[str, Any]:
                               "cards": {colour: card.id for colour, card in table.cards.items()},
                               "round": state.round, "lead": table.colours[state.lead], "phase": state.phase,
                               "current": None if state.phase == "over" else table.colours[state.current],
-                              "players": players, "lines": list(state.lines)}
+                              "players": players, "lines": list(state.lines),
+                              "racing": [table.colours[p] for p in state.racing], "tiebreak": state.tiebreak,
+                              "winners": [table.colours[p] for p in state.winners]}
     return result
