@@ -9,9 +9,8 @@ from pathlib import Path
 
 from companion.games.bots import GreedyBot, roll
 from companion.games.cubitos import GAME, Cubitos
-from companion.games.cubitos.abilities import use_ability
+from companion.games.cubitos.abilities import ANY_TIME, use_ability
 from companion.games.cubitos.bot import rating
-from companion.games.cubitos.movement import ANY_TIME
 from companion.games.cubitos.rules import PLAYER_COLOURS
 
 FOUR = {"players": [{"name": c.title(), "colour": c} for c in PLAYER_COLOURS], "race": "race_3"}

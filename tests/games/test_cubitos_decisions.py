@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from companion.games.base import enter
-from companion.games.cubitos import abilities, movement, race_section, roll_section, state
+from companion.games.cubitos import abilities, race_section, roll_section, state
 from companion.games.cubitos.abilities import sword_gate
 from companion.games.cubitos.race_section import rested
 from companion.games.cubitos.rules import PHASES
@@ -57,7 +57,7 @@ def test_cu23_roll_order_after_the_refill(monkeypatch):
 def test_cu90_converting_is_not_taking(monkeypatch):
     table = race_phase(with_player(begin(TWO), 1, done_rolling=True), "buy", credits=1)
     assert not play(table, {"type": "convert"})[0].players[0].took_credits
-    monkeypatch.setattr(movement, "CONVERTING_IS_NOT_TAKING", False)
+    monkeypatch.setattr(race_section, "CONVERTING_IS_NOT_TAKING", False)
     assert play(table, {"type": "convert"})[0].players[0].took_credits
 
 
@@ -66,7 +66,7 @@ def test_cu62_start_special_after_purchases(monkeypatch):
     table = with_player(begin(TWO, track=track), 0, space="J", steps=3, left_start=True)
     started = enter(table._replace(current=0), "move_begin", PHASES, [])
     assert started.phase == "move_start" and started.players[0].steps == 3
-    monkeypatch.setattr(movement, "START_SPECIAL_AFTER_PURCHASES", False)
+    monkeypatch.setattr(race_section, "START_SPECIAL_AFTER_PURCHASES", False)
     started = enter(table._replace(current=0), "move_begin", PHASES, [])
     assert started.phase == "move" and started.players[0].steps == 6
 
@@ -77,7 +77,7 @@ def test_cu142_chain_transfer_cost(monkeypatch):
     table = table._replace(table=replace(table.table, segments=(first, second)))
     table = race_phase(table, "move", space="F", steps=2, left_start=True)
     assert play(table, {"type": "move", "path": ["next_track"]})[0].players[0].steps == 1
-    monkeypatch.setattr(movement, "CHAIN_TRANSFER_COST", 2)
+    monkeypatch.setattr(race_section, "CHAIN_TRANSFER_COST", 2)
     assert play(table, {"type": "move", "path": ["next_track"]})[0].players[0].steps == 0
 
 
@@ -85,9 +85,9 @@ def test_cu66_bonuses_may_be_declined(monkeypatch):
     table = race_phase(begin(TWO), "bonus")
     give, take = table._replace(bonuses=({"type": "give_back"},)), table._replace(bonuses=({"type": "take_die"},))
     assert {"type": "decline"} in options(give) and {"type": "decline"} in options(take)
-    monkeypatch.setattr(movement, "GIVE_BACK_BONUS_OPTIONAL", False)
+    monkeypatch.setattr(race_section, "GIVE_BACK_BONUS_OPTIONAL", False)
     assert {"type": "decline"} not in options(give) and {"type": "decline"} in options(take)
-    monkeypatch.setattr(movement, "TAKE_DIE_BONUS_OPTIONAL", False)
+    monkeypatch.setattr(race_section, "TAKE_DIE_BONUS_OPTIONAL", False)
     assert {"type": "decline"} not in options(take)
 
 

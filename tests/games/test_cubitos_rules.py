@@ -14,7 +14,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.cubitos.kit import kit_from, load_kit, read_data
-from companion.games.cubitos.movement import COINS_PER_STEP
+from companion.games.cubitos.race_section import COINS_PER_STEP
 from companion.games.cubitos.roll_section import refill_bounds
 from companion.games.cubitos.state import draw_limit, ending, lines_passed
 from companion.games.datafile import DataError

@@ -2,15 +2,15 @@
 
 See ``README.md`` beside this file for what is played, the Position and Turn formats, and what is not done yet.
 The modules import downwards only: ``kit`` (the box) < ``state`` < ``abilities`` < the sections (``roll_section``,
-``movement``, ``race_section``) < ``rules`` (the phases, set-up, ``apply``, ``view``) < ``scenario``; this package
-ties the game together, and ``bot`` beside it knows how good a table looks.
+``race_section``) < ``rules`` (the phases, set-up, ``apply``, ``view``) < ``scenario``; this package ties the game
+together, and ``bot`` beside it knows how good a table looks.
 """
 
 from __future__ import annotations
 
 from companion.games.cubitos import rules, scenario
 from companion.games.cubitos.kit import load_kit
-from companion.games.cubitos.state import State, labels
+from companion.games.cubitos.state import State
 
 
 class Cubitos:
@@ -28,7 +28,8 @@ class Cubitos:
 
     @property
     def die_faces(self) -> tuple[str, ...]:
-        return labels(load_kit())
+        """Every face the camera can read, ``"<die type>/<face label>"`` (RULES.md §19), from ``dice.json``."""
+        return tuple(name for names in load_kit().face_names.values() for name in names)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"

@@ -15,7 +15,7 @@ from itertools import product
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction
-from companion.games.cubitos.kit import Ability, Card, played
+from companion.games.cubitos.kit import Ability, played
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
     ZONES,
@@ -69,17 +69,13 @@ def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | No
 
 def _gate_open(state: State, p: int, ability: Ability, colour: str) -> bool:
     gate = ability.gate
-    if gate is None:
-        return True
-    if "swords" in gate:
-        return sword_gate(state, p, gate, state.table.cards[colour].sword_tie_rule)
-    if gate.get("busted_this_round"):
-        return state.players[p].busted
-    return False
+    if gate is None or "swords" in gate:
+        return gate is None or sword_gate(state, p, gate, state.table.cards[colour].sword_tie_rule)
+    return bool(gate.get("busted_this_round")) and state.players[p].busted  # CU-118
 
 
 def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | None, Ability]]:
-    """(die, face label, ability) that player ``p`` can use at any of ``moments`` (``WINDOWS``; CU-75, CU-76, CU-80).
+    """(die, face label, ability) player ``p`` can use at any of ``moments`` (``kit.WINDOWS``; CU-75, CU-76, CU-80).
 
     A sword-gated ability belongs to the player, not a die (CU-46: used once a round by each player the gate
     names, however many red dice they have): die and face are None. The others come from an active die's team or
@@ -90,17 +86,12 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
     moments = moments or ("phase5",)
     found: list[tuple[int | None, str | None, Ability]] = []
     if "phase5" in moments:
-        found += [(None, None, ability) for colour, ability in sword_gated(state.table)
-                  if ability.id not in state.players[p].gated and _gate_open(state, p, ability, colour)]
+        found += [(None, None, ability) for colour, card in state.table.cards.items() for ability in card.abilities
+                  if ability.gate and "swords" in ability.gate and ability.id not in state.players[p].gated
+                  and _gate_open(state, p, ability, colour)]
     for moment in moments:
         found += _usable_at(state, p, moment)
     return found
-
-
-def sword_gated(table: Table) -> list[tuple[str, Ability]]:
-    """(colour, ability) of every sword-gated ability in play (CU-45, CU-46), in card order."""
-    return [(colour, ability) for colour, card in table.cards.items() for ability in card.abilities
-            if ability.gate and "swords" in ability.gate]
 
 
 def _usable_at(state: State, p: int, moment: str) -> list[tuple[int | None, str | None, Ability]]:
@@ -109,7 +100,7 @@ def _usable_at(state: State, p: int, moment: str) -> list[tuple[int | None, str 
     found: list[tuple[int | None, str | None, Ability]] = []
     spent = player.event_used if moment == "event" else player.used
     for die, label in player.active:
-        for ability in offered(state.table, die, label, moment):
+        for ability in state.table.grants.get((state.table.types[die], label, moment), ()):  # CU-75
             if (die, ability.id) in spent or (moment == "event" and die not in (player.pushed_active or ())):
                 continue
             if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
@@ -118,16 +109,6 @@ def _usable_at(state: State, p: int, moment: str) -> list[tuple[int | None, str 
                     and _gate_open(state, p, ability, state.table.colour(die)) and _has_effect(state, p, die, ability):
                 found.append((die, label, ability))
     return found
-
-
-def offered(table: Table, die: int, label: str, moment: str) -> tuple[Ability, ...]:
-    """The abilities the die's face may grant at ``moment`` (``kit.grants``)."""
-    return table.grants.get((table.types[die], label, moment), ())
-
-
-def _has_special(card: Card) -> bool:
-    """The card has a special ability the engine plays (CU-79)."""
-    return any(ability.slot == "special" and played(ability) for ability in card.abilities)
 
 
 def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
@@ -139,25 +120,21 @@ def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
     return sorted(same, key=lambda d: d != die)[:ability.dice_used]
 
 
+NEEDS: dict[str, Any] = {
+    "other_active_to_ready": lambda state, p, ability: len(state.players[p].active) > 1,
+    "immediate_step": lambda state, p, ability: bool(step_targets(state, p)),
+    "give_back_if_took_credit": lambda state, p, ability: state.players[p].took_credits,
+    "credits_if_gave_back": lambda state, p, ability: state.players[p].gave_back,
+    "ready_die_to_active_choose_face": lambda state, p, ability: bool(state.players[p].ready),
+    "take_die": lambda state, p, ability: bool(take_targets(state, p, ability.effects[0])),
+}
+"""Op -> whether an ability of that one op can do anything now: one that cannot is not offered (Bar Bar's special
+with no other active die, CU-115)."""
+
+
 def _has_effect(state: State, p: int, die: int, ability: Ability) -> bool:
-    """An ability that can do nothing now is not offered (Bar Bar's special with no other active die, CU-115)."""
-    if len(ability.ops) != 1:
-        return True
-    (op,) = ability.ops
-    player = state.players[p]
-    if op == "other_active_to_ready":
-        return len(player.active) > 1
-    if op == "immediate_step":
-        return bool(step_targets(state, p))
-    if op == "give_back_if_took_credit":
-        return player.took_credits
-    if op == "credits_if_gave_back":
-        return player.gave_back
-    if op == "ready_die_to_active_choose_face":
-        return bool(player.ready)
-    if op == "take_die":
-        return bool(take_targets(state, p, ability.effects[0]))
-    return True
+    need = NEEDS.get(next(iter(ability.ops))) if len(ability.ops) == 1 else None
+    return need is None or need(state, p, ability)
 
 
 def remote_spaces(state: State, p: int, distances: list[int]) -> list[str]:
@@ -334,24 +311,15 @@ def take_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[str]:
 
 def _metric(state: State, p: int, metric: str, effect: Mapping[str, Any]) -> int:
     """The counts ``gain_per`` multiplies (RULES.md §16)."""
-    table = state.table
     player = state.players[p]
-    colours = [table.colour(d) for d, _ in player.active]
-    if metric == "fans":
-        return player.fans
-    if metric == "active_dice":
-        return len(player.active)
-    if metric == "active_distinct_colours":
-        return len(set(colours))
-    if metric == "active_of_colours":
-        return sum(c in effect["colours"] for c in colours)
+    colours = [state.table.colour(d) for d, _ in player.active]
     if metric == "red_lines_to_lap_finish":  # CU-69: the current lap and segment only
         track = track_of(state, p)
         return track.red_lines_per_lap - track.spaces[player.space].red_lines_passed
-    if metric == "players_with_fewer_swords":
-        mine = player.swords or 0
-        return sum((state.players[k].swords or 0) < mine for k in state.racing if k != p)
-    raise ValueError(f"unknown metric {metric!r}")
+    return {"fans": player.fans, "active_dice": len(colours), "active_distinct_colours": len(set(colours)),
+            "active_of_colours": sum(c in (effect.get("colours") or ()) for c in colours),
+            "players_with_fewer_swords": sum((state.players[k].swords or 0) < (player.swords or 0)
+                                             for k in state.racing if k != p)}[metric]
 
 
 def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
@@ -372,7 +340,8 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
         card = table.cards[table.colour(die)]
         if ability.slot == "special":
             owes = owes - {die}
-        elif pair is None and face(table, die, label).special and _has_special(card):
+        elif pair is None and face(table, die, label).special and any(a.slot == "special" and played(a)
+                                                                     for a in card.abilities):
             owes = owes | {die}  # CU-79: the special of a later window is owed
         partners = (die,) if ability.dice_used == 1 else _partners(state, p, die, ability)  # CU-138
         spent = {(d, ability.id) for d in partners} | ({(die, pair.id)} if pair else set())
@@ -662,22 +631,13 @@ def adjust_options(state: State) -> list[Action]:
         if getattr(player, what) > 0:
             options.append({"type": "adjust", "what": what, "by": -1, "manual": True})
     for origin in PLACES:
-        dice = _dice_in(state, p, origin)
+        dice = state.stock if origin == "stock" else dice_in(player, origin)
         for kind in sorted({table.types[d] for d in dice}):
             for target in PLACES:
                 if target in (origin, "active") or (kind == "lead" and target in ("stock", "draw")):
                     continue
                 options.append({"type": "adjust", "die": kind, "from": origin, "to": target, "manual": True})
     return options
-
-
-def _dice_in(state: State, p: int, place: str) -> list[int]:
-    player = state.players[p]
-    if place == "stock":
-        return sorted(state.stock)
-    if place == "active":
-        return [d for d, _ in player.active]
-    return list(getattr(player, place))
 
 
 def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -701,11 +661,6 @@ def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
     return changed(state, p, **{target: getattr(state.players[p], target) + (die,)})
 
 
-def again_effect(state: State) -> dict[str, Any]:
-    """The roll a repeated ability still owes (``state.again``)."""
-    return state.again[0]
-
-
 def ability_roll_dice(state: State, option: Mapping[str, Any], rng: Any, *moments: str) -> list[str]:
     """What a bot's added roll shows: the dice the option takes (in the rules' order), on random faces. ``moments``
     are those the phase uses the option at: the die is the one the rules will match (``_matched``), found among
@@ -713,7 +668,7 @@ def ability_roll_dice(state: State, option: Mapping[str, Any], rng: Any, *moment
     table = state.table
     p = state.current
     if option.get("type") == "roll" and state.again is not None:
-        effect, die = again_effect(state), None
+        effect, die = state.again[0], None
     else:
         die, _, ability = _matched(state, option, moments)
         effect = next(e for e in ability.effects if e["op"] in ROLLING_OPS)

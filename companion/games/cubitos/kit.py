@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from importlib import resources
+from math import prod
 from typing import Any
 
 from companion.games.cubitos.schema import check_cards, check_dice, check_kit, check_races
@@ -47,10 +49,6 @@ class DieType:
     """The colour for rules (CU-85): grey for both start dice, black for the lead die."""
     shade: str | None
     count_total: int
-    start_per_player: int
-    cost: int | str | None
-    """0 for grey, None for the lead die, ``"from_card"`` for ability dice."""
-    buyable: bool
     faces: tuple[Face, ...]
     reference: bool
 
@@ -78,7 +76,6 @@ class Ability:
     dice_used: int
     effects: tuple[dict[str, Any], ...]
     rule: str
-    summary_en: str
 
     @property
     def ops(self) -> frozenset[str]:
@@ -93,7 +90,7 @@ class Ability:
     @property
     def known(self) -> bool:
         """CU-89: an ability whose text is not in the seed is resolved by the players with a manual adjustment."""
-        return not any(effect["op"] == "unknown" for effect in self.effects)
+        return "unknown" not in self.ops
 
 
 def _ops(effects: Any) -> frozenset[str]:
@@ -140,7 +137,6 @@ class Card:
     cost: int
     cost_is_reference: bool
     sword_tie_rule: str | None
-    sword_tie_rule_is_reference: bool
     abilities: tuple[Ability, ...]
 
 
@@ -196,33 +192,20 @@ class Kit:
     """(credits, limit tokens) of fan spaces 0 (the grandstand) .. 13 (CU-10)."""
     fan_overflow_credits: int
     start_dice: dict[str, int]
-    grey_stock: dict[int, dict[str, int]]
-    """Players -> grey dice left in the stock after set-up (CU-17)."""
+    """Die type -> how many each player starts with (CU-14); the stock keeps the rest (CU-17)."""
     base_draw_limit: int
     ability_colours: tuple[str, ...]
-
-    @property
-    def fan_last(self) -> int:
-        return len(self.fan_track) - 1
 
     @cached_property
     def face_names(self) -> dict[str, tuple[str, ...]]:
         """Die type -> the name of each of its faces as a roll shows it, ``"<die type>/<face label>"``."""
         return {d.id: tuple(f"{d.id}/{f.label}" for f in d.faces) for d in self.dice.values()}
 
-    def pool_odds(self, kinds: tuple[str, ...]) -> tuple[Fraction, Fraction, Fraction]:
-        """(the chance that every die of ``kinds`` shows a blank face, the coins and the steps they bring on
-        average) of one roll (CU-31, CU-33), exact from the faces."""
-        return pool_odds(tuple(sorted(self.dice[kind].odds for kind in kinds)))
-
-
-@cache
-def pool_odds(odds: tuple[tuple[Fraction, Fraction, Fraction], ...]) -> tuple[Fraction, Fraction, Fraction]:
-    """``Kit.pool_odds`` from each die's (blank chance, coins, steps): a pure function of the faces, kept."""
-    blank = Fraction(1)
-    for chance, _, _ in odds:
-        blank *= chance
-    return blank, sum((o[1] for o in odds), Fraction(0)), sum((o[2] for o in odds), Fraction(0))
+    def pool_odds(self, kinds: Iterable[str]) -> tuple[Fraction, Fraction, Fraction]:
+        """(the chance that every die of ``kinds`` (die types) shows a blank face, the coins and the steps they bring
+        on average) of one roll (CU-31, CU-33), exact from the faces."""
+        odds = [self.dice[kind].odds for kind in kinds]
+        return prod((o[0] for o in odds), start=Fraction(1)), sum(o[1] for o in odds), sum(o[2] for o in odds)
 
 
 def grants(kit: Kit, cards: dict[str, Card]) -> dict[tuple[str, str, str], tuple[Ability, ...]]:
@@ -262,21 +245,12 @@ def build_track(track_id: str, name_de: str, reference: bool, layout: dict[str, 
     spaces = {s["id"]: Space(id=s["id"], kind=s["kind"], bonuses=tuple(s.get("bonuses") or ()),
                              special=s.get("special"), red_lines_passed=s.get("red_lines_passed", 0),
                              x=float(s.get("x", 0)), y=float(s.get("y", 0))) for s in layout["spaces"]}
-    links: dict[str, list[str]] = {space: [] for space in spaces}
-    for a, b in layout["edges"]:
-        if b not in links[a]:
-            links[a].append(b)
-            links[b].append(a)
-    neighbours = {space: tuple(others) for space, others in links.items()}
+    edges = layout["edges"]
+    neighbours = {s: tuple(dict.fromkeys(b if a == s else a for a, b in edges if s in (a, b))) for s in spaces}
     return Track(id=track_id, name_de=name_de, reference=reference, start=layout["start"], finish=layout["finish"],
                  red_lines_per_lap=layout.get("red_lines_per_lap", 0), spaces=spaces, neighbours=neighbours,
                  distance={**_distances(layout["start"], neighbours), layout["finish"]: 0},  # CU-147: finish is 0
                  to_finish=_distances(layout["finish"], neighbours))
-
-
-def _face(data: dict[str, Any]) -> Face:
-    return Face(label=data["label"], **{k: data[k] for k in ("coins", "steps", "credits", "swords", "team", "special")
-                                        if k in data})
 
 
 def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any]) -> Kit:
@@ -286,19 +260,17 @@ def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any])
     check_races(races, "races.json")
     check_kit(dice, cards, races)
     die_types = {d["id"]: DieType(id=d["id"], name_de=d["name_de"], kind=d["kind"], colour=d["colour"],
-                                  shade=d.get("shade"), count_total=d["count_total"],
-                                  start_per_player=d["start_per_player"], cost=d["cost"], buyable=d["buyable"],
-                                  faces=tuple(_face(f) for f in d["faces"]), reference=d["reference"])
+                                  shade=d.get("shade"), count_total=d["count_total"], reference=d["reference"],
+                                  faces=tuple(Face(**{k: f[k] for k in Face.__annotations__ if k in f})
+                                              for f in d["faces"]))
                  for d in dice["dice"]}
     card_map = {c["id"]: Card(id=c["id"], name_de=c["name_de"], colour=c["colour"], cost=c["cost"],
                               cost_is_reference=c["cost_is_reference"], sword_tie_rule=c.get("sword_tie_rule"),
-                              sword_tie_rule_is_reference=c.get("sword_tie_rule_is_reference", False),
                               abilities=tuple(Ability(id=a["id"], slot=a["slot"], timing=a["timing"],
                                                       window=a.get("window"), event=a.get("event"),
                                                       mandatory=a["mandatory"], gate=a.get("gate"),
                                                       dice_used=a.get("dice_used", 1),
-                                                      effects=tuple(a["effects"]), rule=a["rule"],
-                                                      summary_en=a.get("summary_en", ""))
+                                                      effects=tuple(a["effects"]), rule=a["rule"])
                                               for a in c["abilities"]))
                 for c in cards["cards"]}
     tracks = {t["id"]: build_track(t["id"], t["name_de"], t["reference"], races["layouts"][t["layout"]])
@@ -313,7 +285,6 @@ def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any])
     setup = races["setup"]
     return Kit(dice=die_types, cards=card_map, tracks=tracks, races=race_map, fan_track=tuple(rewards),
                fan_overflow_credits=fan["overflow_credits_per_space"], start_dice=dict(setup["start_dice_per_player"]),
-               grey_stock={int(n): dict(stock) for n, stock in setup["grey_stock_by_players"].items()},
                base_draw_limit=setup["base_draw_limit"],
                ability_colours=tuple(d.colour for d in die_types.values() if d.kind == "ability"))
 

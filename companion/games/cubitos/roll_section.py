@@ -1,10 +1,8 @@
 """The roll section (CU-20..CU-41): roll order, refill, roll, danger and busts, push or pass.
 
-Everyone shares one tray, so the roll section is played one roller at a time (CU-23): the one with the most dice
-to roll rolls once and chooses to push or pass, then the order is worked out again. A roll names the dice it shows
-as ``"<die type>/<face label>"`` (``"grey_dark/step1"``), as the camera reads them; which dice a player took from the
-draw zone to refill (CU-27) is what the roll shows beyond the ready zone.
-"""
+Everyone shares one tray, so it is played one roller at a time (CU-23): the one with the most dice to roll rolls
+once and pushes or passes, then the order is worked out again. Which dice a player took from the draw zone to refill
+(CU-27) is what the roll shows beyond the ready zone."""
 
 from __future__ import annotations
 
@@ -85,10 +83,6 @@ def to_next_roller(state: State, action: Mapping[str, Any], events: list[Event])
         return state._replace(current=roller)
     events.append({"type": "race_section", "round": state.round})
     return state._replace(current=lead_order(state)[0])
-
-
-def after_order(state: State, action: Mapping[str, Any]) -> str:
-    return "faces" if state.players[state.current].done_rolling else "roll"
 
 
 # ----------------------------------------------------------------------------------------- CU-25..CU-33 the roll
@@ -210,10 +204,6 @@ def _place(state: State, p: int, rolled: list[tuple[str, str]], dice: list[str],
     return placed(state, p, hits, events)
 
 
-def after_roll(state: State, action: Mapping[str, Any]) -> str:
-    return "busting" if state.players[state.current].busting else "event"
-
-
 # --------------------------------------------------------------------------------------------------- CU-34 bust
 
 
@@ -312,5 +302,3 @@ def on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     return changed(state, p, must_push=False, pushed_active=frozenset(d for d, _ in state.players[p].active))
 
 
-def after_choice(state: State, action: Mapping[str, Any]) -> str:
-    return {"pass": "order", "push": "push"}.get(action.get("type"), "settle")

@@ -23,7 +23,6 @@ from companion.games.base import (
     enter,
     read_seats,
 )
-from companion.games.cubitos import movement as move
 from companion.games.cubitos import race_section as race
 from companion.games.cubitos import roll_section as roll
 from companion.games.cubitos.abilities import (
@@ -36,15 +35,19 @@ from companion.games.cubitos.abilities import (
     use_ability,
 )
 from companion.games.cubitos.kit import LEAD, Kit, load_kit
-from companion.games.cubitos.state import Player, State, Table, draw_limit, lines_passed, seat
+from companion.games.cubitos.state import Player, State, Table, draw_limit, ending, lines_passed, seat
 
 PLAYER_COLOURS = ("blue", "yellow", "red", "white")
 """CU-1."""
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 
+def _player(state: State) -> Player:
+    return state.players[state.current]
+
+
 def _using(moment: str) -> Any:
-    """The options of a moment that waits for abilities (``abilities.WINDOWS``): each use, and ``go`` unless a
+    """The options of a moment that waits for abilities (``kit.WINDOWS``): each use, and ``go`` unless a
     mandatory ability or an owed special still waits."""
     return lambda state: ([] if owed(state, moment) else [{"type": "go"}]) + ability_options(state, moment)
 
@@ -63,44 +66,50 @@ def _again(moment: str, then: str) -> Any:
 
 PHASES: dict[str, Phase] = {
     # the roll section, one roller at a time (CU-23)
-    "order": Phase("CU-23", handler=roll.to_next_roller, next=roll.after_order),
-    "roll": Phase("CU-30", ("roll",), roll.roll_options, roll.on_roll, roll.after_roll),
+    "order": Phase("CU-23", handler=roll.to_next_roller,
+                   next=lambda state, action: "faces" if _player(state).done_rolling else "roll"),
+    "roll": Phase("CU-30", ("roll",), roll.roll_options, roll.on_roll,
+                  next=lambda state, action: "busting" if _player(state).busting else "event"),
     "busting": Phase("CU-34", ("ability", "bust"), roll.busting_options, roll.on_busting, roll.after_busting,
                      skip=race.usable_at("bust")),
     "bust_dice": Phase("CU-34", handler=roll.bust_dice, next="bust"),
     "bust": Phase("CU-34", ("rest",), roll.bust_options, roll.on_rest, "bust_fan",
-                  skip=lambda state: not state.players[state.current].ready),
+                  skip=lambda state: not _player(state).ready),
     "bust_fan": Phase("CU-34", handler=roll.bust_fan, next="order"),
     "event": Phase("CU-40", ("ability", "go"), _using("event"), _use("event"), _again("event", "settle"),
-                   skip=lambda state: (state.players[state.current].pushed_active is None
+                   skip=lambda state: (_player(state).pushed_active is None
                                        or not usable(state, state.current, "event"))),
     "settle": Phase("CU-37", handler=roll.settle,
-                    next=lambda state, action: "order" if state.players[state.current].done_rolling else "choice"),
-    "choice": Phase("CU-37", ("push", "pass", "ability"), roll.choice_options, roll.on_choice, roll.after_choice),
+                    next=lambda state, action: "order" if _player(state).done_rolling else "choice"),
+    "choice": Phase("CU-37", ("push", "pass", "ability"), roll.choice_options, roll.on_choice,
+                    next=lambda state, action: {"pass": "order", "push": "push"}.get(action.get("type"), "settle")),
     "push": Phase("CU-39", ("ability", "go"), _using("push"), _use("push"), _again("push", "order"),
                   skip=race.usable_at("push")),
     # the race section, phase by phase in lead order (CU-24)
     "faces": Phase("CU-43", handler=race.collect_faces, next="support"),
     "support": Phase("CU-43", ("ability", "done"), support_options, race.on_support, race.after_support,
-                     skip=race.nothing_to_support),
+                     skip=lambda state: support_options(state) == [{"type": "done"}]),
     "adjust": Phase("CU-89", ("adjust", "done"), adjust_options, race.on_adjust,
                     next=lambda state, action: "adjust" if action.get("type") == "adjust" else "support"),
     "again": Phase("CU-86", ("roll",), race.again_options, race.on_again,
                    next=lambda state, action: "again" if state.again else "support"),
     "support_next": Phase("CU-43", handler=race.pass_on, next=race.round_through("support", "move_begin")),
-    "move_begin": Phase("CU-62", handler=move.begin_move,
+    "move_begin": Phase("CU-62", handler=race.begin_move,
                         next=lambda state, action: "shortcut" if state.shortcut else "move_start"),
-    "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), move.move_start_options, move.on_move_start,
+    "move_start": Phase("CU-62", ("begin", "convert", "buy_step"), race.move_start_options, race.on_move_start,
                         next=lambda state, action: "move_start" if action.get("type") in ("convert", "buy_step")
-                        else move.after_special(state, action),
-                        skip=lambda state: not move.START_SPECIAL_AFTER_PURCHASES or not move.special_waits(state)),
-    "move": Phase("CU-58", ("move", "done", "convert", "buy_step", "ability"), move.move_options, move.on_move,
-                  move.after_move),
-    "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), move.shortcut_options,
-                      move.on_shortcut, move.after_special),
-    "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), move.bonus_options, move.on_bonus,
-                   move.after_bonus, skip=lambda state: not state.bonuses),
-    "end6": Phase("CU-119", ("ability", "go"), _using("end6"), _use("end6"), move.after_end6,
+                        else race.after_special(state, action),
+                        skip=lambda state: not race.START_SPECIAL_AFTER_PURCHASES or not race.special_waits(state)),
+    "move": Phase("CU-58", ("move", "done", "convert", "buy_step", "ability"), race.move_options, race.on_move,
+                  next=lambda state, action: ("bonus" if action.get("type") == "done"
+                                              else race.after_special(state, action))),
+    "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), race.shortcut_options,
+                      race.on_shortcut, race.after_special),
+    "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), race.bonus_options, race.on_bonus,
+                   next=lambda state, action: "bonus" if state.bonuses else "end6",
+                   skip=lambda state: not state.bonuses),
+    "end6": Phase("CU-119", ("ability", "go"), _using("end6"), _use("end6"),  # CU-67: Bob's bonuses, then on
+                  next=lambda state, action: "bonus" if action.get("type") == "ability" else "move_next",
                   skip=race.usable_at("end6")),
     "move_next": Phase("CU-65", handler=race.pass_on, next=race.round_through("move_begin", "before7")),
     "before7": Phase("CU-101", ("ability", "go"), _using("before7"), _use("before7"), _again("before7", "buy"),
@@ -108,7 +117,7 @@ PHASES: dict[str, Phase] = {
     "buy": Phase("CU-48", ("buy", "done", "convert", "ability"), race.buy_options, race.on_buy,
                  next=lambda state, action: "buy_next" if action.get("type") == "done" else "buy"),
     "buy_next": Phase("CU-48", handler=race.pass_on, next=race.round_through("before7", "rest")),
-    "rest": Phase("CU-50", handler=race.rest_all, next=race.after_rest),
+    "rest": Phase("CU-50", handler=race.rest_all, next=lambda state, action: "end" if ending(state) else "next_round"),
     "end": Phase("CU-147", handler=race.end,
                  next=lambda state, action: "over" if state.winners else "next_round"),
     "next_round": Phase("CU-55", handler=race.next_round, next="order"),
@@ -215,8 +224,8 @@ def _refusal(state: State, action: Mapping[str, Any], kind: Any) -> IllegalActio
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
     """The dice of a roll as the table would roll them: the ready zone and a refill, or an ability's added roll."""
     if option.get("type") == "ability" or state.phase == "again":
-        moments = {"support": ("phase5", *move.ANY_TIME), "busting": ("bust",), "choice": ("any",),
-                   "move": move.ANY_TIME, "buy": move.ANY_TIME}
+        moments = {"support": ("phase5", *race.ANY_TIME), "busting": ("bust",), "choice": ("any",),
+                   "move": race.ANY_TIME, "buy": race.ANY_TIME}
         return ability_roll_dice(state, option, rng, *moments.get(state.phase, (state.phase,)))
     return roll.roll_dice(state, option, rng)
 

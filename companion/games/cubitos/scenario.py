@@ -18,7 +18,7 @@ from companion.games.base import IllegalAction, ScenarioError, check_keys, turn_
 from companion.games.cubitos import rules
 from companion.games.cubitos.kit import LEAD, load_kit
 from companion.games.cubitos.roll_section import next_roller
-from companion.games.cubitos.state import Player, State, lead_order, lines_passed
+from companion.games.cubitos.state import Player, State, changed, lead_order, lines_passed
 
 NUMBERS = ("coins", "steps", "water", "credits", "limit_tokens", "fans", "laps")
 FLAGS = ("danger", "busted", "refilled", "done_rolling", "took_credits", "gave_back", "reached", "must_push",
@@ -63,20 +63,13 @@ def state_from_position(position: Any) -> State:
     kit = load_kit()
     check_keys(position, POSITION_KEYS, "position")
     entries = typed_value(position, "players", list, "position")
-    setup_players = []
-    for n, entry in enumerate(entries):
-        check_keys(entry, PLAYER_KEYS, f"position.players[{n}]")
-        setup_players.append({"name": typed_value(entry, "name", str, f"position.players[{n}]"),
-                              "colour": typed_value(entry, "colour", str, f"position.players[{n}]")})
-    options: dict[str, Any] = {"players": setup_players, "race": position.get("race", "race_1")}
-    for key in ("tracks", "cards"):
-        if key in position:
-            options[key] = position[key]
-    state = rules.setup(options, random.Random(0))
+    places = [f"position.players[{n}]" for n in range(len(entries))]
+    seats = [{key: typed_value(check_keys(entry, PLAYER_KEYS, at), key, str, at) for key in ("name", "colour")}
+             for entry, at in zip(entries, places, strict=True)]
+    state = rules.setup({"players": seats, "race": position.get("race", "race_1"),
+                         **{key: position[key] for key in ("tracks", "cards") if key in position}}, random.Random(0))
     table = state.table
-    free: dict[str, list[int]] = {}
-    for die, kind in enumerate(table.types):
-        free.setdefault(kind, []).append(die)
+    free = {kind: [d for d, t in enumerate(table.types) if t == kind] for kind in kit.dice}
 
     def take(kind: str, where: str) -> int:
         if not free.get(kind):
@@ -84,8 +77,7 @@ def state_from_position(position: Any) -> State:
         return free[kind].pop(0)
 
     players = []
-    for n, entry in enumerate(entries):
-        at = f"position.players[{n}]"
+    for entry, at in zip(entries, places, strict=True):
         zones: dict[str, tuple[int, ...]] = {}
         for zone in COUNTED:
             counts = _dice(entry.get(zone, {}), f"{at}.{zone}", kit.dice)
@@ -139,12 +131,9 @@ def state_from_position(position: Any) -> State:
     if current not in table.colours:
         raise ScenarioError("position.current", f"expected a player's colour, got {current!r}")
     state = state._replace(current=table.colours.index(current))
-    if phase == "move" and state.players[state.current].moved_from is None:
-        p = state.current
-        runner = state.players[p]
-        players = list(state.players)
-        players[p] = runner._replace(moved_from=(runner.segment, runner.space))
-        state = state._replace(players=tuple(players))
+    runner = state.players[state.current]
+    if phase == "move" and runner.moved_from is None:
+        state = changed(state, state.current, moved_from=(runner.segment, runner.space))
     return state
 
 

@@ -154,11 +154,10 @@ def seat(state: State, p: int) -> str:
     return state.table.colours[p]
 
 
-def lead_order(state: State, players: Iterable[int] | None = None) -> tuple[int, ...]:
-    """CU-56: the lead player, then the others clockwise (by default those racing this round)."""
-    chosen = state.racing if players is None else tuple(players)
+def lead_order(state: State) -> tuple[int, ...]:
+    """CU-56: the lead player, then the others clockwise (of those racing this round)."""
     n = len(state.players)
-    return tuple(k % n for k in range(state.lead, state.lead + n) if k % n in chosen)
+    return tuple(k % n for k in range(state.lead, state.lead + n) if k % n in state.racing)
 
 
 def ending(state: State) -> bool:
@@ -168,21 +167,6 @@ def ending(state: State) -> bool:
 
 def track_of(state: State, p: int) -> Track:
     return state.table.segments[state.players[p].segment]
-
-
-def spaces_left(table: Table, player: Player) -> int:
-    """Fewest spaces from the runner to the race finish: this lap, the laps left and the tracks still to come.
-
-    On a finish the runner has done this track (its last lap), or it begins another lap from the start (CU-141).
-    """
-    track = table.segments[player.segment]
-    later = sum(t.to_finish[t.start] * table.laps + 1 for t in table.segments[player.segment + 1:])
-    last = player.segment == len(table.segments) - 1
-    if player.space == track.finish and player.laps + 1 < table.laps + (last and not player.reached):
-        return (table.laps - player.laps) * track.to_finish[track.start] + later
-    if player.space == track.finish:
-        return later
-    return track.to_finish[player.space] + (table.laps - 1 - player.laps) * track.to_finish[track.start] + later
 
 
 def lines_passed(table: Table, player: Player) -> int:
@@ -203,11 +187,6 @@ def face(table: Table, die: int, label: str) -> Face:
     return table.kit.dice[table.types[die]].by_label[label]
 
 
-def labels(kit: Kit) -> tuple[str, ...]:
-    """Every face the camera can read, ``"<die type>/<face label>"`` (RULES.md §19), from ``dice.json``."""
-    return tuple(name for names in kit.face_names.values() for name in dict.fromkeys(names))
-
-
 def dice_in(player: Player, zone: str) -> tuple[int, ...]:
     """The dice of a zone (the active zone's without their faces)."""
     return tuple(d for d, _ in player.active) if zone == "active" else getattr(player, zone)
@@ -215,10 +194,7 @@ def dice_in(player: Player, zone: str) -> tuple[int, ...]:
 
 def die_in(state: State, p: int, zone: str, die_type: str) -> int:
     """The lowest die of ``die_type`` in player ``p``'s ``zone`` (dice of a type are alike)."""
-    dice = [d for d in dice_in(state.players[p], zone) if state.table.types[d] == die_type]
-    if not dice:
-        raise ValueError(f"no {die_type} die in the {zone} zone")
-    return min(dice)
+    return take(list(dice_in(state.players[p], zone)), state.table.types, die_type)
 
 
 def remove_die(state: State, p: int, zone: str, die: int) -> State:
@@ -238,10 +214,8 @@ def leave_active(state: State, p: int, die: int, zone: str) -> State:
 
 def in_stock(state: State) -> dict[str, int]:
     """Die type -> the lowest die of it in the stock, types in alphabetical order."""
-    lowest: dict[str, int] = {}
-    for die in sorted(state.stock):
-        lowest.setdefault(state.table.types[die], die)
-    return dict(sorted(lowest.items()))
+    types = state.table.types
+    return {kind: min(d for d in state.stock if types[d] == kind) for kind in sorted({types[d] for d in state.stock})}
 
 
 def from_stock(state: State, die_type: str) -> tuple[State, int]:
@@ -264,7 +238,7 @@ def advance_fans(state: State, p: int, n: int, events: list[Event], *, take_cred
     player = state.players[p]
     fans, credits, tokens = player.fans, 0, 0
     for _ in range(n):
-        if fans < kit.fan_last:
+        if fans < len(kit.fan_track) - 1:
             fans += 1
             credits += kit.fan_track[fans][0] if take_credits else 0
             tokens += kit.fan_track[fans][1]
@@ -322,13 +296,11 @@ def parse_roll(state: State, dice: Any, count: int) -> list[tuple[str, str]]:
     if not isinstance(dice, list) or len(dice) != count:
         raise IllegalAction("CU-30", f"expected {count} dice, got {dice!r}", legal=f"{count} dice")
     known = state.table.kit.dice
-    parsed = []
-    for i, name in enumerate(dice):
-        die_type, _, label = name.partition("/") if isinstance(name, str) else ("", "", "")
+    parsed = [name.partition("/")[::2] if isinstance(name, str) else ("", "") for name in dice]
+    for i, (die_type, label) in enumerate(parsed):
         if die_type not in known or label not in known[die_type].by_label:
-            raise IllegalAction("CU-30", f"dice[{i}]: not a face of a Cubitos die: {name!r}",
+            raise IllegalAction("CU-30", f"dice[{i}]: not a face of a Cubitos die: {dice[i]!r}",
                                 legal="'<die type>/<face label>' of dice.json")
-        parsed.append((die_type, label))
     return parsed
 
 
