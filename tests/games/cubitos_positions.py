@@ -6,9 +6,9 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from companion.games.cubitos import rules
+from companion.games.cubitos import GAME, rules
 from companion.games.cubitos.kit import build_track, load_kit
-from companion.games.cubitos.rules import GAME, Player, State
+from companion.games.cubitos.state import Player, State
 
 TWO = {"players": [{"name": "Ada", "colour": "blue"}, {"name": "Bo", "colour": "red"}]}
 FOUR_PLAYERS = {"players": [{"name": n, "colour": c} for n, c in (("Ada", "blue"), ("Bo", "red"), ("Cy", "yellow"),

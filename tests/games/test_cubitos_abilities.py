@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.base import IllegalAction
 from companion.games.cubitos.abilities import sword_gate
-from companion.games.cubitos.rules import rest_all
+from companion.games.cubitos.race_section import rest_all
 from tests.games.cubitos_positions import (
     THREE,
     TWO,
@@ -220,6 +220,27 @@ def test_phase_5_asks_only_a_player_with_an_ability_to_use():
     assert [e["coins"] for e in events if e["type"] == "support"] == [1, 0]
 
 
+def test_phase_5_asks_a_player_whose_ability_may_be_used_any_time():
+    state = with_cards(begin(TWO), "wadenbeisser")
+    taken: set[int] = set()
+    state = with_player(state, 1, active=active(state, "orange/team", taken=taken), done_rolling=True,
+                        ready=tuple(dice_of(state, "grey_light", 1, taken=taken)))
+    state = with_player(state, 0, ready=(), refilled=True)._replace(phase="choice", current=0)
+    state, _ = play(state, {"type": "pass"})
+    assert (state.phase, state.current) == ("support", 1)
+    assert any(o.get("ability") == "wadenbeisser.1" for o in options(state))
+
+
+def test_cu37_an_ability_that_empties_the_ready_zone_before_the_choice_leaves_a_pass():
+    state = with_cards(others_done(begin(TWO)), "wadenbeisser")
+    taken: set[int] = set()
+    state = with_player(state, 0, active=active(state, "orange/team", taken=taken), refilled=True,
+                        ready=tuple(dice_of(state, "grey_light", 1, taken=taken)))._replace(phase="choice", current=0)
+    state, events = use(state, "wadenbeisser.1", pick=["grey_light", "coin1"])
+    kinds = [e["type"] for e in events]
+    assert kinds.index("must_pass") < kinds.index("passed") < kinds.index("race_section")
+
+
 # ------------------------------------------------------------------------------------------------------ roll section
 
 
@@ -328,6 +349,8 @@ def test_e9_kaesehaeppchen_placed_owes_one_push_and_a_later_one_another():
     roll = ["yellow/team", "yellow/team", "yellow/blank"] + ["grey_light/blank"] * 6 + ["lead/blank"]
     state, events = play(state, {"type": "roll", "roll": 10, "dice": roll})
     assert options(state) == [{"type": "push"}]
+    with pytest.raises(IllegalAction, match="CU-110"):  # the push owed, not push-or-pass
+        play(state, {"type": "pass"})
     state, _ = push_roll(state, ["yellow/blank"] + ["grey_light/blank"] * 6 + ["lead/blank"])
     assert {"type": "pass"} in options(state)
     again = state._replace(phase="choice")
@@ -448,7 +471,7 @@ def test_s34_a_die_draftodon_borrows_goes_back_to_the_stock_at_the_round_end_whe
     state, _ = use(state, "draftodon.1", take="yellow", turn="special")
     assert sum(state.table.types[d] == "yellow" for d in state.stock) == yellow - 1
     assert ("yellow", "special") in {(state.table.types[d], label) for d, label in state.players[0].active}
-    state = rest_all(state, [])
+    state = rest_all(state, {}, [])
     assert sum(state.table.types[d] == "yellow" for d in state.stock) == yellow
 
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+import re
+from fractions import Fraction
+from pathlib import Path
 
 from companion.games.bots import GreedyBot, roll
+from companion.games.cubitos import GAME, Cubitos
 from companion.games.cubitos.abilities import ANY_TIME, use_ability
-from companion.games.cubitos.rules import GAME, PLAYER_COLOURS, Cubitos
-from companion.games.cubitos.state import MEMO_SIZE
+from companion.games.cubitos.bot import rating
+from companion.games.cubitos.rules import PLAYER_COLOURS
 
 FOUR = {"players": [{"name": c.title(), "colour": c} for c in PLAYER_COLOURS], "race": "race_3"}
 
@@ -44,11 +48,22 @@ def test_a_greedy_bot_plays_out_every_option_through_apply():
     raise AssertionError("no push-or-pass decision in the race")
 
 
-def test_a_tables_memo_of_rated_zones_never_holds_more_than_its_size():
-    table = GAME.setup(FOUR, random.Random(0)).table
-    for n in range(MEMO_SIZE + 10):
-        assert table.remember(("worth", ((n, "x"),)), float(n)) == float(n)
-    assert len(table.memo) <= MEMO_SIZE and table.memo[("worth", ((MEMO_SIZE + 9, "x"),))] == MEMO_SIZE + 9
+def test_the_rules_keep_nothing_between_calls():
+    """No module-level state, no cache by identity, no state built around its constructor."""
+    package = Path(__file__).resolve().parents[2] / "companion" / "games" / "cubitos"
+    source = "\n".join(path.read_text(encoding="utf-8") for path in sorted(package.glob("*.py")))
+    assert not re.findall(r"global |tuple\.__new__|__dict__\[|_last_\w+ = |memo", source)
+
+
+def test_the_bots_score_is_exact_so_no_rounding_breaks_a_tie():
+    """Options the score rates alike are alike on every Python (3.12 sums floats otherwise than 3.11): the rating
+    is a Fraction, and a coin and a credit are worth what they say whatever was summed before."""
+    state, prompt = next((s, p) for s, p in states(seed=2) if p.phase == "buy")
+    p = state.table.colours.index(prompt.actor)
+    player = state.players[p]
+    assert isinstance(rating(state.table, player), Fraction)
+    convert = player._replace(credits=player.credits + 1, coins=player.coins + 1)
+    assert rating(state.table, convert) - rating(state.table, player) == Fraction(7, 10)
 
 
 def support_uses():

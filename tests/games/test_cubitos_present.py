@@ -10,8 +10,7 @@ import pytest
 from companion import texts
 from companion.games import GAMES
 from companion.games.bots import GreedyBot, choices, roll
-from companion.games.cubitos import present
-from companion.games.cubitos.rules import GAME
+from companion.games.cubitos import GAME, present
 from tests.games.cubitos_positions import FOUR_PLAYERS
 
 LANGUAGES = ("de", "nl", "en")

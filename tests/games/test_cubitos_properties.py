@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.games.bots import GreedyBot, RandomBot, replay, roll
+from companion.games.cubitos import GAME
 from companion.games.cubitos.kit import load_kit
-from companion.games.cubitos.rules import GAME, State
+from companion.games.cubitos.state import State
 
 COLOURS = ("blue", "yellow", "red", "white")
 RACES = sorted(r for r, race in load_kit().races.items() if race.cards is not None)

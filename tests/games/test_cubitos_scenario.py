@@ -7,10 +7,9 @@ import json
 import pytest
 
 from companion.games.base import IllegalAction, ScenarioError
-from companion.games.cubitos import rules
+from companion.games.cubitos import GAME
 from companion.games.cubitos.scenario import position_from_state, state_from_position
 
-GAME = rules.GAME
 START = {"race": "race_1", "lead": "blue", "players": [
     {"name": "Ada", "colour": "blue", "draw": {"grey_light": 7, "grey_dark": 2}, "ready": {"lead": 1}},
     {"name": "Bo", "colour": "red", "draw": {"grey_light": 7, "grey_dark": 2}}]}
@@ -53,3 +52,30 @@ def test_a_malformed_position_names_the_field(position, field):
     with pytest.raises(ScenarioError) as err:
         state_from_position(position)
     assert err.value.field == field
+
+
+def test_a_race_whose_runner_reached_the_finish_ends_when_its_turns_are_chained():
+    """CU-145: the Position after a runner reached the finish carries it, so the round ends the game (S-24)."""
+    position = {"race": "race_1", "lead": "blue", "phase": "buy", "current": "blue", "players": [
+        {"name": "Ada", "colour": "blue", "draw": {"grey_light": 7, "grey_dark": 2}, "ready": {"lead": 1},
+         "done_rolling": True, "reached": True, "space": "A05"},
+        {"name": "Bo", "colour": "red", "draw": {"grey_light": 7, "grey_dark": 2}, "done_rolling": True}]}
+    first = GAME.scenario(position, {"player": "blue", "actions": [{"type": "done"}]})
+    assert first["position"]["players"][0]["reached"] and first["position"]["current"] == "red"
+    last = GAME.scenario(first["position"], {"player": "red", "actions": [{"type": "done"}]})
+    assert last["position"]["phase"] == "over" and last["position"]["winners"] == ["blue"]
+    assert [e["type"] for e in last["events"]][-1] == "game_over"
+
+
+def test_a_tie_round_is_carried_by_the_position():
+    state = state_from_position({**START, "racing": ["red"], "tiebreak": True})
+    assert state.racing == (1,) and state.tiebreak
+    assert position_from_state(state)["racing"] == ["red"]
+
+
+def test_a_push_with_an_empty_ready_zone_is_refused_naming_cu37():
+    position = {**START, "phase": "choice", "players": [{**START["players"][0], "ready": {}, "refilled": True},
+                                                        START["players"][1]]}
+    with pytest.raises(IllegalAction) as err:
+        GAME.scenario(position, {"player": "blue", "actions": [{"type": "push"}]})
+    assert err.value.rule == "CU-37"

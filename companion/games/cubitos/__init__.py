@@ -1,8 +1,43 @@
 """Cubitos (John D Clair, AEG / Pegasus 2020): the rules engine. ``GAME`` implements ``companion.games.base.Game``.
 
 See ``README.md`` beside this file for what is played, the Position and Turn formats, and what is not done yet.
+The modules import downwards only: ``kit`` (the box) < ``state`` < ``abilities`` < the sections (``roll_section``,
+``race_section``) < ``rules`` (the phases, set-up, ``apply``, ``view``) < ``scenario``; this package ties the game
+together, and ``bot`` beside it knows how good a table looks.
 """
 
-from companion.games.cubitos.rules import GAME, Cubitos
+from __future__ import annotations
+
+from companion.games.cubitos import rules, scenario
+from companion.games.cubitos.kit import load_kit
+from companion.games.cubitos.state import State
+
+
+class Cubitos:
+    """The game as the ``Game`` protocol names its parts: each is a function of ``rules`` or ``scenario``."""
+
+    id = "cubitos"
+    title = "Cubitos"
+    dice_set = "cubitos"
+    setup = staticmethod(rules.setup)
+    prompt = staticmethod(rules.prompt)
+    apply = staticmethod(rules.apply)
+    roll_dice = staticmethod(rules.roll_dice)
+    view = staticmethod(rules.view)
+    scenario = staticmethod(scenario.run_scenario)
+
+    @property
+    def die_faces(self) -> tuple[str, ...]:
+        """Every face the camera can read, ``"<die type>/<face label>"`` (RULES.md §19), from ``dice.json``."""
+        return tuple(name for names in load_kit().face_names.values() for name in names)
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def seats(self, state: State) -> dict[str, bool]:
+        return dict(zip(state.table.colours, state.table.bots, strict=True))
+
+
+GAME = Cubitos()
 
 __all__ = ["GAME", "Cubitos"]

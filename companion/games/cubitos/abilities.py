@@ -1,14 +1,10 @@
-"""Card abilities of phase 5 (CU-75..CU-139): what the active dice grant, the red card's sword gates, and the
-effect ops of ``cards.json`` carried out in order.
+"""Card abilities (CU-75..CU-139): what the active dice grant and when, the red card's sword gates, and the effect
+ops of ``cards.json`` carried out in order.
 
 An ability is data (its timing, window, gate and effects); this module interprets the effect ops. Each use is one
 listed option naming the ability, the die type and face that grant it and every choice its effects need (which
-option of a ``choose_one``, which die to give back or to take), so the table applies only what a player chose.
-
-Played here: every support ability whose effects are ``gain``, ``gain_per``, ``if_active_colour``, ``choose_one``,
-``gain_fan``, ``give_back``, ``take_die`` (to the rest zone), ``water_steps`` and ``repeat_grey_yield``, with the
-sword gates (CU-45, CU-46), mandatory abilities (CU-78) and the special-pair rule (CU-79). Not yet: abilities that
-roll dice or act in the roll section (see the package README).
+option of a ``choose_one``, which die to give back or to take), so the table applies only what a player chose. An
+ability whose text the seed lacks (``"op": "unknown"``) is resolved by the players by hand (CU-89, ``adjust``).
 """
 
 from __future__ import annotations
@@ -19,16 +15,15 @@ from itertools import product
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction
-from companion.games.cubitos.kit import Ability, Card
+from companion.games.cubitos.kit import Ability, played
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
-    FIRST,
     ZONES,
-    Offering,
     State,
     Table,
     advance_fans,
     changed,
+    dice_in,
     die_in,
     face,
     from_stock,
@@ -40,26 +35,13 @@ from companion.games.cubitos.state import (
     reach_finish,
     receive_bonuses,
     remove_die,
-    replaced,
     seat,
     shown_faces,
     track_of,
 )
 
-MUST_PASS_OVERRIDES_MUST_PUSH = True
-"""CU-110 **Decision**: a push owed with an empty ready zone, or after the roll section, lapses."""
 SWORDS_MOST_NEEDS_ONE = True
 """CU-45 **Decision**: 0 swords never win ``most``."""
-SWORD_GATE_REPLACES_TEAM_SYMBOL, SWORD_GATED_ONCE = True, True
-"""CU-46 **Decision**: a sword-gated ability is used by the players the gate names, once each per round."""
-PRONTO_STEPS_PER_GROUP, PRONTO_LINES_PER_GROUP = 2, 3
-"""CU-128 (the data's ``gain_per`` of Pronto Bronto carries them: times 2, per 3)."""
-PLAYED_OPS = frozenset({"gain", "gain_per", "if_active_colour", "choose_one", "gain_fan", "give_back", "take_die",
-                        "water_steps", "repeat_grey_yield", "self_to_ready", "other_active_to_ready",
-                        "prevent_bust", "ignore_bust", "keep_active_on_bust", "immediate_step", "remote_bonus",
-                        "give_back_if_took_credit", "credits_if_gave_back", "ready_die_to_active_choose_face",
-                        "give_die_to_fewest_swords", "refill_next_round", "add_dice", "distinct_colour_roll",
-                        "grey_rescue_roll", "must_push"})
 ROLLING_OPS = ("add_dice", "distinct_colour_roll", "grey_rescue_roll")
 RESCUE_ZONES = ("rest", "draw", "ready")
 """CU-117 **Decision**: Granatananas takes grey dice from the rest zone first, then the draw and ready zones (E-10
@@ -67,42 +49,8 @@ takes them from the rest zone, then from the draw zone)."""
 DISTINCT_ZONES = ("draw", "ready")
 """CU-118 **Decision**: Punk Grapefruit's dice come from the draw zone first, then the ready zone."""
 REFILL_MODIFIERS_COMBINE = True
-"""CU-29 **Decision**: colours excluded by several effects add up; "no limit" beats every exclusion."""
-WINDOWS: dict[str, tuple[tuple[str, str | None], ...]] = {
-    "phase5": (("support", None), ("support", "phase5"), ("support", "phase5_after_swords"),
-               ("activatable", "phase5")),
-    "push": (("activatable", "push_before_roll"),),
-    "bust": (("activatable", "on_bust"),),
-    "event": (("event", None),),
-    "end6": (("activatable", "end_of_phase6"),),
-    "before7": (("activatable", "before_phase7"),),
-    "race": (("activatable", "race_section"),),
-    "any": (("activatable", "any"),),
-}
-"""When an ability may be used: the (timing, window) pairs of each moment the rules offer abilities at."""
-
-
-def _ops(effects: tuple[dict[str, Any], ...] | list[dict[str, Any]]) -> set[str]:
-    found = set()
-    for effect in effects:
-        found.add(effect["op"])
-        found |= _ops(effect.get("then", []))
-        for option in effect.get("options", []):
-            found |= _ops(option)
-    return found
-
-
-_PLAYED: dict[str, bool] = {}
-
-
-def played(ability: Ability) -> bool:
-    """Whether this module carries the ability out (else the table adjusts by hand, CU-89)."""
-    known = _PLAYED.get(ability.id)
-    if known is None:
-        known = _PLAYED[ability.id] = _ops(ability.effects) <= PLAYED_OPS
-    return known
-
-
+"""CU-29 **Decision**: colours excluded by several effects add up (False: the last one counts); "no limit" beats
+every exclusion."""
 def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | None) -> bool:
     """CU-45: ``most`` names the single player with the most swords (a tie by the card's rule: ``nase_vorn`` the
     first of them in lead order, ``nobody`` no one); ``at_least_1`` every player with a sword."""
@@ -110,9 +58,7 @@ def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | No
     mine = players[p].swords or 0
     if gate["swords"] == "at_least_1":
         return mine >= 1
-    best = 0
-    for k in state.racing:
-        best = max(best, players[k].swords or 0)
+    best = max(players[k].swords or 0 for k in state.racing)
     if (SWORDS_MOST_NEEDS_ONE and best < 1) or mine < best:
         return False
     top = [k for k in lead_order(state) if (players[k].swords or 0) == best]
@@ -123,151 +69,46 @@ def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | No
 
 def _gate_open(state: State, p: int, ability: Ability, colour: str) -> bool:
     gate = ability.gate
-    if gate is None:
-        return True
-    if "swords" in gate:
-        return sword_gate(state, p, gate, state.table.cards[colour].sword_tie_rule)
-    if gate.get("busted_this_round"):
-        return state.players[p].busted
-    return False
+    if gate is None or "swords" in gate:
+        return gate is None or sword_gate(state, p, gate, state.table.cards[colour].sword_tie_rule)
+    return bool(gate.get("busted_this_round")) and state.players[p].busted  # CU-118
 
 
 def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | None, Ability]]:
-    """(die, face label, ability) that player ``p`` can use at any of ``moments`` (``WINDOWS``; CU-75, CU-76, CU-80).
+    """(die, face label, ability) player ``p`` can use at any of ``moments`` (``kit.WINDOWS``; CU-75, CU-76, CU-80).
 
-    A sword-gated ability belongs to the player, not a die (``SWORD_GATE_REPLACES_TEAM_SYMBOL``): die and face are
-    None. The others come from an active die's team or special symbol, once per activation; an event ability once
-    per event, and only through a die that was active when the player pushed (CU-40); an ability using several dice
-    (Mungojerrie, CU-138) needs that many unused active dice of its card.
+    A sword-gated ability belongs to the player, not a die (CU-46: used once a round by each player the gate
+    names, however many red dice they have): die and face are None. The others come from an active die's team or
+    special symbol, once per activation; an event ability once per event, and only through a die that was active
+    when the player pushed (CU-40); an ability using several dice (Mungojerrie, CU-138) needs that many unused
+    active dice of its card.
     """
-    global _last_usable
     moments = moments or ("phase5",)
-    table = state.table
-    offering, faces, gated = table.offers_at.get(moments) or _offering(table, moments)
-    if not gated and faces.isdisjoint(state.players[p].active):
-        return []  # the usual answer: no active die shows a face that may grant an ability now, no sword gate
-    last = _last_usable  # read once: another thread may ask about another state meanwhile
-    if last is None or last[0] is not state or last[1] != p:
-        last = _last_usable = (state, p, {})
-    known = last[2]
-    found = known.get(moments)
-    if found is None:
-        if gated:  # the sword-gated abilities, asked for with every set of moments that holds phase 5
-            swords = known.get(_SWORD_GATED)
-            if swords is None:
-                swords = known[_SWORD_GATED] = _gated(state, p)
-            found = known[moments] = [*swords]
-        else:
-            found = known[moments] = []
-        for moment, offered in offering:
-            at = known.get(moment)
-            if at is None:
-                at = known[moment] = _usable_at(state, p, moment, offered)
-            found += at
+    found: list[tuple[int | None, str | None, Ability]] = []
+    if "phase5" in moments:
+        found += [(None, None, ability) for colour, card in state.table.cards.items() for ability in card.abilities
+                  if ability.gate and "swords" in ability.gate and ability.id not in state.players[p].gated
+                  and _gate_open(state, p, ability, colour)]
+    for moment in moments:
+        found += _usable_at(state, p, moment)
     return found
 
 
-def offers(table: Table, *moments: str) -> bool:
-    """Whether any card in play may offer an ability at ``moments`` (``usable`` is empty for every state when not):
-    the rules skip a moment so without making the state they would ask about."""
-    offering, _, gated = table.offers_at.get(moments) or _offering(table, moments)
-    return bool(offering) or gated
-
-
-def _offering(table: Table, moments: tuple[str, ...]) -> Offering:
-    """``table.offers_at[moments]``, filled on first use: the moments at which a face may grant an ability, with
-    ``offered[moment]``; every (die, face) that may grant one at any of them; and whether a sword-gated ability
-    may be used (in phase 5). ``usable`` is asked some 50,000 times a bench, nearly always of an active zone that
-    shows none of those faces: the faces of all the moments asked let it say so at once."""
-    at = [(moment, _offered_at(table, moment)) for moment in moments]
-    offering = tuple((moment, offered) for moment, offered in at if offered)
-    faces: set[tuple[int, str]] = set()
-    for _, offered in offering:
-        faces.update(offered)
-    table.offers_at[moments] = found = (offering, frozenset(faces), bool(table.sword_gated) and "phase5" in moments)
-    return found
-
-
-_SWORD_GATED = "sword-gated"
-"""The key of the sword-gated abilities among ``_last_usable``'s answers (no moment is named so)."""
-_last_usable: tuple[State, int, dict[Any, list[tuple[int | None, str | None, Ability]]]] | None = None
-"""The answers of ``usable`` for the last state and player, by moments asked, by each moment and for the
-sword-gated abilities (``_SWORD_GATED``), not to be changed by its callers: a state's options list the abilities of
-several moments, whether something is owed asks about one of them, a greedy bot rates each use by using it
-(``_use_ability`` asks again for every option), and a roll of an ability asks about every moment."""
-
-
-def _gated(state: State, p: int) -> list[tuple[None, None, Ability]]:
-    """The sword-gated abilities player ``p`` can use (in phase 5, CU-45, CU-46)."""
-    gated = state.players[p].gated
-    found = []
-    for colour, ability in state.table.sword_gated:
-        if ability.id not in gated and _gate_open(state, p, ability, colour):
-            found.append((None, None, ability))
-    return found
-
-
-def _usable_at(state: State, p: int, moment: str, offered: dict[tuple[int, str], tuple[Ability, ...]]) -> list[
-        tuple[int | None, str | None, Ability]]:
+def _usable_at(state: State, p: int, moment: str) -> list[tuple[int | None, str | None, Ability]]:
     """``usable`` at one moment, through the active dice only."""
     player = state.players[p]
-    if not player.active or offered.keys().isdisjoint(player.active):  # the usual answer, without a loop
-        return []
-    table = state.table
     found: list[tuple[int | None, str | None, Ability]] = []
     spent = player.event_used if moment == "event" else player.used
-    for shown in player.active:
-        for ability in offered.get(shown, ()):
-            die, label = shown
-            if (die, ability.id) in spent:
-                continue
-            if moment == "event" and die not in (player.pushed_active or ()):
+    for die, label in player.active:
+        for ability in state.table.grants.get((state.table.types[die], label, moment), ()):  # CU-75
+            if (die, ability.id) in spent or (moment == "event" and die not in (player.pushed_active or ())):
                 continue
             if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
                 found.append((die, label, ability))
-                continue
-            if ability.dice_used > 1 and len(_partners(state, p, die, ability)) < ability.dice_used:
-                continue
-            if (ability.gate is None or _gate_open(state, p, ability, table.colours_of[die])) \
-                    and _has_effect(state, p, die, ability):
+            elif (ability.dice_used == 1 or len(_partners(state, p, die, ability)) >= ability.dice_used) \
+                    and _gate_open(state, p, ability, state.table.colour(die)) and _has_effect(state, p, die, ability):
                 found.append((die, label, ability))
     return found
-
-
-def _offered_at(table: Table, moment: str) -> dict[tuple[str, str], tuple[Ability, ...]]:
-    """``_offered``, worked out once per table."""
-    offered = table.offered.get(moment)
-    if offered is None:
-        offered = table.offered[moment] = _offered(table, moment)
-    return offered
-
-
-def _offered(table: Table, moment: str) -> dict[tuple[int, str], tuple[Ability, ...]]:
-    """(die, face label) -> the abilities of its card that the face may grant at ``moment`` (faces granting none
-    are left out): the special ones only through the special symbol, none gated by swords (those belong to the
-    player), the abilities the engine does not play only in phase 5 (CU-89), the others in their window (and
-    event)."""
-    window = WINDOWS[moment]
-    offered = {}
-    for (kind, label), (card, special) in table.granting.items():  # loops: worked out again for every table
-        abilities = []
-        for ability in card.abilities:
-            if (ability.slot != "special" or special) and not (ability.gate and "swords" in ability.gate) \
-                    and (moment == "phase5" if not played(ability) else (ability.timing, ability.window) in window
-                         and (moment != "event" or ability.event == "push_without_bust")):
-                abilities.append(ability)
-        if abilities:
-            for die in table.dice_of[kind]:
-                offered[(die, label)] = tuple(abilities)
-    return offered
-
-
-def _has_special(card: Card) -> bool:
-    """The card has a special ability the engine plays (CU-79)."""
-    for ability in card.abilities:
-        if ability.slot == "special" and played(ability):
-            return True
-    return False
 
 
 def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
@@ -279,25 +120,21 @@ def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
     return sorted(same, key=lambda d: d != die)[:ability.dice_used]
 
 
+NEEDS: dict[str, Any] = {
+    "other_active_to_ready": lambda state, p, ability: len(state.players[p].active) > 1,
+    "immediate_step": lambda state, p, ability: bool(step_targets(state, p)),
+    "give_back_if_took_credit": lambda state, p, ability: state.players[p].took_credits,
+    "credits_if_gave_back": lambda state, p, ability: state.players[p].gave_back,
+    "ready_die_to_active_choose_face": lambda state, p, ability: bool(state.players[p].ready),
+    "take_die": lambda state, p, ability: bool(take_targets(state, p, ability.effects[0])),
+}
+"""Op -> whether an ability of that one op can do anything now: one that cannot is not offered (Bar Bar's special
+with no other active die, CU-115)."""
+
+
 def _has_effect(state: State, p: int, die: int, ability: Ability) -> bool:
-    """An ability that can do nothing now is not offered (Bar Bar's special with no other active die, CU-115)."""
-    if len(ability.ops) != 1:
-        return True
-    (op,) = ability.ops
-    player = state.players[p]
-    if op == "other_active_to_ready":
-        return len(player.active) > 1
-    if op == "immediate_step":
-        return bool(step_targets(state, p))
-    if op == "give_back_if_took_credit":
-        return player.took_credits
-    if op == "credits_if_gave_back":
-        return player.gave_back
-    if op == "ready_die_to_active_choose_face":
-        return bool(player.ready)
-    if op == "take_die":
-        return bool(take_targets(state, p, ability.effects[0]))
-    return True
+    need = NEEDS.get(next(iter(ability.ops))) if len(ability.ops) == 1 else None
+    return need is None or need(state, p, ability)
 
 
 def remote_spaces(state: State, p: int, distances: list[int]) -> list[str]:
@@ -390,9 +227,7 @@ def _possible(state: State, p: int, choice: Mapping[str, Any]) -> bool:
     if "give" not in choice or "pass" not in choice or choice["give"] != choice["pass"]:
         return True
     zone, kind = choice["give"]
-    player = state.players[p]
-    dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
-    return sum(state.table.types[d] == kind for d in dice) >= 2
+    return sum(state.table.types[d] == kind for d in dice_in(state.players[p], zone)) >= 2
 
 
 def _paired(state: State, die: int | None, label: str | None, ability: Ability) -> Ability | None:
@@ -400,12 +235,9 @@ def _paired(state: State, die: int | None, label: str | None, ability: Ability) 
     at the same moment (Bar Bar); one with a later window is owed instead (``owes_special``)."""
     if die is None or ability.slot != "normal" or not face(state.table, die, label).special:
         return None
-    card = state.table.cards[state.table.colour(die)]
-    for other in card.abilities:
-        if other.slot == "special" and played(other) and other.timing == ability.timing \
-                and other.window == ability.window:
-            return other
-    return None
+    return next((other for other in state.table.cards[state.table.colour(die)].abilities
+                 if other.slot == "special" and played(other) and (other.timing, other.window) ==
+                 (ability.timing, ability.window)), None)
 
 
 def ability_options(state: State, *moments: str) -> list[Action]:
@@ -433,31 +265,17 @@ def owed(state: State, *moments: str) -> bool:
     """A mandatory ability, or a special owed by the special-pair rule (CU-79), is still to be used now."""
     p = state.current
     owes = state.players[p].owes_special
-    for die, _, ability in usable(state, p, *moments):  # a loop, not ``any`` of a generator: asked at every listing
-        if ability.mandatory or (die is not None and die in owes and ability.slot == "special"):
-            return True
-    return False
+    return any(ability.mandatory or (die is not None and die in owes and ability.slot == "special")
+               for die, _, ability in usable(state, p, *moments))
 
 
 ANY_TIME = ("race", "any")
 """Abilities usable whenever the player decides in the race section (Azrael; Wadenbeißer, Draftodon, Mungojerrie)."""
 
 
-_last_support: tuple[State, list[Action]] | None = None
-
-
 def support_options(state: State) -> list[Action]:
-    """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``).
-
-    The last state's are kept: using an ability lists what is left to decide whether phase 5 goes on, and the
-    prompt of that very state lists them again."""
-    global _last_support
-    last = _last_support  # read once: another thread may list another state meanwhile
-    if last is not None and last[0] is state:
-        return last[1]
-    options = ([] if owed(state, "phase5") else [{"type": "done"}]) + ability_options(state, "phase5", *ANY_TIME)
-    _last_support = (state, options)
-    return options
+    """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``)."""
+    return ([] if owed(state, "phase5") else [{"type": "done"}]) + ability_options(state, "phase5", *ANY_TIME)
 
 
 def _colours_active(state: State, p: int, colour: str | list[str]) -> bool:
@@ -473,8 +291,7 @@ def give_back_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[t
     zones = ZONES if effect.get("from") in (None, "any") else effect["from"]
     found = []
     for zone in zones:
-        dice = [d for d, _ in player.active] if zone == "active" else getattr(player, zone)
-        for kind in sorted({table.types[d] for d in dice if d != table.lead_die}):
+        for kind in sorted({table.types[d] for d in dice_in(player, zone) if d != table.lead_die}):
             if effect.get("colour") in (None, table.kit.dice[kind].colour):
                 found.append((zone, kind))
     return found
@@ -486,63 +303,58 @@ def take_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[str]:
     limit = effect.get("max_cost")
     if isinstance(limit, Mapping):
         limit = _metric(state, p, limit["metric"], {})
-    found = []
-    for kind in in_stock(state):
-        colour, cost = table.kit.dice[kind].colour, table.cost(kind)
-        if effect.get("colours") and colour not in effect["colours"]:
-            continue
-        if colour in (effect.get("exclude_colours") or ()):
-            continue
-        if limit is not None and (cost is None or cost > limit):
-            continue
-        found.append(kind)
-    return found
+    colour, cost = (lambda kind: table.kit.dice[kind].colour), table.cost
+    return [kind for kind in in_stock(state) if (not effect.get("colours") or colour(kind) in effect["colours"])
+            and colour(kind) not in (effect.get("exclude_colours") or ())
+            and (limit is None or (cost(kind) is not None and cost(kind) <= limit))]
 
 
 def _metric(state: State, p: int, metric: str, effect: Mapping[str, Any]) -> int:
     """The counts ``gain_per`` multiplies (RULES.md §16)."""
-    table = state.table
     player = state.players[p]
-    colours = [table.colour(d) for d, _ in player.active]
-    if metric == "fans":
-        return player.fans
-    if metric == "active_dice":
-        return len(player.active)
-    if metric == "active_distinct_colours":
-        return len(set(colours))
-    if metric == "active_of_colours":
-        return sum(c in effect["colours"] for c in colours)
+    colours = [state.table.colour(d) for d, _ in player.active]
     if metric == "red_lines_to_lap_finish":  # CU-69: the current lap and segment only
         track = track_of(state, p)
         return track.red_lines_per_lap - track.spaces[player.space].red_lines_passed
-    if metric == "players_with_fewer_swords":
-        mine = player.swords or 0
-        return sum((state.players[k].swords or 0) < mine for k in state.racing if k != p)
-    raise ValueError(f"unknown metric {metric!r}")
-
-
-_last_uses: tuple[State, list[tuple[Mapping[str, Any], tuple[str, ...], State, list[Event]]]] | None = None
+    return {"fans": player.fans, "active_dice": len(colours), "active_distinct_colours": len(set(colours)),
+            "active_of_colours": sum(c in (effect.get("colours") or ()) for c in colours),
+            "players_with_fewer_swords": sum((state.players[k].swords or 0) < (player.swords or 0)
+                                             for k in state.racing if k != p)}[metric]
 
 
 def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
     """Carry out one listed ability use: its effects in order with the action's choices (CU-78: fully, as far as
-    possible).
-
-    The uses worked out from the last state are kept: a greedy bot rates each ability it may use by using it
-    (``Cubitos.rate``), then the one it chose is used again by ``apply``."""
-    global _last_uses
-    last = _last_uses  # read once: another thread may use abilities of another state meanwhile
-    if last is None or last[0] is not state:
-        last = _last_uses = (state, [])
-    for used, at, after, produced in last[1]:
-        if at == moments and used == action:
-            events += map(dict, produced)
-            return after
-    produced = []
-    after = _use_ability(state, action, produced, *moments)
-    last[1].append((dict(action), moments, after, produced))
-    events += map(dict, produced)
-    return after
+    possible)."""
+    p = state.current
+    table = state.table
+    player = state.players[p]
+    moments = moments or ("phase5",)
+    die, label, ability = _matched(state, action, moments)
+    pair = _paired(state, die, label, ability)
+    if die is None:
+        state = changed(state, p, gated=player.gated | {ability.id})
+    elif moments[0] == "event":
+        state = changed(state, p, event_used=player.event_used | {(die, ability.id)})
+    else:
+        owes = player.owes_special
+        card = table.cards[table.colour(die)]
+        if ability.slot == "special":
+            owes = owes - {die}
+        elif pair is None and face(table, die, label).special and any(a.slot == "special" and played(a)
+                                                                     for a in card.abilities):
+            owes = owes | {die}  # CU-79: the special of a later window is owed
+        partners = (die,) if ability.dice_used == 1 else _partners(state, p, die, ability)  # CU-138
+        spent = {(d, ability.id) for d in partners} | ({(die, pair.id)} if pair else set())
+        state = changed(state, p, used=player.used | spent, owes_special=owes)
+    events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule,
+                   **({"manual": True} if not played(ability) else {})})
+    if not played(ability):
+        return state._replace(adjusting=ability.id)
+    state = _effects(state, p, die, ability.effects, action, events)
+    if pair is not None:
+        events.append({"type": "ability", "player": seat(state, p), "ability": pair.id, "rule": pair.rule})
+        state = _effects(state, p, die, pair.effects, action, events)
+    return state
 
 
 def _matched(state: State, action: Mapping[str, Any], moments: tuple[str, ...]) -> tuple[int | None, str | None,
@@ -555,58 +367,6 @@ def _matched(state: State, action: Mapping[str, Any], moments: tuple[str, ...]) 
                                                 (action.get("die"), action.get("face"))):
             return die, label, ability
     raise IllegalAction("CU-76", f"{seat(state, p)} cannot use {action['ability']} now")
-
-
-TURN_OP = "ready_die_to_active_choose_face"
-
-
-def turned(state: State, action: Mapping[str, Any], *moments: str) -> tuple[int, str] | None:
-    """(die, face label) that a use whose only effect turns a ready die to a chosen face (Wadenbeißer, CU-104,
-    CU-88) places in the active zone, or None for any other use. The greedy rating weighs such a use by that die
-    alone (``rules.Cubitos.rate``): nothing else it does (the die's use spent, a push owed) changes a rating, and a
-    bot weighs one such use for every face of every die type in the ready zone."""
-    if "pick" not in action:
-        return None
-    die, label, ability = _matched(state, action, moments or ("phase5",))
-    if len(ability.effects) != 1 or ability.ops != {TURN_OP} or _paired(state, die, label, ability) is not None:
-        return None
-    kind, shown = action["pick"]
-    return die_in(state, state.current, "ready", kind), shown
-
-
-def _use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
-    p = state.current
-    table = state.table
-    player = state.players[p]
-    moments = moments or ("phase5",)
-    moment = moments[0]
-    die, label, ability = _matched(state, action, moments)
-    pair = _paired(state, die, label, ability)
-    if die is None:
-        state = changed(state, p, gated=player.gated | {ability.id})
-    elif moment == "event":
-        state = changed(state, p, event_used=player.event_used | {(die, ability.id)})
-    else:
-        owes = player.owes_special
-        card = table.cards[table.colour(die)]
-        if ability.slot == "special":
-            owes = owes - {die}
-        elif pair is None and face(table, die, label).special and _has_special(card):
-            owes = owes | {die}  # CU-79: the special of a later window is owed
-        partners = (die,) if ability.dice_used == 1 else _partners(state, p, die, ability)  # CU-138
-        spent = {(d, ability.id) for d in partners} if len(partners) > 1 else {(die, ability.id)}
-        if pair:
-            spent.add((die, pair.id))
-        state = changed(state, p, used=player.used | spent, owes_special=owes)
-    events.append({"type": "ability", "player": seat(state, p), "ability": ability.id, "rule": ability.rule,
-                   **({"manual": True} if not played(ability) else {})})
-    if not played(ability):
-        return replaced(state, adjusting=ability.id)
-    state = _effects(state, p, die, ability.effects, action, events)
-    if pair is not None:
-        events.append({"type": "ability", "player": seat(state, p), "ability": pair.id, "rule": pair.rule})
-        state = _effects(state, p, die, pair.effects, action, events)
-    return state
 
 
 def _zones_of(effect: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
@@ -623,36 +383,26 @@ def _zones_of(effect: Mapping[str, Any]) -> tuple[tuple[str, ...], bool]:
     return tuple(ZONES if zones == "any" else zones), False
 
 
-def _candidates(state: State, p: int, die: int | None, effect: Mapping[str, Any]) -> list[int]:
+def candidates(state: State, p: int, die: int | None, effect: Mapping[str, Any]) -> list[int]:
     """The dice an added roll may take, in the order it takes them (never the ability's own die, never the lead
     die unless its colour, black, qualifies)."""
     table = state.table
     player = state.players[p]
     zones, recycle = _zones_of(effect)
-    pool: list[int] = []
-    for zone in zones:
-        pool += [d for d, _ in player.active] if zone == "active" else list(getattr(player, zone))
-    if recycle:
-        pool += list(player.rest)
-    colours = effect.get("colours")
-    if effect["op"] == "grey_rescue_roll":
-        colours = ["grey"]
+    pool = [d for zone in (*zones, *(("rest",) if recycle else ())) for d in dice_in(player, zone)]
+    colours = ["grey"] if effect["op"] == "grey_rescue_roll" else effect.get("colours")
     exclude = effect.get("exclude_colours") or []
-    colour = table.colours_of
-    return [d for d in pool if d != die and (not colours or colour[d] in colours) and colour[d] not in exclude]
+    return [d for d in pool if d != die and (not colours or table.colour(d) in colours)
+            and table.colour(d) not in exclude]
 
 
 def roll_counts(state: State, p: int, die: int | None, effect: Mapping[str, Any]) -> list[int]:
     """How many dice the added roll may show (CU-86, CU-117, CU-118)."""
-    return _roll_counts(state, p, effect, _candidates(state, p, die, effect))
-
-
-def _roll_counts(state: State, p: int, effect: Mapping[str, Any], pool: list[int]) -> list[int]:
-    """``roll_counts`` of the dice the roll may take (``_candidates``)."""
+    pool = candidates(state, p, die, effect)
     if effect["op"] == "grey_rescue_roll":
         return list(range(1, len(pool) + 1))
     if effect["op"] == "distinct_colour_roll":
-        colours = {state.table.colours_of[d] for d in pool}
+        colours = {state.table.colour(d) for d in pool}
         return list(range(0, min(effect.get("max", 9), len(colours)) + 1))
     n = effect["n"]
     if n == "all":
@@ -670,15 +420,15 @@ def roll_in(state: State, p: int, die: int | None, effect: Mapping[str, Any], di
     types = table.types
     player = state.players[p]
     op = effect["op"]
-    pool = _candidates(state, p, die, effect)
+    pool = candidates(state, p, die, effect)
     n = len(dice) if isinstance(dice, list) else -1
-    counts = _roll_counts(state, p, effect, pool)
+    counts = roll_counts(state, p, die, effect)
     if n not in counts:
         raise IllegalAction("CU-86", f"the roll shows {n} dice", legal=counts)
     rolled = parse_roll(state, dice, n)
     _, recycle = _zones_of(effect)
     if op == "add_dice":  # CU-86: the dice shown, by type, against those the ability takes
-        wanted = Counter(map(FIRST, rolled))
+        wanted = Counter(kind for kind, _ in rolled)
         if effect["n"] == "all" and wanted != Counter(map(types.__getitem__, pool)):
             raise IllegalAction("CU-86", "the roll shows every die the ability names")
         if recycle:  # all of the draw zone, then the rest
@@ -687,76 +437,59 @@ def roll_in(state: State, p: int, die: int | None, effect: Mapping[str, Any], di
                 raise IllegalAction("CU-86", "the draw zone runs out: every die left in it is rolled first")
     if op == "distinct_colour_roll" and len({table.kit.dice[k].colour for k, _ in rolled}) != n:
         raise IllegalAction("CU-118", "the dice rolled are of different colours")
-    taken: list[int] = []
-    left = list(pool)
-    for kind, _ in rolled:  # the first die of the pool of each type shown (a loop: this runs at every bot's roll)
-        for at, d in enumerate(left):
-            if types[d] == kind:
-                taken.append(left.pop(at))
-                break
-        else:
+    taken, left = [], list(pool)
+    for kind, _ in rolled:  # the first die of the pool of each type shown
+        found = next((d for d in left if types[d] == kind), None)
+        if found is None:
             raise IllegalAction("CU-86", f"no {kind} die to take for this roll")
-    zones_after = {"draw": list(player.draw), "ready": list(player.ready), "rest": list(player.rest)}
+        left.remove(found)
+        taken.append(found)
     gone = set(taken)
-    active = [a for a in player.active if a[0] not in gone]
-    for d in taken:
-        for zone in zones_after.values():
-            if d in zone:
-                zone.remove(d)
+    draw, ready, rest = ([d for d in getattr(player, zone) if d not in gone] for zone in ("draw", "ready", "rest"))
     if recycle and not gone.isdisjoint(player.rest):
-        zones_after["draw"] += zones_after["rest"]
-        zones_after["rest"] = []
-        events.append({"type": "recycled", "player": seat(state, p), "dice": len(zones_after["draw"])})
-    new = []
-    blanks = table.kit.blank_names
-    for d, name, (_, label) in zip(taken, dice, rolled, strict=True):
-        if name in blanks:
-            zones_after["ready"].append(d)
-        else:
-            new.append((d, label))
+        draw, rest = draw + rest, []
+        events.append({"type": "recycled", "player": seat(state, p), "dice": len(draw)})
+    shown = list(zip(taken, (label for _, label in rolled), strict=True))
+    new = [(d, label) for d, label in shown if not face(table, d, label).blank]
     events.append({"type": "added_roll", "player": seat(state, p), "dice": list(dice),
                    "hits": [f"{types[d]}/{label}" for d, label in new]})
-    state = changed(state, p, active=tuple(active + new), used=frozenset([u for u in player.used
-                                                                         if u[0] not in gone or u[0] == die]),
-                    draw=tuple(zones_after["draw"]), ready=tuple(zones_after["ready"]),
-                    rest=tuple(zones_after["rest"]))
+    state = changed(state, p, active=tuple(a for a in player.active if a[0] not in gone) + tuple(new),
+                    used=frozenset(u for u in player.used if u[0] not in gone or u[0] == die), draw=tuple(draw),
+                    ready=tuple(ready + [d for d, label in shown if face(table, d, label).blank]), rest=tuple(rest))
     state = placed(state, p, new, events)
     if op == "grey_rescue_roll" and new:  # CU-117: one hit ignores the bust
-        state = changed(state, p, bust_ignored=True)
+        state = changed(state, p, busting=False)
     return state
 
 
 def placed(state: State, p: int, dice: list[tuple[int, str]], events: list[Event]) -> State:
-    """Dice just placed in the active zone (CU-81, CU-88): Käsehäppchen owes a push (CU-110), and a third active die
-    puts the player in danger (CU-32)."""
-    changes = placing(state, p, dice, len(state.players[p].active), events)
-    return changed(state, p, **changes) if changes else state
-
-
-def placing(state: State, p: int, dice: list[tuple[int, str]], active: int, events: list[Event]) -> dict[str, bool]:
-    """What ``placed`` changes on player ``p``, whose active zone holds ``active`` dice with ``dice``: a roll makes
-    these changes in the same copy of the player as the roll's own (``rules._on_roll``)."""
-    table = state.table
+    """Dice just placed in the active zone (CU-81, CU-88), the zone already holding them: a Käsehäppchen owes a
+    push (CU-110), and a third active die puts the player in danger (CU-32)."""
     player = state.players[p]
-    changes = {}
-    pushing = table.must_push_faces
-    for die, label in dice if pushing else ():
-        if (table.types[die], label) in pushing:
-            if player.done_rolling:
-                continue  # S-35: the roll section is over, the duty lapses at once (MUST_PASS_OVERRIDES_MUST_PUSH)
-            if not player.must_push and not changes:
-                events.append({"type": "must_push", "player": seat(state, p), "die": table.types[die]})
-            changes["must_push"] = True
-    if not player.danger and active >= DANGER_THRESHOLD:
-        events.append({"type": "danger", "player": table.colours[p], "active": active})
-        changes["danger"] = True
-    return changes
+    if any(owes_push(state.table, die, label) for die, label in dice) and not player.done_rolling:
+        if not player.must_push:  # S-35: after the roll section the duty lapses at once
+            events.append({"type": "must_push", "player": seat(state, p),
+                           "die": next(state.table.types[d] for d, shown in dice if owes_push(state.table, d, shown))})
+        state = changed(state, p, must_push=True)
+    if not player.danger and len(player.active) >= DANGER_THRESHOLD:
+        events.append({"type": "danger", "player": seat(state, p), "active": len(player.active)})
+        state = changed(state, p, danger=True)
+    return state
+
+
+def owes_push(table: Table, die: int, label: str) -> bool:
+    """CU-110: the face's card owes a push once it is placed (Käsehäppchen, immediate and mandatory)."""
+    shown = face(table, die, label)
+    card = table.cards.get(table.colour(die))
+    return card is not None and (shown.team or shown.special) and any(
+        ability.timing == "immediate" and any(e["op"] == "must_push" for e in ability.effects)
+        for ability in card.abilities)
 
 
 def _effects(state: State, p: int, die: int | None, effects: Any, action: Mapping[str, Any],
              events: list[Event]) -> State:
     for effect in effects:
-        state = _effect(state, p, die, effect, action, events)
+        state = carry_out(state, p, die, effect, action, events)
     return state
 
 
@@ -770,7 +503,7 @@ def _gain(state: State, p: int, events: list[Event], **amounts: int) -> State:
                    took_credits=player.took_credits or amounts.get("credits", 0) > 0)
 
 
-def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], action: Mapping[str, Any],
+def carry_out(state: State, p: int, die: int | None, effect: Mapping[str, Any], action: Mapping[str, Any],
             events: list[Event]) -> State:
     op = effect["op"]
     table = state.table
@@ -831,7 +564,7 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
     if op == "prevent_bust":  # CU-113
         return changed(state, p, safe_roll=True)
     if op == "ignore_bust":  # CU-114
-        return changed(state, p, bust_ignored=True)
+        return changed(state, p, busting=False)
     if op == "keep_active_on_bust":  # CU-118
         return changed(state, p, keep_on_bust=player.keep_on_bust | frozenset(effect["colours"]))
     if op == "immediate_step":  # CU-105: a step used at once; no special action, no bonus
@@ -849,7 +582,7 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         return give_back(state, p, zone, kind, events)
     if op == "credits_if_gave_back":  # CU-139
         return _gain(state, p, events, credits=effect["credits"])
-    if op == TURN_OP:  # CU-104, CU-88 (``turned`` says which die it turns)
+    if op == "ready_die_to_active_choose_face":  # CU-104, CU-88
         kind, label = action["pick"]
         chosen = die_in(state, p, "ready", kind)
         state = changed(remove_die(state, p, "ready", chosen), p, active=player.active + ((chosen, label),))
@@ -867,12 +600,14 @@ def _effect(state: State, p: int, die: int | None, effect: Mapping[str, Any], ac
         events.append({"type": "next_refill", "player": seat(state, p),
                        **({"no_limit": True} if effect.get("no_limit") else
                           {"exclude": sorted(effect.get("exclude_colours", []))})})
-        return changed(state, p, next_no_limit=player.next_no_limit or bool(effect.get("no_limit")),
-                       next_exclude=player.next_exclude | frozenset(effect.get("exclude_colours", [])))
+        excluded = frozenset(effect.get("exclude_colours", []))
+        if effect.get("no_limit"):
+            return changed(state, p, next_no_limit=True)
+        return changed(state, p, next_exclude=player.next_exclude | excluded if REFILL_MODIFIERS_COMBINE else excluded)
     if op in ROLLING_OPS:
         state = roll_in(state, p, die, effect, action.get("dice"), events)
         if effect.get("repeat", 1) > 1:  # CU-123: Mahatma rolls the ready zone once more
-            return replaced(state, again=(_ability_of(effect, state, die), effect["repeat"] - 1))
+            return state._replace(again=(effect, effect["repeat"] - 1))
         return state
     raise ValueError(f"effect op {op!r} is not played yet")
 
@@ -896,22 +631,13 @@ def adjust_options(state: State) -> list[Action]:
         if getattr(player, what) > 0:
             options.append({"type": "adjust", "what": what, "by": -1, "manual": True})
     for origin in PLACES:
-        dice = _dice_in(state, p, origin)
+        dice = state.stock if origin == "stock" else dice_in(player, origin)
         for kind in sorted({table.types[d] for d in dice}):
             for target in PLACES:
                 if target in (origin, "active") or (kind == "lead" and target in ("stock", "draw")):
                     continue
                 options.append({"type": "adjust", "die": kind, "from": origin, "to": target, "manual": True})
     return options
-
-
-def _dice_in(state: State, p: int, place: str) -> list[int]:
-    player = state.players[p]
-    if place == "stock":
-        return sorted(state.stock)
-    if place == "active":
-        return [d for d, _ in player.active]
-    return list(getattr(player, place))
 
 
 def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -931,27 +657,8 @@ def adjust(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
         die = die_in(state, p, origin, action["die"])
         state = remove_die(state, p, origin, die)
     if target == "stock":
-        return replaced(state, stock=state.stock | {die})
+        return state._replace(stock=state.stock | {die})
     return changed(state, p, **{target: getattr(state.players[p], target) + (die,)})
-
-
-def _ability_of(effect: Mapping[str, Any], state: State, die: int | None) -> str:
-    """The id of the ability of ``die``'s card that has ``effect`` (for a repeated roll)."""
-    card = state.table.cards[state.table.colour(die)] if die is not None else None
-    for ability in card.abilities if card else ():
-        if effect in ability.effects:
-            return ability.id
-    raise ValueError("no ability has this effect")
-
-
-def again_effect(state: State) -> dict[str, Any]:
-    """The roll a repeated ability still owes (``state.again``)."""
-    ability_id, _ = state.again
-    for card in state.table.cards.values():
-        for ability in card.abilities:
-            if ability.id == ability_id:
-                return next(e for e in ability.effects if e.get("repeat", 1) > 1)
-    raise ValueError(ability_id)
 
 
 def ability_roll_dice(state: State, option: Mapping[str, Any], rng: Any, *moments: str) -> list[str]:
@@ -961,11 +668,11 @@ def ability_roll_dice(state: State, option: Mapping[str, Any], rng: Any, *moment
     table = state.table
     p = state.current
     if option.get("type") == "roll" and state.again is not None:
-        effect, die = again_effect(state), None
+        effect, die = state.again[0], None
     else:
         die, _, ability = _matched(state, option, moments)
         effect = next(e for e in ability.effects if e["op"] in ROLLING_OPS)
-    pool = _candidates(state, p, die, effect)
+    pool = candidates(state, p, die, effect)
     n = option["roll"]
     if effect["op"] == "distinct_colour_roll":
         seen: dict[str, int] = {}

@@ -210,37 +210,37 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     kind = option.get("type")
     words = catalog(lang)["ui"]
     if kind == "roll":
-        return ui_text(lang, "cu_opt_roll", n=option.get("roll"))
+        return ui(lang, "cu_opt_roll", n=option.get("roll"))
     if kind == "rest" and not option.get("rest"):
-        return ui_text(lang, "cu_opt_rest_none")
+        return ui(lang, "cu_opt_rest_none")
     if kind == "rest":
-        return ui_text(lang, "cu_opt_rest", dice=dice_list(lang, Counter(option.get("rest") or {}).elements()))
+        return ui(lang, "cu_opt_rest", dice=dice_list(lang, Counter(option.get("rest") or {}).elements()))
     if kind == "move":
         path = option.get("path") or []
         to = path[-1] if path else "?"
-        return ui_text(lang, "cu_opt_move", steps=len(path),
-                       to=ui_text(lang, "cu_next_track") if to == "next_track" else to)  # CU-142
+        return ui(lang, "cu_opt_move", steps=len(path),
+                       to=ui(lang, "cu_next_track") if to == "next_track" else to)  # CU-142
     if kind == "buy":
         cost = (view.get("costs") or {}).get(option.get("die"), "?")
-        return ui_text(lang, "cu_opt_buy", die=die_name(lang, option.get("die", "")), coins=cost)
+        return ui(lang, "cu_opt_buy", die=die_name(lang, option.get("die", "")), coins=cost)
     if kind == "give_back":
-        return ui_text(lang, "cu_opt_give_back", die=die_name(lang, option.get("die", "")),
+        return ui(lang, "cu_opt_give_back", die=die_name(lang, option.get("die", "")),
                        zone=words.get(f"cu_zone_{option.get('zone')}", option.get("zone")))
     if kind == "take_die":
-        return ui_text(lang, "cu_opt_take_die", die=die_name(lang, option.get("die", "")))
+        return ui(lang, "cu_opt_take_die", die=die_name(lang, option.get("die", "")))
     if kind == "ability":
         label = _card_of(option.get("ability"))
         details = [ability_detail(lang, k, v, view) for k, v in option.items()
                    if k not in ("type", "ability", "die", "face", "manual")]
         suffix = f" ({', '.join(details)})" if details else ""
-        return ui_text(lang, "cu_opt_manual" if option.get("manual") else "cu_opt_ability", card=label) + suffix
+        return ui(lang, "cu_opt_manual" if option.get("manual") else "cu_opt_ability", card=label) + suffix
     if kind == "adjust":
         if "what" in option:
             return f"{option['by']:+d} {catalog(lang)['log'].get('cu_' + option['what'], option['what'])}"
         zone = {z: words.get(f"cu_zone_{option.get(z)}", option.get(z)) for z in ("from", "to")}
         return f"{die_name(lang, option.get('die', ''))}: {zone['from']} → {zone['to']}"
     key = f"cu_opt_{kind}"
-    return ui_text(lang, key) if key in words else None
+    return ui(lang, key) if key in words else None
 
 
 def ability_detail(lang: str, key: str, value: Any, view: Mapping[str, Any]) -> str:
@@ -254,22 +254,17 @@ def ability_detail(lang: str, key: str, value: Any, view: Mapping[str, Any]) -> 
         return faces.get("/".join(map(str, value)), str(value))
     if key in ("give", "pass"):
         zone, die = value
-        return ui_text(lang, f"cu_d_{key}", die=die_name(lang, die), zone=zones.get(f"cu_zone_{zone}", zone))
+        return ui(lang, f"cu_d_{key}", die=die_name(lang, die), zone=zones.get(f"cu_zone_{zone}", zone))
     if key == "take":
-        return ui_text(lang, "cu_d_take", die=die_name(lang, value))
+        return ui(lang, "cu_d_take", die=die_name(lang, value))
     if key == "turn":
-        return ui_text(lang, "cu_d_turn", face=catalog(lang)["log"].get(f"cu_face_{value}", value))
+        return ui(lang, "cu_d_turn", face=catalog(lang)["log"].get(f"cu_face_{value}", value))
     if key == "to":
-        return ui_text(lang, "cu_d_to", to=players.get(value, value))
+        return ui(lang, "cu_d_to", to=players.get(value, value))
     if key == "choice":
-        return ui_text(lang, "cu_d_choice", n=int(value) + 1)
+        return ui(lang, "cu_d_choice", n=int(value) + 1)
     if key == "also":
-        return ui_text(lang, "cu_d_also" if value else "cu_d_also_not")
+        return ui(lang, "cu_d_also" if value else "cu_d_also_not")
     if key in ("space", "roll"):
-        return ui_text(lang, f"cu_d_{key}", n=value)
+        return ui(lang, f"cu_d_{key}", n=value)
     return f"{key}: {value}"
-
-
-def ui_text(lang: str, key: str, **fields: Any) -> str:
-    """A screen's text with its fields, in the plural form each count needs ("1 step", "3 steps")."""
-    return ui(lang, key, **fields)

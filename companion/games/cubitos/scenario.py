@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import IllegalAction, ScenarioError, check_keys, turn_of, typed_value
+from companion.games.cubitos import rules
 from companion.games.cubitos.kit import LEAD, load_kit
-from companion.games.cubitos.rules import GAME, PHASES, next_roller
-from companion.games.cubitos.state import Player, State, lead_order, lines_passed
+from companion.games.cubitos.roll_section import next_roller
+from companion.games.cubitos.state import Player, State, changed, lead_order, lines_passed
 
 NUMBERS = ("coins", "steps", "water", "credits", "limit_tokens", "fans", "laps")
 FLAGS = ("danger", "busted", "refilled", "done_rolling", "took_credits", "gave_back", "reached", "must_push",
@@ -25,7 +26,8 @@ FLAGS = ("danger", "busted", "refilled", "done_rolling", "took_credits", "gave_b
 COUNTED = ("draw", "ready", "rest")
 PLAYER_KEYS = ("name", "colour", *COUNTED, "active", *NUMBERS, *FLAGS, "track", "space", "bought", "swords",
                "refill_exclude", "moved_from")
-POSITION_KEYS = ("race", "tracks", "cards", "round", "lead", "phase", "current", "players", "lines")
+POSITION_KEYS = ("race", "tracks", "cards", "round", "lead", "phase", "current", "players", "lines", "racing",
+                 "tiebreak", "winners")
 START_PHASES = ("roll", "choice", "support", "move", "buy")
 """The decisions a Position may wait for: a table in the middle of an ability is no place to start a dispute."""
 
@@ -37,12 +39,12 @@ def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[s
     for n, action in enumerate(actions):
         if not isinstance(action, Mapping):
             raise ScenarioError(f"turn.actions[{n}]", f"expected an action object, got {action!r}")
-        prompt = GAME.prompt(state)
+        prompt = rules.prompt(state)
         if prompt.actor != player:
-            rule = PHASES[state.phase].rule
+            rule = rules.PHASES[state.phase].rule
             raise IllegalAction(rule, f"{prompt.actor or 'nobody'} decides now ({state.phase}), not {player}",
                                 legal=prompt.actor)
-        state, more = GAME.apply(state, action)
+        state, more = rules.apply(state, action)
         events += more
     return {"position": position_from_state(state), "events": events}
 
@@ -61,20 +63,13 @@ def state_from_position(position: Any) -> State:
     kit = load_kit()
     check_keys(position, POSITION_KEYS, "position")
     entries = typed_value(position, "players", list, "position")
-    setup_players = []
-    for n, entry in enumerate(entries):
-        check_keys(entry, PLAYER_KEYS, f"position.players[{n}]")
-        setup_players.append({"name": typed_value(entry, "name", str, f"position.players[{n}]"),
-                              "colour": typed_value(entry, "colour", str, f"position.players[{n}]")})
-    options: dict[str, Any] = {"players": setup_players, "race": position.get("race", "race_1")}
-    for key in ("tracks", "cards"):
-        if key in position:
-            options[key] = position[key]
-    state = GAME.setup(options, random.Random(0))
+    places = [f"position.players[{n}]" for n in range(len(entries))]
+    seats = [{key: typed_value(check_keys(entry, PLAYER_KEYS, at), key, str, at) for key in ("name", "colour")}
+             for entry, at in zip(entries, places, strict=True)]
+    state = rules.setup({"players": seats, "race": position.get("race", "race_1"),
+                         **{key: position[key] for key in ("tracks", "cards") if key in position}}, random.Random(0))
     table = state.table
-    free: dict[str, list[int]] = {}
-    for die, kind in enumerate(table.types):
-        free.setdefault(kind, []).append(die)
+    free = {kind: [d for d, t in enumerate(table.types) if t == kind] for kind in kit.dice}
 
     def take(kind: str, where: str) -> int:
         if not free.get(kind):
@@ -82,8 +77,7 @@ def state_from_position(position: Any) -> State:
         return free[kind].pop(0)
 
     players = []
-    for n, entry in enumerate(entries):
-        at = f"position.players[{n}]"
+    for entry, at in zip(entries, places, strict=True):
         zones: dict[str, tuple[int, ...]] = {}
         for zone in COUNTED:
             counts = _dice(entry.get(zone, {}), f"{at}.{zone}", kit.dice)
@@ -120,9 +114,14 @@ def state_from_position(position: Any) -> State:
     if phase not in START_PHASES:
         raise ScenarioError("position.phase", f"expected one of {', '.join(START_PHASES)}, got {phase!r}")
     stock = frozenset(d for kind, dice in free.items() if kind != LEAD for d in dice)
+    racing = typed_value(position, "racing", list, "position", list(table.colours))
+    if not racing or any(colour not in table.colours for colour in racing):
+        raise ScenarioError("position.racing", f"expected players' colours, got {racing!r}")
     lines = position.get("lines")
     state = state._replace(players=tuple(players), stock=stock, lead=table.colours.index(lead),
                            round=typed_value(position, "round", int, "position", 1), phase=phase,
+                           racing=tuple(p for p, colour in enumerate(table.colours) if colour in racing),
+                           tiebreak=typed_value(position, "tiebreak", bool, "position", False),
                            lines=tuple(lines) if isinstance(lines, list) else
                            tuple(lines_passed(table, player) for player in players))
     current = position.get("current")
@@ -132,12 +131,9 @@ def state_from_position(position: Any) -> State:
     if current not in table.colours:
         raise ScenarioError("position.current", f"expected a player's colour, got {current!r}")
     state = state._replace(current=table.colours.index(current))
-    if phase == "move" and state.players[state.current].moved_from is None:
-        p = state.current
-        runner = state.players[p]
-        players = list(state.players)
-        players[p] = runner._replace(moved_from=(runner.segment, runner.space))
-        state = state._replace(players=tuple(players))
+    runner = state.players[state.current]
+    if phase == "move" and runner.moved_from is None:
+        state = changed(state, state.current, moved_from=(runner.segment, runner.space))
     return state
 
 
@@ -160,5 +156,7 @@ def position_from_state(state: State) -> dict[str, Any]:
                               "cards": {colour: card.id for colour, card in table.cards.items()},
                               "round": state.round, "lead": table.colours[state.lead], "phase": state.phase,
                               "current": None if state.phase == "over" else table.colours[state.current],
-                              "players": players, "lines": list(state.lines)}
+                              "players": players, "lines": list(state.lines),
+                              "racing": [table.colours[p] for p in state.racing], "tiebreak": state.tiebreak,
+                              "winners": [table.colours[p] for p in state.winners]}
     return result
