@@ -303,6 +303,13 @@ class Game(Protocol):
         """
         ...
 
+    def dice_chances(self) -> dict[str, dict[str, float]]:
+        """Each kind of die the game's dice set tells apart -> each face label it shows (as in ``die_faces``) -> its
+        chance on that die, from the die's sides (a face printed on two sides counts twice): what a fair die gives,
+        for the table's fairness verdict (``companion/stats.py``). ``{}`` for a game without dice (cubes drawn from
+        a bag follow the bag's odds, not a die's)."""
+        ...
+
     def roll_dice(self, state: Any, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         """The ``dice`` of an option carrying ``"roll": n`` as the table would roll them (a bot's roll, the demo's
         tray): :func:`roll_uniform` for a game of like dice; Cubitos rolls the coloured dice of a pool."""

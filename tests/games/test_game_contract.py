@@ -81,3 +81,29 @@ def test_the_games_texts_merge_without_a_key_defined_twice():
         texts.catalog.cache_clear()
         assert texts.catalog(lang)["log"]
     texts.catalog.cache_clear()
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_face_the_camera_reads_is_a_face_of_one_kind_of_die_whose_chances_add_up_to_one(game_id):
+    game = get_game(game_id)
+    kinds = game.dice_chances()
+    if not kinds:  # no dice (a bag of cubes): nothing to judge for fairness
+        return
+    faces = [face for chances in kinds.values() for face in chances]
+    assert sorted(faces) == sorted(set(game.die_faces)), "each face of die_faces belongs to exactly one kind"
+    for chances in kinds.values():
+        assert sum(chances.values()) == pytest.approx(1.0) and min(chances.values()) > 0
+
+
+def test_games_that_share_a_dice_set_agree_on_its_dice():
+    by_set: dict[str, dict] = {}
+    for game_id in GAMES:
+        game = get_game(game_id)
+        assert by_set.setdefault(game.dice_set, game.dice_chances()) == game.dice_chances(), game.dice_set
+
+
+def test_a_face_printed_twice_is_twice_as_likely():
+    chariot = get_game("chariot-race").dice_chances()["chariot_race"]
+    assert chariot["steer"] == pytest.approx(2 / 6) and chariot["drive"] == pytest.approx(1 / 6)
+    red = get_game("cubitos").dice_chances()["red"]
+    assert red == pytest.approx({"red/team": 2 / 6, "red/special": 1 / 6, "red/blank": 3 / 6})

@@ -221,3 +221,7 @@ class Automobiles:
 
     def seats(self, state: State) -> dict[str, bool]:
         return dict(zip(state.table.colours, state.table.bots, strict=True))
+
+    def dice_chances(self) -> dict[str, dict[str, float]]:
+        """No dice: the cubes are drawn from a bag, whose odds change with every draw (AU-50), not a die's."""
+        return {}

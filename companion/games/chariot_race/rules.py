@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from companion.fairness import uniform
 from companion.games.base import (
     OVER,
     Action,
@@ -620,6 +621,10 @@ class ChariotRace:
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         return roll_uniform(self.die_faces, option, rng)
+
+    def dice_chances(self) -> dict[str, dict[str, float]]:
+        """CR-1: five like dice, each face as often as it is printed (steer twice)."""
+        return {self.dice_set: uniform(self.die_faces)}
 
 
 # ---------------------------------------------------------------------------------------------------------- view

@@ -37,6 +37,13 @@ class Cubitos:
     def seats(self, state: State) -> dict[str, bool]:
         return dict(zip(state.table.colours, state.table.bots, strict=True))
 
+    def dice_chances(self) -> dict[str, dict[str, float]]:
+        """Each die type (its colour, the greys, the lead die) -> its faces as ``die_faces`` names them, each as
+        often as the kit prints it (a red die: team twice, blank three times)."""
+        from companion.fairness import uniform
+
+        return {kind: uniform(sides) for kind, sides in load_kit().face_names.items()}
+
 
 GAME = Cubitos()
 

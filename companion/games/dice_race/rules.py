@@ -22,6 +22,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from companion.fairness import uniform
 from companion.games.base import (
     OVER,
     Action,
@@ -144,4 +145,8 @@ class DiceRace:
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         return roll_uniform(self.die_faces, option, rng)
+
+    def dice_chances(self) -> dict[str, dict[str, float]]:
+        """One six-sided die."""
+        return {self.dice_set: uniform(self.die_faces)}
 

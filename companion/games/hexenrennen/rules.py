@@ -27,6 +27,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from companion.fairness import uniform
 from companion.games.base import (
     OVER,
     Action,
@@ -576,6 +577,10 @@ class HexenRennen:
 
     def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
         return roll_uniform(self.die_faces, option, rng)
+
+    def dice_chances(self) -> dict[str, dict[str, float]]:
+        """One six-sided die."""
+        return {self.dice_set: uniform(self.die_faces)}
 
 
 def info(state: State) -> dict[str, Any]:
