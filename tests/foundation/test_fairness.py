@@ -78,3 +78,18 @@ def test_the_verdict_is_strict_json():
 
     text = json.dumps(verdict({"1": 10, "2": 9, "3": 11, "4": 10, "5": 10, "6": 10}, D6).to_json(), allow_nan=False)
     assert json.loads(text)["code"] == "fair"
+
+
+@pytest.mark.parametrize(("k", "n", "p"), [(33_600, 200_000, 1 / 6), (32_900, 200_000, 1 / 6),
+                                           (66_000, 200_000, 1 / 3), (100_150, 200_000, 1 / 2), (0, 50_000, 1 / 6)])
+def test_a_table_of_many_evenings_gets_scipys_p_value_and_band(k, n, p):
+    assert binomial_p(k, n, p) == pytest.approx(stats.binomtest(k, n, p).pvalue, rel=1e-9, abs=1e-300)
+    assert binomial_band(n, p, 0.95) == tuple(int(v) for v in stats.binom.interval(0.95, n, p))
+
+
+def test_a_verdict_over_a_million_rolls_takes_well_under_a_second():
+    import time
+
+    start = time.process_time()
+    verdict({face: 1_000_000 // 6 for face in D6}, D6)
+    assert time.process_time() - start < 1.0
