@@ -160,6 +160,8 @@ class TableSession:
         """Called with each die a player corrects (the camera keeps its crop to teach the classifier)."""
         self.game_listeners: list[Callable[[Game], None]] = []
         """Called with the game whenever one starts or resumes: the camera switches to its dice set at once."""
+        self.event_listeners: list[Callable[[StoredEvent], None]] = []
+        """Called with each event once it is stored and published: the table's statistics count it."""
 
     # -- games -----------------------------------------------------------------------------------------------------
 
@@ -289,6 +291,7 @@ class TableSession:
                 self.store.finish_game(current.record.id)
             self._save_tray()
         self._publish({"kind": "event", "event": stored.to_json()})
+        self._stored(stored)
         return stored
 
     def undo(self, *, actor: str, source: str = "dashboard", seq: int | None = None,
@@ -317,6 +320,7 @@ class TableSession:
             self._cursor = 0
             self._save_tray()
         self._publish({"kind": "event", "event": stored.to_json()})
+        self._stored(stored)
         return stored
 
     def _require_game(self) -> _Current:
@@ -532,6 +536,13 @@ class TableSession:
     def _publish(self, message: dict[str, Any]) -> None:
         message["state"] = self.snapshot()
         self.broker.publish(message)
+
+    def _stored(self, event: StoredEvent) -> None:
+        for listener in list(self.event_listeners):
+            try:
+                listener(event)
+            except Exception:  # statistics are a bonus: they must never cost the table an action
+                log.exception("event listener failed")
 
 
 def _confidence(value: Any) -> float:

@@ -1,0 +1,315 @@
+"""The table remembers (issue 36): are our dice fair, and what happened at every game played here.
+
+Built once from the event log (:meth:`TableStats.rebuild`) and kept up to date as each event is stored
+(:meth:`TableStats.update`), so a screen asking for them only reads: the log is the truth, these are its sums.
+
+**Dice.** Per dice set and kind of die (``Game.dice_chances``), how often each face came up in the rolls the camera
+read and a player confirmed. A die corrected by a tap counts as the face the player set; rolls typed in by hand do
+not count (nobody can tell a typo from a loaded die), nor do actions taken back by an undo. The verdict per kind is
+``companion.fairness``'s, worked out when someone asks after the counts changed, not at every roll.
+
+**History.** Every game with at least one action: when it began, its players, its winners once it is over, how
+long it ran (to its last event) and how many rounds or turns (its presentation's chart axis). Per player, by name
+(ignoring case, as a game's seats do): games, wins, and both by game.
+"""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import logging
+import random
+import threading
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from companion import fairness
+from companion.games import GAMES, get_game, get_presentation
+from companion.store import EventStore, GameRecord, StoredEvent
+
+log = logging.getLogger(__name__)
+
+UNDO = "undo"
+CAMERA = "camera"
+"""The ``source`` of a reading the camera made (``TableSession.offer_dice``); a typed-in roll's is ``manual``."""
+
+
+@dataclass
+class GameSummary:
+    """One game as the statistics see it: what it counts towards the dice and the players."""
+
+    number: int
+    game: str
+    started: float
+    ended: float
+    """The time of its last event."""
+    players: list[str]
+    over: bool = False
+    winners: list[str] = field(default_factory=list)
+    rounds: int | None = None
+    axis: str | None = None
+    """The ui key of what ``rounds`` counts (``cr_chart_round``, ``hx_chart_turn``), from the presentation."""
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Kind of die -> face -> how often the camera read it in a confirmed roll that stands."""
+    typed: int = 0
+    """Dice typed in by hand (not counted)."""
+    corrected: int = 0
+    """Dice the camera read that a player corrected by a tap (counted as the face set)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, "game": self.game, "title": get_game(self.game).title,
+                "started": round(self.started, 3), "duration": round(self.ended - self.started, 1),
+                "players": self.players, "over": self.over, "winners": self.winners, "rounds": self.rounds,
+                "axis": self.axis}
+
+
+class _Tally:
+    """A game being summed up event by event: its state replayed beside the counts, for its winners at the end."""
+
+    def __init__(self, record: GameRecord, kinds: Mapping[str, str]) -> None:
+        self.game = get_game(record.game)
+        self.kinds = kinds
+        self.summary = GameSummary(record.id, record.game, record.created, record.created, seat_names(record.options))
+        self.state: Any = None
+        try:
+            self.state = self.game.setup(record.options, random.Random(record.seed))
+        except Exception:  # a log the rules no longer read: its dice still count
+            log.exception("stats: game %d (%s) does not set up; its winners are unknown", record.id, record.game)
+
+    def add(self, event: StoredEvent) -> None:
+        """One stored action that stands (no undo took it back)."""
+        summary = self.summary
+        summary.ended = max(summary.ended, event.time)
+        payload = event.payload
+        reading = payload.get("reading")
+        if isinstance(reading, Mapping) and reading.get("source") == CAMERA:
+            for die in reading.get("dice", ()):
+                kind = self.kinds.get(die.get("label"))
+                if kind is not None:
+                    faces = summary.counts.setdefault(kind, {})
+                    faces[die["label"]] = faces.get(die["label"], 0) + 1
+                    summary.corrected += bool(die.get("corrected"))
+        elif self.kinds and isinstance(payload.get("action", {}).get("dice"), list):
+            summary.typed += len(payload["action"]["dice"])
+        if self.state is not None:
+            try:
+                self.state, _ = self.game.apply(self.state, payload["action"])
+            except Exception:
+                log.exception("stats: game %d does not replay at event %d", summary.number, event.seq)
+                self.state = None
+
+    def finish(self) -> GameSummary:
+        """The summary as the game stands now (a copy: the tally goes on), with its winners once it is over and
+        the rounds its chart counts."""
+        summary = copy.deepcopy(self.summary)
+        if self.state is None:
+            return summary
+        presentation = get_presentation(summary.game)
+        view = self.game.view(self.state)
+        summary.over = self.game.is_over(self.state)
+        if hasattr(presentation, "chart_point"):
+            summary.rounds, summary.axis = presentation.chart_point(view)[0], presentation.CHART_AXIS
+        if summary.over and hasattr(presentation, "standings"):
+            names = actor_players(view)
+            winners = [row["actor"] for row in presentation.standings(view, {}) if row.get("why") == "winner"]
+            summary.winners = list(dict.fromkeys(names.get(actor, actor) for actor in winners))
+        return summary
+
+
+@dataclass
+class _Kind:
+    chances: dict[str, float]
+    counts: dict[str, int] = field(default_factory=dict)
+    verdict: dict[str, Any] | None = None
+    """``fairness.verdict(...).to_json()`` of ``counts``; None once they changed since."""
+
+
+@dataclass
+class _DiceSet:
+    games: list[str]
+    kinds: dict[str, _Kind]
+    typed: int = 0
+    corrected: int = 0
+
+
+@dataclass
+class _Player:
+    name: str
+    games: int = 0
+    wins: int = 0
+    by_game: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+class TableStats:
+    """The statistics of every game in ``store``: :meth:`rebuild` once, then :meth:`update` with each stored event
+    (``TableSession.event_listeners``); :meth:`to_json` and :meth:`to_csv` answer the screens.
+
+    >>> from companion.session import TableSession
+    >>> session = TableSession(EventStore(":memory:"))
+    >>> stats = TableStats(session.store)
+    >>> session.event_listeners.append(stats.update)
+    >>> _ = session.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=1)
+    >>> session.offer_dice([{"label": "6", "confidence": 0.99}])
+    >>> _ = session.confirm(actor="Ada")
+    >>> stats.to_json()["dice"][0]["kinds"][0]["verdict"]["faces"][5]
+    {'face': '6', 'count': 1, 'expected': 0.167, 'band': [0, 1], 'p': 1.0}
+    """
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._lock = threading.Lock()
+        self._games: dict[int, GameSummary] = {}
+        self._dice: dict[str, _DiceSet] = {}
+        self._players: dict[str, _Player] = {}
+        self._live: _Tally | None = None
+        """The game events arrive for (the table's current one), kept with its state so an action is one step."""
+
+    # -- building ------------------------------------------------------------------------------------------------
+
+    def rebuild(self) -> None:
+        """Everything again from the log."""
+        with self._lock:
+            self._games, self._dice, self._players, self._live = {}, {}, {}, None
+            for record in self.store.games():
+                if record.game not in GAMES:
+                    log.warning("stats: game %d is of an unknown game %r", record.id, record.game)
+                    continue
+                events = self.store.events(record.id)
+                if events:
+                    self._put(self._tally(record, events).finish())
+
+    def update(self, event: StoredEvent) -> None:
+        """``event`` was just stored: count it (an undo takes back what its action counted)."""
+        with self._lock:
+            live = self._live
+            if live is None or live.summary.number != event.game_id or event.type == UNDO:
+                record = self.store.game(event.game_id)
+                if record.game not in GAMES:
+                    return
+                self._live = live = self._tally(record, self.store.events(record.id))
+            else:
+                live.add(event)
+            self._put(live.finish())
+
+    def _tally(self, record: GameRecord, events: list[StoredEvent]) -> _Tally:
+        undone = {event.payload.get("undoes") for event in events if event.type == UNDO}
+        tally = _Tally(record, self._kinds_of(record.game))
+        for event in events:
+            if event.type != UNDO and event.seq not in undone:
+                tally.add(event)
+            tally.summary.ended = max(tally.summary.ended, event.time)
+        return tally
+
+    def _kinds_of(self, game_id: str) -> dict[str, str]:
+        """Face label -> kind of die, for the faces of ``game_id``'s dice (its set registered on first sight)."""
+        game = get_game(game_id)
+        chances = game.dice_chances()
+        if chances:
+            dice = self._dice.setdefault(game.dice_set, _DiceSet([], {kind: _Kind(dict(c)) for kind, c in
+                                                                    chances.items()}))
+            if game_id not in dice.games:
+                dice.games.append(game_id)
+        return {face: kind for kind, faces in chances.items() for face in faces}
+
+    def _put(self, summary: GameSummary) -> None:
+        """``summary`` replaces what its game counted before, in the dice and the players."""
+        old = self._games.get(summary.number)
+        if old is not None:
+            self._count(old, -1)
+        self._games[summary.number] = summary
+        self._count(summary, +1)
+
+    def _count(self, summary: GameSummary, sign: int) -> None:
+        game = get_game(summary.game)
+        dice = self._dice.get(game.dice_set)
+        if dice is not None:
+            dice.typed += sign * summary.typed
+            dice.corrected += sign * summary.corrected
+            for kind, faces in summary.counts.items():
+                tally = dice.kinds[kind]
+                for face, count in faces.items():
+                    tally.counts[face] = tally.counts.get(face, 0) + sign * count
+                if faces:
+                    tally.verdict = None
+        winners = {name.casefold() for name in summary.winners}
+        for name in summary.players:
+            player = self._players.setdefault(name.casefold(), _Player(name))
+            if sign > 0:
+                player.name = name  # the latest spelling
+            won = sign if name.casefold() in winners else 0
+            player.games += sign
+            player.wins += won
+            by_game = player.by_game.setdefault(summary.game, {"games": 0, "wins": 0})
+            by_game["games"] += sign
+            by_game["wins"] += won
+
+    # -- answering -----------------------------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """``dice`` (per set and kind: the counts, the band and the verdict), ``players`` (most wins first) and
+        ``games`` (newest first), as strict JSON."""
+        with self._lock:
+            dice = [{"dice_set": name, "games": list(dice.games), "typed": dice.typed, "corrected": dice.corrected,
+                     "kinds": [{"kind": kind, "chances": tally.chances, "verdict": self._verdict(tally)}
+                               for kind, tally in dice.kinds.items()]}
+                    for name, dice in self._dice.items()]
+            players = sorted(({"name": p.name, "games": p.games, "wins": p.wins,
+                               "by_game": {g: dict(n) for g, n in p.by_game.items() if n["games"]}}
+                              for p in self._players.values() if p.games), key=lambda p: (-p["wins"], p["name"]))
+            games = [summary.to_json() for summary in sorted(self._games.values(), key=lambda s: -s.number)]
+        return {"dice": dice, "players": players, "games": games}
+
+    @staticmethod
+    def _verdict(tally: _Kind) -> dict[str, Any]:
+        if tally.verdict is None:
+            tally.verdict = fairness.verdict(tally.counts, tally.chances).to_json()
+        return tally.verdict
+
+    def to_csv(self) -> str:
+        """One line per game, oldest first: what a spreadsheet of the evenings needs."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["number", "date", "game", "players", "winners", "over", "minutes", "rounds", "counted"])
+        with self._lock:
+            summaries = sorted(self._games.values(), key=lambda s: s.number)
+            for s in summaries:
+                writer.writerow([s.number, datetime.fromtimestamp(s.started).astimezone().isoformat("T", "minutes"),
+                                 s.game, "; ".join(s.players), "; ".join(s.winners), "yes" if s.over else "no",
+                                 round((s.ended - s.started) / 60, 1), "" if s.rounds is None else s.rounds,
+                                 _unit(s.axis)])
+        return out.getvalue()
+
+
+def seat_names(options: Mapping[str, Any]) -> list[str]:
+    """The players' names of a game's set-up, in seat order (a bare name stands for ``{"name": name}``)."""
+    names = []
+    for player in options.get("players") or ():
+        name = player if isinstance(player, str) else player.get("name") if isinstance(player, Mapping) else None
+        if isinstance(name, str) and name.strip():
+            names.append(name.strip())
+    return names
+
+
+def actor_players(view: Mapping[str, Any]) -> dict[str, str]:
+    """Actor id -> its player's name, as the rules' views list the seats: ``players`` with a ``name`` and the id
+    (``colour``, ``clan``, or the name itself), or, where a player may drive two, ``chariots`` with ``player``."""
+    found: dict[str, str] = {}
+    for chariot in _entries(view.get("chariots")):
+        found[chariot["id"]] = chariot["player"]
+    for player in _entries(view.get("players")):
+        actor = player.get("colour") or player.get("clan") or player.get("name")
+        if actor is not None and "name" in player:
+            found[actor] = player["name"]
+    return found
+
+
+def _entries(value: Any) -> Iterable[Mapping[str, Any]]:
+    return [entry for entry in value if isinstance(entry, Mapping)] if isinstance(value, list) else []
+
+
+def _unit(axis: str | None) -> str:
+    """``cr_chart_round`` -> ``round``: what a CSV reader needs of the ui key."""
+    return axis.rsplit("_", 1)[-1] if axis else ""
