@@ -252,7 +252,8 @@ class TableStats:
         """``dice`` (per set and kind: the counts, the band and the verdict), ``players`` (most wins first) and
         ``games`` (newest first), as strict JSON."""
         with self._lock:
-            dice = [{"dice_set": name, "games": list(dice.games), "typed": dice.typed, "corrected": dice.corrected,
+            dice = [{"dice_set": name, "games": list(dice.games), "titles": [get_game(g).title for g in dice.games],
+                     "typed": dice.typed, "corrected": dice.corrected,
                      "kinds": [{"kind": kind, "chances": tally.chances, "verdict": self._verdict(tally)}
                                for kind, tally in dice.kinds.items()]}
                     for name, dice in self._dice.items()]

@@ -19,6 +19,7 @@ from companion.web.auth import CONTROL_LIFETIME, WrongPinLimiter, start_control_
 from companion.web.join import join
 from companion.web.pages import pages
 from companion.web.race import race
+from companion.web.stats import start_stats, stats
 from companion.web.strict import MAX_BODY_BYTES, BadInput, refusal
 from companion.web.teach import teach
 
@@ -66,6 +67,8 @@ def create_app(
     app.register_blueprint(teach)
     app.register_blueprint(race)
     app.register_blueprint(join)
+    start_stats(app, session)
+    app.register_blueprint(stats)
     answer_errors(app)
 
     @app.get("/healthz")

@@ -1,0 +1,48 @@
+"""The table remembers: ``/stats`` (are our dice fair, who won what) and its data.
+
+* ``GET /api/stats``: ``dice`` (per dice set and kind of die: each face's count, its band, the verdict), ``players``
+  (games and wins, by game) and ``games`` (newest first); see ``companion/stats.py``.
+* ``GET /api/stats.csv``: one line per game, oldest first.
+
+The statistics are built from the log when the app starts and counted on as events are stored: a request only reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify
+
+from companion.session import TableSession
+from companion.stats import TableStats
+from companion.web.pages import render_page
+
+stats = Blueprint("stats", __name__)
+
+
+def start_stats(app: Flask, session: TableSession) -> None:
+    """The app's statistics of ``session``'s store, from the log, then kept up to date by its events."""
+    table_stats = TableStats(session.store)
+    table_stats.rebuild()
+    session.event_listeners.append(table_stats.update)
+    app.extensions["table_stats"] = table_stats
+
+
+def _stats() -> TableStats:
+    return current_app.extensions["table_stats"]
+
+
+@stats.get("/stats")
+def stats_page() -> str:
+    return render_page("stats.html")
+
+
+@stats.get("/api/stats")
+def stats_json() -> Any:
+    return jsonify(_stats().to_json())
+
+
+@stats.get("/api/stats.csv")
+def stats_csv() -> Response:
+    return Response(_stats().to_csv(), mimetype="text/csv",
+                    headers={"Content-Disposition": 'attachment; filename="table-games.csv"'})
