@@ -166,24 +166,39 @@ class TableStats:
         self._players: dict[str, _Player] = {}
         self._live: _Tally | None = None
         """The game events arrive for (the table's current one), kept with its state so an action is one step."""
+        self._touched: set[int] | None = None
+        """While a rebuild reads the log: the games events arrived for, read again once it is done."""
+        self.built = threading.Event()
+        """Set once a rebuild has read the whole log (``to_json``'s ``complete``)."""
 
     # -- building ------------------------------------------------------------------------------------------------
 
     def rebuild(self) -> None:
-        """Everything again from the log."""
+        """Everything again from the log. Replaying 1,000 games takes many seconds, so the log is read into a fresh
+        copy while these statistics go on counting the table's events, then swapped in; the games those events
+        came for are read again, so none is counted twice or lost."""
         with self._lock:
-            self._games, self._dice, self._players, self._live = {}, {}, {}, None
-            for record in self.store.games():
-                if record.game not in GAMES:
-                    log.warning("stats: game %d is of an unknown game %r", record.id, record.game)
-                    continue
-                events = self.store.events(record.id)
-                if events:
-                    self._put(self._tally(record, events).finish())
+            self._touched = set()
+        fresh = TableStats(self.store)
+        for record in self.store.games():
+            if record.game not in GAMES:
+                log.warning("stats: game %d is of an unknown game %r", record.id, record.game)
+                continue
+            events = self.store.events(record.id)
+            if events:
+                fresh._put(fresh._tally(record, events).finish())
+        with self._lock:
+            self._games, self._dice, self._players, self._live = fresh._games, fresh._dice, fresh._players, None
+            touched, self._touched = self._touched, None
+            for number in sorted(touched):
+                self._put(self._tally(self.store.game(number), self.store.events(number)).finish())
+        self.built.set()
 
     def update(self, event: StoredEvent) -> None:
         """``event`` was just stored: count it (an undo takes back what its action counted)."""
         with self._lock:
+            if self._touched is not None:
+                self._touched.add(event.game_id)
             live = self._live
             if live is None or live.summary.number != event.game_id or event.type == UNDO:
                 record = self.store.game(event.game_id)
@@ -249,8 +264,8 @@ class TableStats:
     # -- answering -----------------------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """``dice`` (per set and kind: the counts, the band and the verdict), ``players`` (most wins first) and
-        ``games`` (newest first), as strict JSON."""
+        """``dice`` (per set and kind: the counts, the band and the verdict), ``players`` (most wins first),
+        ``games`` (newest first) and whether the log has been read to its end (``complete``), as strict JSON."""
         with self._lock:
             dice = [{"dice_set": name, "games": list(dice.games), "titles": [get_game(g).title for g in dice.games],
                      "typed": dice.typed, "corrected": dice.corrected,
@@ -261,7 +276,7 @@ class TableStats:
                                "by_game": {g: dict(n) for g, n in p.by_game.items() if n["games"]}}
                               for p in self._players.values() if p.games), key=lambda p: (-p["wins"], p["name"]))
             games = [summary.to_json() for summary in sorted(self._games.values(), key=lambda s: -s.number)]
-        return {"dice": dice, "players": players, "games": games}
+        return {"dice": dice, "players": players, "games": games, "complete": self.built.is_set()}
 
     @staticmethod
     def _verdict(tally: _Kind) -> dict[str, Any]:

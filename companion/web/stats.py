@@ -4,11 +4,13 @@
   (games and wins, by game) and ``games`` (newest first); see ``companion/stats.py``.
 * ``GET /api/stats.csv``: one line per game, oldest first.
 
-The statistics are built from the log when the app starts and counted on as events are stored: a request only reads.
+The statistics are read from the log beside the starting app (``complete`` says when that is done) and counted on as
+events are stored: a request only reads.
 """
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify
@@ -21,10 +23,11 @@ stats = Blueprint("stats", __name__)
 
 
 def start_stats(app: Flask, session: TableSession) -> None:
-    """The app's statistics of ``session``'s store, from the log, then kept up to date by its events."""
+    """The app's statistics of ``session``'s store, kept up to date by its events from now on and read from the log
+    beside it: a table with years of games in its log starts serving at once."""
     table_stats = TableStats(session.store)
-    table_stats.rebuild()
     session.event_listeners.append(table_stats.update)
+    threading.Thread(target=table_stats.rebuild, name="stats-rebuild", daemon=True).start()
     app.extensions["table_stats"] = table_stats
 
 

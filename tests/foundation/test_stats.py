@@ -146,9 +146,33 @@ def test_kept_up_to_date_event_by_event_the_stats_are_what_a_rebuild_from_the_lo
     assert stats.to_csv() == rebuilt.to_csv()
 
 
+def test_events_stored_while_the_log_is_read_are_counted_once(session, monkeypatch):
+    session.new_game("dice-race", PLAYERS, seed=1)
+    camera_roll(session, ["6"])
+    camera_roll(session, ["3"])
+    stats = TableStats(session.store)
+    session.event_listeners.append(stats.update)
+    read, rolled = session.store.events, []
+
+    def read_then_a_roll_meanwhile(game_id, **kwargs):
+        found = read(game_id, **kwargs)
+        if not rolled:  # the table plays on after the rebuild read this game
+            rolled.append(True)
+            camera_roll(session, ["5"])
+        return found
+
+    monkeypatch.setattr(session.store, "events", read_then_a_roll_meanwhile)
+    stats.rebuild()
+    monkeypatch.undo()
+    assert counts(d6(stats)) == {"6": 1, "3": 1, "5": 1}
+    rebuilt = TableStats(session.store)
+    rebuilt.rebuild()
+    assert stats.to_json() == rebuilt.to_json()
+
+
 def test_the_answer_is_strict_json_even_before_any_roll(session, stats):
     session.new_game("chariot-race", demo_options("chariot-race", humans=4), seed=1)
-    assert stats.to_json() == {"dice": [], "players": [], "games": []}  # no event yet: nothing to tell
+    assert stats.to_json() == {"dice": [], "players": [], "games": [], "complete": True}  # no event: nothing yet
     json.dumps(stats.to_json(), allow_nan=False)
 
 

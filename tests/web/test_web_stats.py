@@ -40,8 +40,11 @@ def strict(text: str) -> dict:
 
 
 def test_the_stats_answer_counts_the_camera_s_rolls_and_is_strict_json(session):
-    client = create_app(session, control_pin=PIN).test_client()
-    assert strict(client.get("/api/stats").get_data(as_text=True)) == {"dice": [], "players": [], "games": []}
+    app = create_app(session, control_pin=PIN)
+    client = app.test_client()
+    assert app.extensions["table_stats"].built.wait(10)
+    empty = {"dice": [], "players": [], "games": [], "complete": True}
+    assert strict(client.get("/api/stats").get_data(as_text=True)) == empty
     loaded_evenings(session, games=3)
     answer = strict(client.get("/api/stats").get_data(as_text=True))
     (dice,) = answer["dice"]

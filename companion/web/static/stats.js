@@ -109,24 +109,28 @@ function games() {
 function render() {
   if (!STATS.data) return;
   const sets = STATS.data.dice;
+  const counting = STATS.data.complete ? null : el("p", { class: "hint", id: "stats-counting" }, T("stats_counting"));
   document.getElementById("dice-sets").replaceChildren(
-    ...(sets.length ? sets.map(diceSet) : [el("p", { class: "hint" }, T("stats_no_dice"))]));
+    ...[counting, ...(sets.length ? sets.map(diceSet) : [el("p", { class: "hint" }, T("stats_no_dice"))])].filter(Boolean));
   document.getElementById("players").replaceChildren(players());
   document.getElementById("games").replaceChildren(...[games()].flat().filter(Boolean));
 }
 
+// Every 10 s; every second while the companion, just started, is still reading the log.
 async function refresh() {
   const badge = document.getElementById("connection");
+  let again = 10000;
   try {
     const response = await fetch("/api/stats");
     STATS.data = await response.json();
     badge.textContent = T("live"); badge.className = "badge live";
     render();
+    if (!STATS.data.complete) again = 1000;
   } catch (_) {
     badge.textContent = T("reconnecting"); badge.className = "badge down";
   }
+  setTimeout(refresh, again);
 }
 
 onLanguageChange.push(render);
 refresh();
-setInterval(refresh, 10000);
