@@ -50,16 +50,17 @@ function diceSet(set) {
   const notes = [];
   if (set.typed) notes.push(T("stats_typed", { typed: set.typed }));
   if (set.corrected) notes.push(T("stats_corrected", { corrected: set.corrected }));
-  const kinds = set.kinds.map((kind) => {
+  // A kind of die nobody has rolled yet has nothing to show (Cubitos has eleven; a table plays with a few).
+  const kinds = set.kinds.filter((kind) => kind.verdict.rolls).map((kind) => {
     const verdict = kind.verdict;
-    return el("div", { class: `dice-kind verdict-${verdict.code}`, "data-kind": kind.kind },
-      verdict.rolls ? histogram(verdict) : null,
+    return el("div", { class: `dice-kind verdict-${verdict.code}`, "data-kind": kind.kind }, histogram(verdict),
       el("p", { class: "verdict big" }, verdictText(verdict)),
       verdict.code === "too_few" ? null : el("p", { class: "hint" }, T("stats_needed", { needed: verdict.needed })));
   });
   return el("section", { class: "dice-set", "data-dice-set": set.dice_set },
     el("h3", {}, T("stats_dice_of", { games: set.titles.join(" · ") })),
-    notes.length ? el("p", { class: "hint" }, notes.join(" ")) : null, legend(), kinds);
+    notes.length ? el("p", { class: "hint" }, notes.join(" ")) : null,
+    kinds.length ? [legend(), ...kinds] : el("p", { class: "hint" }, T("stats_no_dice")));
 }
 
 function titles() {
