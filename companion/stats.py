@@ -170,6 +170,16 @@ class TableStats:
         """While a rebuild reads the log: the games events arrived for, read again once it is done."""
         self.built = threading.Event()
         """Set once a rebuild has read the whole log (``to_json``'s ``complete``)."""
+        self._reading: threading.Thread | None = None
+
+    def read_log(self) -> None:
+        """Start reading the whole log beside the serving app, once: on the first question, so that a restart (and a
+        table that never asks) does not replay a season of games while the table waits for its own."""
+        with self._lock:
+            if self._reading is not None:
+                return
+            self._reading = threading.Thread(target=self.rebuild, name="stats-rebuild", daemon=True)
+        self._reading.start()
 
     # -- building ------------------------------------------------------------------------------------------------
 

@@ -4,13 +4,12 @@
   (games and wins, by game) and ``games`` (newest first); see ``companion/stats.py``.
 * ``GET /api/stats.csv``: one line per game, oldest first.
 
-The statistics are read from the log beside the starting app (``complete`` says when that is done) and counted on as
-events are stored: a request only reads.
+The statistics are read from the log beside the app when first asked for (``complete`` says when that is done) and
+counted on as events are stored: a request only reads.
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify
@@ -23,16 +22,17 @@ stats = Blueprint("stats", __name__)
 
 
 def start_stats(app: Flask, session: TableSession) -> None:
-    """The app's statistics of ``session``'s store, kept up to date by its events from now on and read from the log
-    beside it: a table with years of games in its log starts serving at once."""
+    """The app's statistics of ``session``'s store, kept up to date by its events from now on; the log is read when
+    somebody first asks (``TableStats.read_log``), so a restart never waits for it."""
     table_stats = TableStats(session.store)
     session.event_listeners.append(table_stats.update)
-    threading.Thread(target=table_stats.rebuild, name="stats-rebuild", daemon=True).start()
     app.extensions["table_stats"] = table_stats
 
 
 def _stats() -> TableStats:
-    return current_app.extensions["table_stats"]
+    table_stats = current_app.extensions["table_stats"]
+    table_stats.read_log()
+    return table_stats
 
 
 @stats.get("/stats")
