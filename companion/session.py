@@ -121,10 +121,15 @@ def replay(game: Game, record: GameRecord, events: list[StoredEvent]) -> tuple[A
                 actions.pop()
         else:
             actions.append((event.seq, event.payload["action"]))
+    return play(game, record, actions), actions
+
+
+def play(game: Game, record: GameRecord, actions: list[tuple[int, dict[str, Any]]]) -> Any:
+    """The state after ``actions`` (with the seq of each), from the game's set-up."""
     state = game.setup(record.options, random.Random(record.seed))
     for _, action in actions:
         state, _ = game.apply(state, action)
-    return state, actions
+    return state
 
 
 class TableSession:
@@ -280,15 +285,14 @@ class TableSession:
             payload = {"action": dict(action), "events": events, "source": source, "phase": prompt.phase}
             if reading is not None:
                 payload["reading"] = reading
-            stored = self.store.append(current.record.id, actor=actor, type=action["type"], payload=payload)
+            stored = self.store.append(current.record.id, actor=actor, type=action["type"], payload=payload,
+                                       over=current.game.is_over(state))
             current.state = state
             current.actions.append((stored.seq, dict(action)))
             current.last_seq = stored.seq
             self._consumed = {"seq": stored.seq, "reading": reading} if reading is not None else None
             self._pending = None
             self._cursor = 0
-            if current.game.is_over(state):
-                self.store.finish_game(current.record.id)
             self._save_tray()
         self._publish({"kind": "event", "event": stored.to_json()})
         self._stored(stored)
@@ -306,13 +310,15 @@ class TableSession:
             if not current.actions:
                 raise IllegalAction("UNDO", "nothing to undo in this game")
             undone_seq, undone = current.actions[-1]
+            actions = current.actions[:-1]
+            state = play(current.game, current.record, actions)
             stored = self.store.append(
                 current.record.id,
                 actor=actor,
                 type=UNDO,
                 payload={"undoes": undone_seq, "action": undone, "source": source},
+                over=current.game.is_over(state),
             )
-            state, actions = replay(current.game, current.record, self.store.events(current.record.id))
             current.state, current.actions, current.last_seq = state, actions, stored.seq
             consumed, self._consumed = self._consumed, None
             if consumed is not None and consumed["seq"] == undone_seq:

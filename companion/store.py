@@ -172,10 +172,6 @@ class EventStore:
             )
         return GameRecord(cursor.lastrowid, game, options, seed, created, None)
 
-    def finish_game(self, game_id: int) -> None:
-        with self._lock, self._transaction():
-            self._db.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (time.time(), game_id))
-
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
             return self._db.execute(sql, params).fetchall()
@@ -195,8 +191,14 @@ class EventStore:
 
     # -- events ----------------------------------------------------------------------------------------------------
 
-    def append(self, game_id: int, *, actor: str, type: str, payload: dict[str, Any]) -> StoredEvent:
-        """Store one event durably and return it with its sequence number (1, 2, ... per game)."""
+    def append(self, game_id: int, *, actor: str, type: str, payload: dict[str, Any],
+               over: bool = False) -> StoredEvent:
+        """Store one event durably and return it with its sequence number (1, 2, ... per game).
+
+        ``over``: whether the game is over after this event. It is finished (not resumed after a restart) in the
+        same transaction, and an undo that takes a game back from its end opens it again: a power cut between the
+        two writes would otherwise leave a game in progress that no restart resumes.
+        """
         now = time.time()
         data = json.dumps(payload, sort_keys=True, allow_nan=False)  # the log is standard JSON, forever
         with self._lock, self._transaction():
@@ -207,6 +209,10 @@ class EventStore:
                 "INSERT INTO events (game_id, seq, time, actor, type, payload) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, now, actor, type, data),
             )
+            if over:
+                self._db.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (now, game_id))
+            else:
+                self._db.execute("UPDATE games SET finished = NULL WHERE id = ? AND finished IS NOT NULL", (game_id,))
         return StoredEvent(game_id, seq, now, actor, type, payload)
 
     def events(self, game_id: int, *, after: int = 0) -> list[StoredEvent]:

@@ -81,11 +81,18 @@ def test_a_corrupt_database_file_gives_a_clear_error(tmp_path):
 
 def test_last_unfinished_game_is_the_one_to_resume(store):
     old = store.new_game("dice-race", {}, seed=1)
-    store.finish_game(old.id)
+    store.append(old.id, actor="a", type="roll", payload={}, over=True)
     current = store.new_game("dice-race", {}, seed=2)
     assert store.last_unfinished_game().id == current.id
-    store.finish_game(current.id)
+    store.append(current.id, actor="a", type="roll", payload={}, over=True)
     assert store.last_unfinished_game() is None
+
+
+def test_an_event_that_takes_a_game_back_from_its_end_opens_it_again(store):
+    game = store.new_game("dice-race", {}, seed=1)
+    store.append(game.id, actor="a", type="roll", payload={}, over=True)
+    store.append(game.id, actor="a", type="undo", payload={}, over=False)
+    assert store.last_unfinished_game().id == game.id
 
 
 def test_export_is_a_header_line_then_one_line_per_event(store):
