@@ -12,11 +12,10 @@ import math
 import random
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
-from companion.camera import TableCamera
 from companion.config import Config
 from companion.controls import TableControls
 from companion.controls import attach as attach_controls
@@ -31,6 +30,9 @@ from companion.web.server import Server
 from hw import Hardware
 from hw.systemd import Watchdog
 from vision.camera_state import CameraState
+
+if TYPE_CHECKING:
+    from companion.camera import TableCamera
 
 log = logging.getLogger(__name__)
 
@@ -65,21 +67,48 @@ class Companion:
     watchdog: Watchdog | None = None
     threads: list[threading.Thread] = field(default_factory=list)
     stop_event: threading.Event = field(default_factory=threading.Event)
+    camera_lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the camera is handed over or taken for stopping (it may start while the table already serves)."""
 
     @property
     def url(self) -> str:
         return self.server.url
 
+    def start_camera(self) -> TableCamera | None:
+        """Start the camera (None when it cannot start, with the reason on the screens) and offer it to the pages."""
+        camera = _start_camera(self.session, self.config)
+        with self.camera_lock:
+            if self.stop_event.is_set():  # the table closed while the camera started
+                if camera:
+                    camera.stop()
+                return None
+            self.camera = camera
+            if self.app is not None:
+                self.app.extensions["camera"] = camera
+        if camera is not None and self.session.game is not None:
+            camera.follow(self.session.game)  # a game started while the camera loaded
+        return camera
+
+    def start_camera_soon(self) -> None:
+        """Start the camera in a thread of its own. Its models and OpenCV take longer to load than the rest of the
+        companion together, so a restarted table answers its screens first, dice typed in by hand work at once,
+        and the camera's status says "starting" until it reads."""
+        thread = threading.Thread(target=self.start_camera, name="camera-start", daemon=True)
+        self.threads.append(thread)
+        thread.start()
+
     def stop(self) -> None:
-        self.stop_event.set()
+        with self.camera_lock:
+            self.stop_event.set()
+            camera = self.camera
         if self.watchdog:
             self.watchdog.close()
         if self.controls:
             self.controls.close()  # its hardware too
         elif self.hardware:
             self.hardware.close()
-        if self.camera:
-            self.camera.stop()
+        if camera:
+            camera.stop()
         self.session.broker.close()
         self.server.stop()
         for thread in self.threads:
@@ -87,8 +116,10 @@ class Companion:
         self.store.close()
 
 
-def build(config: Config) -> Companion:
-    """Open the store, resume the last unfinished game and bind the server (not yet serving)."""
+def build(config: Config, *, camera: bool = True) -> Companion:
+    """Open the store, resume the last unfinished game and bind the server (not yet serving).
+
+    ``camera=False`` leaves the camera to :meth:`Companion.start_camera_soon` (``companion serve`` and ``demo``)."""
     keep_memory_flat()  # before any thread starts
     config.data_dir.mkdir(parents=True, exist_ok=True)
     store = EventStore.in_data_dir(config.data_dir)
@@ -106,11 +137,14 @@ def build(config: Config) -> Companion:
     )
     app.extensions["buttons"] = controls  # a screen's press: through the mock pins, or performed directly
     app.config["LANGUAGE"] = config.game.language
-    camera = _start_camera(session, config)
-    app.extensions["camera"] = camera
+    app.extensions["camera"] = None
+    session.set_status(camera={"state": CameraState.STARTING, "source": config.camera.source})
     server = Server(app, host=config.server.host, port=config.server.port, threads=config.server.threads)
     app.config["LISTEN_ON"] = (server.host, server.port)  # the kiosk's QR code: where tablets can reach it
-    return Companion(config, store, session, server, hardware=hardware, controls=controls, camera=camera, app=app)
+    companion = Companion(config, store, session, server, hardware=hardware, controls=controls, app=app)
+    if camera:
+        companion.start_camera()
+    return companion
 
 
 def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
@@ -120,6 +154,8 @@ def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
     A camera that fails *later* is the pipeline's business: it reopens the camera with backoff. It reads the
     dice of the game resumed from the log (the config's game may be another), then follows each new game.
     """
+    from companion.camera import TableCamera  # with OpenCV and onnxruntime: loaded once the table answers
+
     game = session.game or get_game(config.game.id)
     try:
         return TableCamera(session, config, game.dice_set).start()

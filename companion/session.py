@@ -159,6 +159,9 @@ class TableSession:
         self._consumed: dict[str, Any] | None = None
         """The reading the last action used and the event that stored it: offered again if that event is undone
         before the camera reads anything new, since the dice still lie in the tray."""
+        self._typed_roll_restored = False
+        """A roll typed in by hand was waiting when the table restarted: the camera's first look after the restart
+        (of the dice that lay there all along, which it may well have misread) does not replace it."""
         self._status: dict[str, Any] = {}
         self._cursor = 0
         self.correction_listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -199,6 +202,7 @@ class TableSession:
             record = self.store.new_game(game_id, dict(options), seed=seed, replacing=replacing)
             self._current = _Current(record, game, state, [], 0)
             self._pending = None
+            self._typed_roll_restored = False
             self._consumed = None
             self._cursor = 0
             self._save_tray()
@@ -292,6 +296,7 @@ class TableSession:
             current.last_seq = stored.seq
             self._consumed = {"seq": stored.seq, "reading": reading} if reading is not None else None
             self._pending = None
+            self._typed_roll_restored = False
             self._cursor = 0
             self._save_tray()
         self._publish({"kind": "event", "event": stored.to_json()})
@@ -364,6 +369,11 @@ class TableSession:
         with self._lock:
             if seq is not None:
                 self._check_seq(self._require_game(), seq, game)
+            typed_roll_restored, self._typed_roll_restored = self._typed_roll_restored, False
+            if typed_roll_restored and source == "camera":
+                log.info("the camera's first reading since the restart leaves the roll typed in before it: %s",
+                         [d.get("label") for d in dice])
+                return
             self._readings += 1
             self._pending = {"dice": marked, "source": source, "change": change, "reading": self._readings}
             self._consumed = None
@@ -457,6 +467,11 @@ class TableSession:
         self._publish({"kind": "cursor"})
         return chosen
 
+    def status(self) -> dict[str, Any]:
+        """The devices' status as the screens have it (``status["camera"]["state"]``: a CameraState)."""
+        with self._lock:
+            return dict(self._status)
+
     def set_status(self, **status: Any) -> None:
         """Device status (camera lost/back, buttons) for the screens: published, never stored as a game event."""
         with self._lock:
@@ -497,6 +512,7 @@ class TableSession:
         self._readings = int(data.get("readings") or 0)
         if data.get("seq") == self._current.last_seq:
             self._pending, self._consumed = data.get("pending"), data.get("consumed")
+            self._typed_roll_restored = bool(self._pending) and self._pending.get("source") == "manual"
 
     # -- reading -----------------------------------------------------------------------------------------------------
 
