@@ -4,6 +4,7 @@
     companion demo --humans 1           # the same, but the first seat is yours
     companion serve --config table.toml # a real table
     companion export --data-dir DIR     # a game's event log as JSON lines
+    companion backup --config table.toml --to DIR   # a consistent copy of the data folder, while it runs
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from companion import __version__
 from companion.config import Config, ConfigError, demo_config, load_config
 from companion.games import DEFAULT_GAME, GAMES
 from companion.lan import ALL_INTERFACES, tablet_urls
-from companion.store import EventStore, StoreError
+from companion.store import EventStore, StoreError, backup
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -122,6 +123,15 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--position", type=Path, required=True, help="Position JSON file (see the game's README)")
     rules.add_argument("--turn", type=Path, required=True, help="Turn JSON file (see the game's README)")
     rules.set_defaults(handler=cmd_rules)
+
+    copy = commands.add_parser("backup", help="copy the data folder (event log, calibration, taught dice) while the "
+                                              "companion runs")
+    where = copy.add_mutually_exclusive_group(required=True)
+    where.add_argument("--config", "-c", type=Path, help="the table's config file (its data dir is copied)")
+    where.add_argument("--data-dir", type=Path, help="the data dir to copy")
+    copy.add_argument("--to", type=Path, required=True, help="a new (or empty) folder for the copy, outside the data "
+                                                             "dir; it can serve as a data dir as it is")
+    copy.set_defaults(handler=cmd_backup)
 
     export = commands.add_parser("export", help="write a game's event log as JSON lines")
     where = export.add_mutually_exclusive_group(required=True)
@@ -243,6 +253,24 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.data_dir is None:
         raise UsageError("give --config table.toml or --data-dir DIR")
     return vision_cli.calibrate_main(args)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    data_dir = load_config(args.config).data_dir if args.config else args.data_dir
+    if not Path(data_dir).is_dir():
+        raise UsageError(f"{data_dir}: no data dir here")
+    owner = Path(data_dir).stat().st_uid
+    if os.geteuid() != owner:  # root's copy would leave root-owned -wal and -shm files the service cannot open
+        import pwd
+
+        try:
+            name = pwd.getpwuid(owner).pw_name
+        except KeyError:
+            name = str(owner)
+        raise UsageError(f"run it as the data dir's owner: sudo -u {name} companion backup ...")
+    games, events = backup(data_dir, args.to)
+    print(f"copied {data_dir} to {args.to}: {games} games, {events} events, the event log checked")
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

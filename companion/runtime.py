@@ -24,7 +24,7 @@ from companion.games.base import BOT_KEY
 from companion.games.bots import Bot, GreedyBot, RandomBot, roll
 from companion.malloc import keep_memory_flat
 from companion.session import NoGame, Stale, TableSession
-from companion.store import EventStore, StoredEvent
+from companion.store import STORE_FILE, EventStore, StoreCorrupt, StoredEvent, move_aside
 from companion.web import create_app, load_secret_key
 from companion.web.server import Server
 from hw import Hardware
@@ -122,10 +122,7 @@ def build(config: Config, *, camera: bool = True) -> Companion:
     ``camera=False`` leaves the camera to :meth:`Companion.start_camera_soon` (``companion serve`` and ``demo``)."""
     keep_memory_flat()  # before any thread starts
     config.data_dir.mkdir(parents=True, exist_ok=True)
-    store = EventStore.in_data_dir(config.data_dir)
-    session = TableSession(store, min_confidence=config.tray.min_confidence,
-                           pending_path=config.data_dir / PENDING_FILE)
-    session.resume()
+    store, session = open_table(config)
     controls = attach_controls(session, config.buttons, min_confidence=config.tray.min_confidence)  # never raises
     hardware = controls.hardware
     app = create_app(
@@ -145,6 +142,36 @@ def build(config: Config, *, camera: bool = True) -> Companion:
     if camera:
         companion.start_camera()
     return companion
+
+
+def open_table(config: Config) -> tuple[EventStore, TableSession]:
+    """The event log and the session, the last unfinished game resumed.
+
+    A log the card damaged (not an SQLite file any more, or broken pages where the game is read) is moved aside,
+    with the reason in the log and on every screen, and the table starts a fresh one: players can start a game at
+    once, and the damaged file stays beside it to be examined or rescued. Any other store error stops the start.
+    """
+    path = config.data_dir / STORE_FILE
+    try:
+        return _resumed(EventStore(path), config)
+    except StoreCorrupt as exc:
+        moved = move_aside(path)
+        log.error("%s; it was moved aside to %s and a fresh event log starts (restore a backup with companion "
+                  "backup's copy, or rescue games from the moved file)", exc, moved)
+    store, session = _resumed(EventStore(path), config)
+    session.set_status(store={"state": "moved_aside", "file": moved.name})
+    return store, session
+
+
+def _resumed(store: EventStore, config: Config) -> tuple[EventStore, TableSession]:
+    session = TableSession(store, min_confidence=config.tray.min_confidence,
+                           pending_path=config.data_dir / PENDING_FILE)
+    try:
+        session.resume()
+    except StoreCorrupt:
+        store.close()
+        raise
+    return store, session
 
 
 def _start_camera(session: TableSession, config: Config) -> TableCamera | None:

@@ -20,15 +20,16 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.games import Game, IllegalAction, Prompt, get_game
 from companion.games.base import check_fields, is_listed
-from companion.store import EventStore, GameRecord, StoredEvent
+from companion.store import EventStore, GameRecord, StoredEvent, StoreFull
 
 log = logging.getLogger(__name__)
 
 UNDO = "undo"
+T = TypeVar("T")
 
 
 class NoGame(RuntimeError):
@@ -199,7 +200,8 @@ class TableSession:
         state = game.setup(options, random.Random(seed))  # raises IllegalAction before anything is stored
         with self._lock:
             replacing = self._current.record.id if self._current is not None else None
-            record = self.store.new_game(game_id, dict(options), seed=seed, replacing=replacing)
+            record = self._write_log(lambda: self.store.new_game(game_id, dict(options), seed=seed,
+                                                                replacing=replacing))
             self._current = _Current(record, game, state, [], 0)
             self._pending = None
             self._typed_roll_restored = False
@@ -289,8 +291,9 @@ class TableSession:
             payload = {"action": dict(action), "events": events, "source": source, "phase": prompt.phase}
             if reading is not None:
                 payload["reading"] = reading
-            stored = self.store.append(current.record.id, actor=actor, type=action["type"], payload=payload,
-                                       over=current.game.is_over(state))
+            over = current.game.is_over(state)
+            stored = self._write_log(lambda: self.store.append(current.record.id, actor=actor, type=action["type"],
+                                                               payload=payload, over=over))
             current.state = state
             current.actions.append((stored.seq, dict(action)))
             current.last_seq = stored.seq
@@ -317,13 +320,10 @@ class TableSession:
             undone_seq, undone = current.actions[-1]
             actions = current.actions[:-1]
             state = play(current.game, current.record, actions)
-            stored = self.store.append(
-                current.record.id,
-                actor=actor,
-                type=UNDO,
-                payload={"undoes": undone_seq, "action": undone, "source": source},
-                over=current.game.is_over(state),
-            )
+            payload = {"undoes": undone_seq, "action": undone, "source": source}
+            over = current.game.is_over(state)
+            stored = self._write_log(lambda: self.store.append(current.record.id, actor=actor, type=UNDO,
+                                                               payload=payload, over=over))
             current.state, current.actions, current.last_seq = state, actions, stored.seq
             consumed, self._consumed = self._consumed, None
             if consumed is not None and consumed["seq"] == undone_seq:
@@ -333,6 +333,21 @@ class TableSession:
         self._publish({"kind": "event", "event": stored.to_json()})
         self._stored(stored)
         return stored
+
+    def _write_log(self, write: Callable[[], T]) -> T:
+        """One write to the log. A full card refuses it (StoreFull, nothing changes) and every screen says so
+        until a write succeeds again."""
+        try:
+            result = write()
+        except StoreFull as exc:
+            log.error("%s", exc)
+            self._status["store"] = {"state": "full"}
+            self._publish({"kind": "status"})
+            raise
+        if self._status.get("store", {}).get("state") == "full":
+            del self._status["store"]
+            self._publish({"kind": "status"})
+        return result
 
     def _require_game(self) -> _Current:
         if self._current is None:
