@@ -41,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         return importlib.import_module(PASSTHROUGH[argv[0]]).main(argv[1:])
-    parser = build_parser()
+    parser = build_parser(command=next((arg for arg in argv if not arg.startswith("-")), None))
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO,
@@ -62,7 +62,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+VISION_COMMANDS = {
+    "detect": "find and read the dice in photos (one JSON object per image)",
+    "classify": "read already-cropped single-die images",
+    "replay": "run a folder of frames or a video through the pipeline, one JSON reading per settled roll",
+    "calibrate": "learn the empty tray (background and region) for a table",
+}
+"""Commands whose arguments vision/cli.py defines: it loads OpenCV and onnxruntime, which only they need."""
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; given the ``command`` to run, the vision commands' own arguments are loaded only for
+    that one (``companion serve`` would wait for OpenCV otherwise)."""
     parser = argparse.ArgumentParser(prog="companion", description="A Raspberry Pi companion for dice racing games.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -87,25 +98,22 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=cmd_demo)
 
     from companion import doctor
-    from vision import cli as vision_cli
 
-    for name, text in [
-        ("detect", "find and read the dice in photos (one JSON object per image)"),
-        ("classify", "read already-cropped single-die images"),
-        ("replay", "run a folder of frames or a video through the pipeline, one JSON reading per settled roll"),
-    ]:
+    for name, text in VISION_COMMANDS.items():
         sub = commands.add_parser(name, help=text)
+        if command not in (None, name):
+            continue
+        from vision import cli as vision_cli
+
         getattr(vision_cli, f"add_{name}_args")(sub)
         sub.set_defaults(handler=getattr(vision_cli, f"{name}_main"))
-
-    calibrate = commands.add_parser("calibrate", help="learn the empty tray (background and region) for a table")
-    vision_cli.add_calibrate_args(calibrate)
-    for action in calibrate._actions:
-        if action.dest == "data_dir":
-            action.required = False
-            action.help = "where tray.json and tray.png go (default: the config's data dir + /tray)"
-    calibrate.add_argument("--config", "-c", type=Path, help="the table's config: its camera and data dir are used")
-    calibrate.set_defaults(handler=cmd_calibrate)
+        if name == "calibrate":
+            for action in sub._actions:
+                if action.dest == "data_dir":
+                    action.required = False
+                    action.help = "where tray.json and tray.png go (default: the config's data dir + /tray)"
+            sub.add_argument("--config", "-c", type=Path, help="the table's config: its camera and data dir are used")
+            sub.set_defaults(handler=cmd_calibrate)
 
     for name, text in [("enrol", "teach the companion your own dice (add, remove, list, reset examples)"),
                        ("eval", "accuracy per class and confusion matrix on YOLO-labelled photos")]:
