@@ -4,8 +4,8 @@
 
 Each round starts ``companion serve --config`` on one data folder (as the systemd unit runs it; synthetic camera at
 1 fps, mock pins), plays through its HTTP API as fast as it answers (the table's legal options, undos, an undo now
-and then after a race is over, the next race when one ends: mostly the short Dice Race, else Chariot Race) and
-SIGKILLs it after a random 0 to 1.5 s. Then, on the database as the kill left it:
+and then after a race is over, the next race when one ends: mostly the short Dice Race, else Chariot Race) and,
+once its first move is answered, SIGKILLs it after a random 0 to 1 s. Then, on the database as the kill left it:
 
 * **lost**: an event the API acknowledged (``{"seq": n}``, or a new game's number) that is not in the log, or is
   another event there;
@@ -63,6 +63,8 @@ class Player(threading.Thread):
         self.games: list[int] = []
         """The number of every game the API answered it had started."""
         self.stop = threading.Event()
+        self.playing = threading.Event()
+        """Set once the first move is acknowledged: the kill then comes while the table is being played."""
 
     def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
@@ -103,6 +105,7 @@ class Player(threading.Thread):
         status, answer = self.call("POST", "/api/action", {**action, "seq": state["seq"], "game": game["number"]})
         if status == 200:
             self.acknowledged.append((game["number"], answer["seq"], action["type"]))
+            self.playing.set()
 
 
 def start(config: Path) -> tuple[subprocess.Popen, int]:
@@ -153,7 +156,8 @@ def run(kills: int = 200, seed: int = 11) -> dict[str, object]:
         for kill in range(1, kills + 1):
             player = Player(port, random.Random(rng.randrange(2**32)))
             player.start()
-            time.sleep(rng.uniform(0.0, 1.5))
+            player.playing.wait(timeout=30)
+            time.sleep(rng.uniform(0.0, 1.0))
             process.send_signal(signal.SIGKILL)
             process.wait()
             process.stdout.close()
