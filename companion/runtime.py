@@ -156,8 +156,8 @@ def open_table(config: Config) -> tuple[EventStore, TableSession]:
         return _resumed(EventStore(path), config)
     except StoreCorrupt as exc:
         moved = move_aside(path)
-        log.error("%s; it was moved aside to %s and a fresh event log starts (restore a backup with companion "
-                  "backup's copy, or rescue games from the moved file)", exc, moved)
+        log.error("%s; it was moved aside to %s and a fresh event log starts: put back a copy made by `companion "
+                  "backup`, or rescue the games from the moved file", exc, moved)
     store, session = _resumed(EventStore(path), config)
     session.set_status(store={"state": "moved_aside", "file": moved.name})
     return store, session
