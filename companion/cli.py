@@ -4,6 +4,7 @@
     companion demo --humans 1           # the same, but the first seat is yours
     companion serve --config table.toml # a real table
     companion export --data-dir DIR     # a game's event log as JSON lines
+    companion backup --config table.toml --to DIR   # a consistent copy of the data folder, while it runs
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from companion import __version__
 from companion.config import Config, ConfigError, demo_config, load_config
 from companion.games import DEFAULT_GAME, GAMES
 from companion.lan import ALL_INTERFACES, tablet_urls
-from companion.store import EventStore, StoreError
+from companion.store import EventStore, StoreError, backup
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -40,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         return importlib.import_module(PASSTHROUGH[argv[0]]).main(argv[1:])
-    parser = build_parser()
+    parser = build_parser(command=next((arg for arg in argv if not arg.startswith("-")), None))
     args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if getattr(args, "verbose", False) else logging.INFO,
@@ -61,7 +62,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+VISION_COMMANDS = {
+    "detect": "find and read the dice in photos (one JSON object per image)",
+    "classify": "read already-cropped single-die images",
+    "replay": "run a folder of frames or a video through the pipeline, one JSON reading per settled roll",
+    "calibrate": "learn the empty tray (background and region) for a table",
+}
+"""Commands whose arguments vision/cli.py defines: it loads OpenCV and onnxruntime, which only they need."""
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; given the ``command`` to run, the vision commands' own arguments are loaded only for
+    that one (``companion serve`` would wait for OpenCV otherwise)."""
     parser = argparse.ArgumentParser(prog="companion", description="A Raspberry Pi companion for dice racing games.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -86,25 +98,22 @@ def build_parser() -> argparse.ArgumentParser:
     demo.set_defaults(handler=cmd_demo)
 
     from companion import doctor
-    from vision import cli as vision_cli
 
-    for name, text in [
-        ("detect", "find and read the dice in photos (one JSON object per image)"),
-        ("classify", "read already-cropped single-die images"),
-        ("replay", "run a folder of frames or a video through the pipeline, one JSON reading per settled roll"),
-    ]:
+    for name, text in VISION_COMMANDS.items():
         sub = commands.add_parser(name, help=text)
+        if command not in (None, name):
+            continue
+        from vision import cli as vision_cli
+
         getattr(vision_cli, f"add_{name}_args")(sub)
         sub.set_defaults(handler=getattr(vision_cli, f"{name}_main"))
-
-    calibrate = commands.add_parser("calibrate", help="learn the empty tray (background and region) for a table")
-    vision_cli.add_calibrate_args(calibrate)
-    for action in calibrate._actions:
-        if action.dest == "data_dir":
-            action.required = False
-            action.help = "where tray.json and tray.png go (default: the config's data dir + /tray)"
-    calibrate.add_argument("--config", "-c", type=Path, help="the table's config: its camera and data dir are used")
-    calibrate.set_defaults(handler=cmd_calibrate)
+        if name == "calibrate":
+            for action in sub._actions:
+                if action.dest == "data_dir":
+                    action.required = False
+                    action.help = "where tray.json and tray.png go (default: the config's data dir + /tray)"
+            sub.add_argument("--config", "-c", type=Path, help="the table's config: its camera and data dir are used")
+            sub.set_defaults(handler=cmd_calibrate)
 
     for name, text in [("enrol", "teach the companion your own dice (add, remove, list, reset examples)"),
                        ("eval", "accuracy per class and confusion matrix on YOLO-labelled photos")]:
@@ -122,6 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--position", type=Path, required=True, help="Position JSON file (see the game's README)")
     rules.add_argument("--turn", type=Path, required=True, help="Turn JSON file (see the game's README)")
     rules.set_defaults(handler=cmd_rules)
+
+    copy = commands.add_parser("backup", help="copy the data folder (event log, calibration, taught dice) while the "
+                                              "companion runs")
+    where = copy.add_mutually_exclusive_group(required=True)
+    where.add_argument("--config", "-c", type=Path, help="the table's config file (its data dir is copied)")
+    where.add_argument("--data-dir", type=Path, help="the data dir to copy")
+    copy.add_argument("--to", type=Path, required=True, help="a new (or empty) folder for the copy, outside the data "
+                                                             "dir; it can serve as a data dir as it is")
+    copy.set_defaults(handler=cmd_backup)
 
     export = commands.add_parser("export", help="write a game's event log as JSON lines")
     where = export.add_mutually_exclusive_group(required=True)
@@ -144,7 +162,7 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
         from dataclasses import replace
 
         config = replace(config, game=replace(config.game, id=game))
-    companion = runtime.build(config)
+    companion = runtime.build(config, camera=False)
     if bots:
         runtime.start_bots(companion, delay=delay, humans=humans)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -158,6 +176,7 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
         sys.stdout.flush()
         companion.watchdog = systemd.Watchdog(check=companion.session.snapshot).start()  # no-op outside systemd
         systemd.notify("READY=1", f"STATUS=dashboard at {' '.join(tablets) or companion.url}")
+        companion.start_camera_soon()
         companion.server.serve_forever()
     except KeyboardInterrupt:
         pass
@@ -242,6 +261,24 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.data_dir is None:
         raise UsageError("give --config table.toml or --data-dir DIR")
     return vision_cli.calibrate_main(args)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    data_dir = load_config(args.config).data_dir if args.config else args.data_dir
+    if not Path(data_dir).is_dir():
+        raise UsageError(f"{data_dir}: no data dir here")
+    owner = Path(data_dir).stat().st_uid
+    if os.geteuid() != owner:  # root's copy would leave root-owned -wal and -shm files the service cannot open
+        import pwd
+
+        try:
+            name = pwd.getpwuid(owner).pw_name
+        except KeyError:
+            name = str(owner)
+        raise UsageError(f"run it as the data dir's owner: sudo -u {name} companion backup ...")
+    games, events = backup(data_dir, args.to)
+    print(f"copied {data_dir} to {args.to}: {games} games, {events} events, the event log checked")
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -11,7 +11,6 @@ same 30 calibrations end at 132 MB.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import logging
 
 log = logging.getLogger(__name__)
@@ -27,9 +26,8 @@ def keep_memory_flat() -> bool:
 
     Call it before the server starts its threads: arenas already made stay.
     """
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
+    try:  # by its soname: find_library("c") runs ldconfig in a subprocess, a tenth of a second of every start
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
     except (OSError, AttributeError):
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]

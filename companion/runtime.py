@@ -12,11 +12,10 @@ import math
 import random
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 
-from companion.camera import TableCamera
 from companion.config import Config
 from companion.controls import TableControls
 from companion.controls import attach as attach_controls
@@ -25,12 +24,15 @@ from companion.games.base import BOT_KEY
 from companion.games.bots import Bot, GreedyBot, RandomBot, roll
 from companion.malloc import keep_memory_flat
 from companion.session import NoGame, Stale, TableSession
-from companion.store import EventStore, StoredEvent
+from companion.store import STORE_FILE, EventStore, StoreCorrupt, StoredEvent, move_aside
 from companion.web import create_app, load_secret_key
 from companion.web.server import Server
 from hw import Hardware
 from hw.systemd import Watchdog
 from vision.camera_state import CameraState
+
+if TYPE_CHECKING:
+    from companion.camera import TableCamera
 
 log = logging.getLogger(__name__)
 
@@ -65,21 +67,48 @@ class Companion:
     watchdog: Watchdog | None = None
     threads: list[threading.Thread] = field(default_factory=list)
     stop_event: threading.Event = field(default_factory=threading.Event)
+    camera_lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the camera is handed over or taken for stopping (it may start while the table already serves)."""
 
     @property
     def url(self) -> str:
         return self.server.url
 
+    def start_camera(self) -> TableCamera | None:
+        """Start the camera (None when it cannot start, with the reason on the screens) and offer it to the pages."""
+        camera = _start_camera(self.session, self.config)
+        with self.camera_lock:
+            if self.stop_event.is_set():  # the table closed while the camera started
+                if camera:
+                    camera.stop()
+                return None
+            self.camera = camera
+            if self.app is not None:
+                self.app.extensions["camera"] = camera
+        if camera is not None and self.session.game is not None:
+            camera.follow(self.session.game)  # a game started while the camera loaded
+        return camera
+
+    def start_camera_soon(self) -> None:
+        """Start the camera in a thread of its own. Its models and OpenCV take longer to load than the rest of the
+        companion together, so a restarted table answers its screens first, dice typed in by hand work at once,
+        and the camera's status says "starting" until it reads."""
+        thread = threading.Thread(target=self.start_camera, name="camera-start", daemon=True)
+        self.threads.append(thread)
+        thread.start()
+
     def stop(self) -> None:
-        self.stop_event.set()
+        with self.camera_lock:
+            self.stop_event.set()
+            camera = self.camera
         if self.watchdog:
             self.watchdog.close()
         if self.controls:
             self.controls.close()  # its hardware too
         elif self.hardware:
             self.hardware.close()
-        if self.camera:
-            self.camera.stop()
+        if camera:
+            camera.stop()
         self.session.broker.close()
         self.server.stop()
         for thread in self.threads:
@@ -87,14 +116,13 @@ class Companion:
         self.store.close()
 
 
-def build(config: Config) -> Companion:
-    """Open the store, resume the last unfinished game and bind the server (not yet serving)."""
+def build(config: Config, *, camera: bool = True) -> Companion:
+    """Open the store, resume the last unfinished game and bind the server (not yet serving).
+
+    ``camera=False`` leaves the camera to :meth:`Companion.start_camera_soon` (``companion serve`` and ``demo``)."""
     keep_memory_flat()  # before any thread starts
     config.data_dir.mkdir(parents=True, exist_ok=True)
-    store = EventStore.in_data_dir(config.data_dir)
-    session = TableSession(store, min_confidence=config.tray.min_confidence,
-                           pending_path=config.data_dir / PENDING_FILE)
-    session.resume()
+    store, session = open_table(config)
     controls = attach_controls(session, config.buttons, min_confidence=config.tray.min_confidence)  # never raises
     hardware = controls.hardware
     app = create_app(
@@ -106,11 +134,44 @@ def build(config: Config) -> Companion:
     )
     app.extensions["buttons"] = controls  # a screen's press: through the mock pins, or performed directly
     app.config["LANGUAGE"] = config.game.language
-    camera = _start_camera(session, config)
-    app.extensions["camera"] = camera
+    app.extensions["camera"] = None
+    session.set_status(camera={"state": CameraState.STARTING, "source": config.camera.source})
     server = Server(app, host=config.server.host, port=config.server.port, threads=config.server.threads)
     app.config["LISTEN_ON"] = (server.host, server.port)  # the kiosk's QR code: where tablets can reach it
-    return Companion(config, store, session, server, hardware=hardware, controls=controls, camera=camera, app=app)
+    companion = Companion(config, store, session, server, hardware=hardware, controls=controls, app=app)
+    if camera:
+        companion.start_camera()
+    return companion
+
+
+def open_table(config: Config) -> tuple[EventStore, TableSession]:
+    """The event log and the session, the last unfinished game resumed.
+
+    A log the card damaged (not an SQLite file any more, or broken pages where the game is read) is moved aside,
+    with the reason in the log and on every screen, and the table starts a fresh one: players can start a game at
+    once, and the damaged file stays beside it to be examined or rescued. Any other store error stops the start.
+    """
+    path = config.data_dir / STORE_FILE
+    try:
+        return _resumed(EventStore(path), config)
+    except StoreCorrupt as exc:
+        moved = move_aside(path)
+        log.error("%s; it was moved aside to %s and a fresh event log starts: put back a copy made by `companion "
+                  "backup`, or rescue the games from the moved file", exc, moved)
+    store, session = _resumed(EventStore(path), config)
+    session.set_status(store={"state": "moved_aside", "file": moved.name})
+    return store, session
+
+
+def _resumed(store: EventStore, config: Config) -> tuple[EventStore, TableSession]:
+    session = TableSession(store, min_confidence=config.tray.min_confidence,
+                           pending_path=config.data_dir / PENDING_FILE)
+    try:
+        session.resume()
+    except StoreCorrupt:
+        store.close()
+        raise
+    return store, session
 
 
 def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
@@ -120,6 +181,8 @@ def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
     A camera that fails *later* is the pipeline's business: it reopens the camera with backoff. It reads the
     dice of the game resumed from the log (the config's game may be another), then follows each new game.
     """
+    from companion.camera import TableCamera  # with OpenCV and onnxruntime: loaded once the table answers
+
     game = session.game or get_game(config.game.id)
     try:
         return TableCamera(session, config, game.dice_set).start()

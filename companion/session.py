@@ -20,15 +20,16 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.games import Game, IllegalAction, Prompt, get_game
 from companion.games.base import check_fields, is_listed
-from companion.store import EventStore, GameRecord, StoredEvent
+from companion.store import EventStore, GameRecord, StoredEvent, StoreFull
 
 log = logging.getLogger(__name__)
 
 UNDO = "undo"
+T = TypeVar("T")
 
 
 class NoGame(RuntimeError):
@@ -121,10 +122,15 @@ def replay(game: Game, record: GameRecord, events: list[StoredEvent]) -> tuple[A
                 actions.pop()
         else:
             actions.append((event.seq, event.payload["action"]))
+    return play(game, record, actions), actions
+
+
+def play(game: Game, record: GameRecord, actions: list[tuple[int, dict[str, Any]]]) -> Any:
+    """The state after ``actions`` (with the seq of each), from the game's set-up."""
     state = game.setup(record.options, random.Random(record.seed))
     for _, action in actions:
         state, _ = game.apply(state, action)
-    return state, actions
+    return state
 
 
 class TableSession:
@@ -154,6 +160,9 @@ class TableSession:
         self._consumed: dict[str, Any] | None = None
         """The reading the last action used and the event that stored it: offered again if that event is undone
         before the camera reads anything new, since the dice still lie in the tray."""
+        self._typed_roll_restored = False
+        """A roll typed in by hand was waiting when the table restarted: the camera's first look after the restart
+        (of the dice that lay there all along, which it may well have misread) does not replace it."""
         self._status: dict[str, Any] = {}
         self._cursor = 0
         self.correction_listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -191,9 +200,11 @@ class TableSession:
         state = game.setup(options, random.Random(seed))  # raises IllegalAction before anything is stored
         with self._lock:
             replacing = self._current.record.id if self._current is not None else None
-            record = self.store.new_game(game_id, dict(options), seed=seed, replacing=replacing)
+            record = self._write_log(lambda: self.store.new_game(game_id, dict(options), seed=seed,
+                                                                replacing=replacing))
             self._current = _Current(record, game, state, [], 0)
             self._pending = None
+            self._typed_roll_restored = False
             self._consumed = None
             self._cursor = 0
             self._save_tray()
@@ -280,15 +291,16 @@ class TableSession:
             payload = {"action": dict(action), "events": events, "source": source, "phase": prompt.phase}
             if reading is not None:
                 payload["reading"] = reading
-            stored = self.store.append(current.record.id, actor=actor, type=action["type"], payload=payload)
+            over = current.game.is_over(state)
+            stored = self._write_log(lambda: self.store.append(current.record.id, actor=actor, type=action["type"],
+                                                               payload=payload, over=over))
             current.state = state
             current.actions.append((stored.seq, dict(action)))
             current.last_seq = stored.seq
             self._consumed = {"seq": stored.seq, "reading": reading} if reading is not None else None
             self._pending = None
+            self._typed_roll_restored = False
             self._cursor = 0
-            if current.game.is_over(state):
-                self.store.finish_game(current.record.id)
             self._save_tray()
         self._publish({"kind": "event", "event": stored.to_json()})
         self._stored(stored)
@@ -306,13 +318,12 @@ class TableSession:
             if not current.actions:
                 raise IllegalAction("UNDO", "nothing to undo in this game")
             undone_seq, undone = current.actions[-1]
-            stored = self.store.append(
-                current.record.id,
-                actor=actor,
-                type=UNDO,
-                payload={"undoes": undone_seq, "action": undone, "source": source},
-            )
-            state, actions = replay(current.game, current.record, self.store.events(current.record.id))
+            actions = current.actions[:-1]
+            state = play(current.game, current.record, actions)
+            payload = {"undoes": undone_seq, "action": undone, "source": source}
+            over = current.game.is_over(state)
+            stored = self._write_log(lambda: self.store.append(current.record.id, actor=actor, type=UNDO,
+                                                               payload=payload, over=over))
             current.state, current.actions, current.last_seq = state, actions, stored.seq
             consumed, self._consumed = self._consumed, None
             if consumed is not None and consumed["seq"] == undone_seq:
@@ -322,6 +333,21 @@ class TableSession:
         self._publish({"kind": "event", "event": stored.to_json()})
         self._stored(stored)
         return stored
+
+    def _write_log(self, write: Callable[[], T]) -> T:
+        """One write to the log. A full card refuses it (StoreFull, nothing changes) and every screen says so
+        until a write succeeds again."""
+        try:
+            result = write()
+        except StoreFull as exc:
+            log.error("%s", exc)
+            self._status["store"] = {"state": "full"}
+            self._publish({"kind": "status"})
+            raise
+        if self._status.get("store", {}).get("state") == "full":
+            del self._status["store"]
+            self._publish({"kind": "status"})
+        return result
 
     def _require_game(self) -> _Current:
         if self._current is None:
@@ -358,6 +384,11 @@ class TableSession:
         with self._lock:
             if seq is not None:
                 self._check_seq(self._require_game(), seq, game)
+            typed_roll_restored, self._typed_roll_restored = self._typed_roll_restored, False
+            if typed_roll_restored and source == "camera":
+                log.info("the camera's first reading since the restart leaves the roll typed in before it: %s",
+                         [d.get("label") for d in dice])
+                return
             self._readings += 1
             self._pending = {"dice": marked, "source": source, "change": change, "reading": self._readings}
             self._consumed = None
@@ -451,6 +482,11 @@ class TableSession:
         self._publish({"kind": "cursor"})
         return chosen
 
+    def status(self) -> dict[str, Any]:
+        """The devices' status as the screens have it (``status["camera"]["state"]``: a CameraState)."""
+        with self._lock:
+            return dict(self._status)
+
     def set_status(self, **status: Any) -> None:
         """Device status (camera lost/back, buttons) for the screens: published, never stored as a game event."""
         with self._lock:
@@ -491,6 +527,7 @@ class TableSession:
         self._readings = int(data.get("readings") or 0)
         if data.get("seq") == self._current.last_seq:
             self._pending, self._consumed = data.get("pending"), data.get("consumed")
+            self._typed_roll_restored = bool(self._pending) and self._pending.get("source") == "manual"
 
     # -- reading -----------------------------------------------------------------------------------------------------
 

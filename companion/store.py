@@ -4,9 +4,11 @@ Why an append-only log rather than a saved state: a Pi beside a game gets its po
 dispute what happened. A log answers both. State is whatever replaying the log gives; undo is an ``undo`` event,
 so nothing once confirmed is ever rewritten (triggers refuse UPDATE and DELETE on events).
 
-Durability: WAL journal with ``synchronous=FULL`` and one transaction per append, so :meth:`EventStore.append`
-returns only after the event is on disk. A SIGKILL or power cut can lose at most an event that was never
-acknowledged.
+Durability: one transaction per append, so :meth:`EventStore.append` returns only after the event is on the card.
+A SIGKILL or power cut can lose at most an event that was never acknowledged. The settings for an SD card are in
+:data:`PRAGMAS`. A card that is full refuses the event (:class:`StoreFull`) and keeps everything before it; a file
+that is no database any more is moved aside (:func:`move_aside`) so the table can start a fresh one; a copy is made
+while the table runs with :meth:`EventStore.backup`.
 
 Each game has its own append-only sequence of events, numbered from 1, in the ``events`` table keyed by
 ``(game_id, seq)``; the ``games`` table holds what replay starts from (game id, options, seed).
@@ -18,6 +20,8 @@ there until it logs out, the PIN changes or the session expires (companion/web/a
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
 import threading
 import time
@@ -27,6 +31,25 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 2
+STORE_FILE = "events.sqlite3"
+"""The event log's name in the data dir."""
+
+PRAGMAS = [
+    # Appends go to the write-ahead log, one sequential write per event; a rollback journal would create, write and
+    # delete a file per event, the small scattered writes that wear an SD card fastest.
+    "PRAGMA journal_mode=WAL",
+    # FULL: the log is synced before an append returns, so an event a screen was told is stored survives a pulled
+    # cable. (NORMAL, which Home Assistant's recorder takes when it batches commits, may lose the last ones.)
+    "PRAGMA synchronous=FULL",
+    # The WAL is written back into the database every 1000 pages (SQLite's default: about a game night of events),
+    # each page once however often an event changed it; after that the WAL file is cut back to 4 MB, so a long
+    # read (an export, a backup) that held the checkpoint off leaves no large file behind.
+    "PRAGMA wal_autocheckpoint=1000",
+    "PRAGMA journal_size_limit=4194304",
+    # A backup or an export in another process may hold a lock for a moment: wait for it, do not fail the event.
+    "PRAGMA busy_timeout=5000",
+    "PRAGMA foreign_keys=ON",
+]
 
 # Migration n brings the database from version n - 1 to n. Never edit a shipped migration: append a new one.
 MIGRATIONS: list[str] = [
@@ -66,6 +89,43 @@ MIGRATIONS: list[str] = [
 
 class StoreError(RuntimeError):
     """The data dir's database cannot be used (newer schema, corrupt file)."""
+
+
+class StoreCorrupt(StoreError):
+    """The file is not an SQLite database any more, or its pages are damaged (SQLITE_CORRUPT, SQLITE_NOTADB)."""
+
+
+class StoreFull(StoreError):
+    """The card (or the database's size limit) is full: the event was not stored, nothing before it was lost."""
+
+
+CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+FULL_CODES = {sqlite3.SQLITE_FULL}
+
+
+def _store_error(path: str, exc: sqlite3.Error) -> StoreError | None:
+    """The store's own error for ``exc`` when it is a damaged file or a full card; None for any other."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        code &= 0xFF  # the primary code of an extended one (SQLITE_CORRUPT_INDEX, ...)
+    if code in CORRUPT_CODES:
+        return StoreCorrupt(f"{path}: the event store is damaged: {exc}")
+    if code in FULL_CODES:
+        return StoreFull(f"{path}: the card is full; the event was not stored ({exc})")
+    return None
+
+
+def move_aside(path: str | Path, *, now: float | None = None) -> Path:
+    """Rename a damaged database, with its -wal and -shm files, to ``<name>.corrupt-<UTC time>`` beside it, so a
+    fresh one can start and the damaged one can still be examined or rescued. Returns the database's new path."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if now is None else now))
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        part = path.with_name(path.name + suffix)
+        if part.exists():
+            os.replace(part, target.with_name(target.name + suffix))
+    return target
 
 
 @dataclass(frozen=True)
@@ -124,16 +184,19 @@ class EventStore:
         self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
+            for pragma in PRAGMAS:
+                self._db.execute(pragma)
             self._migrate()
+            self._db.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchall()  # the tables read
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: cannot open the event store: {exc}") from None
+            if hasattr(self, "_db"):
+                self._db.close()
+            known = _store_error(self.path, exc)
+            raise known or StoreError(f"{self.path}: cannot open the event store: {exc}") from None
 
     @classmethod
     def in_data_dir(cls, data_dir: Path) -> EventStore:
-        return cls(Path(data_dir) / "events.sqlite3")
+        return cls(Path(data_dir) / STORE_FILE)
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -150,7 +213,7 @@ class EventStore:
         return self._db.execute("PRAGMA user_version").fetchone()[0]
 
     def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        return _Transaction(self._db, self.path)
 
     def close(self) -> None:
         with self._lock:
@@ -172,13 +235,12 @@ class EventStore:
             )
         return GameRecord(cursor.lastrowid, game, options, seed, created, None)
 
-    def finish_game(self, game_id: int) -> None:
-        with self._lock, self._transaction():
-            self._db.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (time.time(), game_id))
-
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
-            return self._db.execute(sql, params).fetchall()
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise _store_error(self.path, exc) or exc from None
 
     def game(self, game_id: int) -> GameRecord:
         row = next(iter(self._query("SELECT * FROM games WHERE id = ?", (game_id,))), None)
@@ -195,8 +257,14 @@ class EventStore:
 
     # -- events ----------------------------------------------------------------------------------------------------
 
-    def append(self, game_id: int, *, actor: str, type: str, payload: dict[str, Any]) -> StoredEvent:
-        """Store one event durably and return it with its sequence number (1, 2, ... per game)."""
+    def append(self, game_id: int, *, actor: str, type: str, payload: dict[str, Any],
+               over: bool = False) -> StoredEvent:
+        """Store one event durably and return it with its sequence number (1, 2, ... per game).
+
+        ``over``: whether the game is over after this event. It is finished (not resumed after a restart) in the
+        same transaction, and an undo that takes a game back from its end opens it again: a power cut between the
+        two writes would otherwise leave a game in progress that no restart resumes.
+        """
         now = time.time()
         data = json.dumps(payload, sort_keys=True, allow_nan=False)  # the log is standard JSON, forever
         with self._lock, self._transaction():
@@ -207,6 +275,10 @@ class EventStore:
                 "INSERT INTO events (game_id, seq, time, actor, type, payload) VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, seq, now, actor, type, data),
             )
+            if over:
+                self._db.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (now, game_id))
+            else:
+                self._db.execute("UPDATE games SET finished = NULL WHERE id = ? AND finished IS NOT NULL", (game_id,))
         return StoredEvent(game_id, seq, now, actor, type, payload)
 
     def events(self, game_id: int, *, after: int = 0) -> list[StoredEvent]:
@@ -259,20 +331,83 @@ class EventStore:
     def _write(self, sql: str, params: tuple[Any, ...]) -> int:
         """One statement in autocommit mode: atomic and, with synchronous=FULL, on disk when it returns."""
         with self._lock:
-            return self._db.execute(sql, params).rowcount
+            try:
+                return self._db.execute(sql, params).rowcount
+            except sqlite3.Error as exc:
+                raise _store_error(self.path, exc) or exc from None
+
+
+def backup(data_dir: str | Path, target: str | Path) -> tuple[int, int]:
+    """Copy the data dir into ``target`` (a new or empty folder) while the companion may be running; returns how
+    many games and events the copy holds.
+
+    The event log is copied with SQLite's backup API in one step: one read transaction, so the copy is the log as it
+    was at one moment, never half an append, and the table goes on appending meanwhile (WAL). It is checked
+    (``integrity_check``) and made one self-contained file. Every other file (calibration, taught dice, the tray's
+    roll, the cookie key) is copied as it is: each is replaced whole when it changes.
+    """
+    data_dir, target = Path(data_dir), Path(target)
+    if target.resolve().is_relative_to(data_dir.resolve()):
+        raise StoreError(f"{target}: the copy must go outside the data dir {data_dir}")
+    if target.exists() and any(target.iterdir()):
+        raise StoreError(f"{target}: not empty; give a new folder for the copy")
+    target.mkdir(parents=True, exist_ok=True)
+    log_files = {STORE_FILE, f"{STORE_FILE}-wal", f"{STORE_FILE}-shm"}
+    for item in sorted(data_dir.iterdir()):
+        if item.name in log_files:
+            continue
+        if item.is_dir():
+            shutil.copytree(item, target / item.name)
+        else:
+            shutil.copy2(item, target / item.name)
+    if not (data_dir / STORE_FILE).exists():
+        return 0, 0
+    source = sqlite3.connect(data_dir / STORE_FILE)
+    copy = sqlite3.connect(target / STORE_FILE, isolation_level=None)
+    try:
+        source.execute("PRAGMA busy_timeout=5000")
+        source.backup(copy)
+        copy.execute("PRAGMA journal_mode=DELETE")  # one file; the companion turns WAL on when it opens it
+        checked = copy.execute("PRAGMA integrity_check").fetchone()[0]
+        if checked != "ok":
+            raise StoreError(f"{target / STORE_FILE}: the copy does not check out: {checked}")
+        games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+        events = copy.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        raise _store_error(str(data_dir / STORE_FILE), exc) or StoreError(f"cannot copy the event log: {exc}") from None
+    finally:
+        copy.close()
+        source.close()
+    return games, events
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on error: the connection runs in autocommit mode otherwise."""
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error: the connection runs in autocommit mode otherwise.
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    A COMMIT that fails (a full card) is rolled back too, so the next transaction can begin; a full card or a
+    damaged file is raised as the store's own error."""
+
+    def __init__(self, db: sqlite3.Connection, path: str) -> None:
         self.db = db
+        self.path = path
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _store_error(self.path, exc) or exc from None
 
-    def __exit__(self, kind: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if exc is None else "ROLLBACK")
+    def __exit__(self, kind: object, exc: BaseException | None, tb: object) -> None:
+        if exc is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.Error as failed:
+                exc = failed
+        if self.db.in_transaction:
+            self.db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise _store_error(self.path, exc) or exc from None
 
 
 def _game(row: tuple[Any, ...]) -> GameRecord:

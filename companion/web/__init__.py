@@ -14,6 +14,7 @@ from companion import __version__
 from companion.games import DEFAULT_GAME, IllegalAction
 from companion.games.base import UnknownField
 from companion.session import NoGame, Stale, TableSession
+from companion.store import StoreError, StoreFull
 from companion.web.api import api
 from companion.web.auth import CONTROL_LIFETIME, WrongPinLimiter, start_control_sessions
 from companion.web.join import join
@@ -95,8 +96,9 @@ def answer_errors(app: Flask) -> None:
     """What each refusal looks like, in one place: every route raises, none formats an error of its own.
 
     400 names the field that is wrong; 409 says the rules refuse (with the rule and what is legal), or that the table
-    moved on since the choice was made (``"error": "stale"``), or that there is no game. Each carries a ``code``
-    (:func:`companion.web.strict.refusal`) the screens translate; the rule id stays in ``rule`` and the log.
+    moved on since the choice was made (``"error": "stale"``), or that there is no game; 507 that the card is full
+    and nothing was stored. Each carries a ``code`` (:func:`companion.web.strict.refusal`) the screens translate; the
+    rule id stays in ``rule`` and the log.
     """
 
     @app.errorhandler(BadInput)
@@ -119,6 +121,15 @@ def answer_errors(app: Flask) -> None:
     @app.errorhandler(NoGame)
     def no_game(exc: NoGame) -> Any:
         return refusal(409, "no_game", str(exc))
+
+    @app.errorhandler(StoreFull)
+    def store_full(exc: StoreFull) -> Any:
+        # 507 Insufficient Storage: the request was right, the card has no room; nothing was stored or lost
+        return refusal(507, "disk_full", str(exc))
+
+    @app.errorhandler(StoreError)
+    def store_failed(exc: StoreError) -> Any:
+        return refusal(503, "store_failed", str(exc))
 
 
 def load_secret_key(data_dir: Path) -> str:

@@ -79,11 +79,15 @@ def whoami() -> Response:
 @api.post("/login")
 @requires_csrf
 def login() -> Any:
-    body = request.get_json(silent=True) if request.is_json else request.form
-    pin = body.get("pin") if isinstance(body, dict) else None
+    try:  # strictly, like every body: Flask's own parser recurses into a deeply nested one until it fails
+        body = json_object() if request.is_json else request.form
+    except BadInput:
+        body = None
+    pin = body.get("pin") if body is not None else None
     if not isinstance(pin, str):
         return refusal(400, "pin_missing",
-                       'pin must be the table PIN as a string: {"pin": "2468"} (JSON) or a pin form field')
+                       'pin must be the table PIN as a string: {"pin": "2468"} (JSON) or a pin form field',
+                       field="pin")
     limiter: WrongPinLimiter = current_app.extensions["wrong_pins"]
     address = request.remote_addr or "?"
     if limiter.blocked(address):

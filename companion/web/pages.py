@@ -28,6 +28,7 @@ from companion.web.auth import csrf_token, has_control, requires_control
 from companion.web.strict import GAME, SEQ, BadInput, boolean, fields, json_object, query_int, refusal
 from hw.buttons import BUTTONS
 from hw.press import PressKind
+from vision.camera_state import CameraState
 
 pages = Blueprint("pages", __name__)
 
@@ -81,7 +82,7 @@ def render_page(template: str, **extra: Any) -> str:
         "control": has_control(),
         "kiosk": kiosk,
         "pin": current_app.config["CONTROL_PIN"] if show_pin else None,
-        "camera": current_app.extensions.get("camera") is not None,
+        "camera": _camera() is not None or _camera_state() == CameraState.STARTING,
         "games": [(game_id, get_game(game_id).title) for game_id in GAMES],
         "game_modules": [game_id for game_id in GAMES if browser_module(game_id) is not None],
         "game_styles": [game_id for game_id in GAMES if browser_module(game_id, "css") is not None],
@@ -209,11 +210,16 @@ def _camera() -> Any:
     return current_app.extensions.get("camera")
 
 
+def _camera_state() -> str | None:
+    """What the session says of the camera: "starting" while a restarted table serves and its camera loads."""
+    return table().status().get("camera", {}).get("state")
+
+
 @pages.get("/api/camera")
 def camera_status() -> Any:
     camera = _camera()
     if camera is None:
-        return jsonify(present=False, state="off")
+        return jsonify(present=False, state=_camera_state() or CameraState.OFF)
     return jsonify(present=True, **camera.status())
 
 

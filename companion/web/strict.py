@@ -3,7 +3,8 @@
 Why strict rather than lenient: what a request carries ends up in the event log, the export and every dashboard's
 stream. Python's ``json`` accepts ``NaN`` and ``Infinity``, which no browser can parse, and Python happily stores a
 list where a number belongs; either would poison the table for everyone after one bad request. So a body is parsed
-as standard JSON only (UTF-8, no NaN/Infinity, no duplicate keys, nested at most :data:`MAX_DEPTH` deep), and each
+as standard JSON only (UTF-8, no NaN/Infinity, no duplicate keys, no lone UTF-16 surrogates, nested at most
+:data:`MAX_DEPTH` deep), and each
 route names the fields it takes and what each allows; anything else is refused before the table sees it.
 
     body = fields(json_object(), {"option": whole(0, MAX_OPTION), "seq": SEQ, "actor": ACTOR})
@@ -27,6 +28,7 @@ MAX_TEXT = 200
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 Check = Callable[[str, Any], Any]
 """``check(field, value) -> value``: raises :class:`BadInput` naming ``field``."""
@@ -72,13 +74,31 @@ def loads(raw: bytes | str, *, field: str = "body") -> Any:
         raise BadInput(field, f"{name} is not a JSON number")
 
     try:
-        return json.loads(raw, parse_constant=constant, object_pairs_hook=_no_duplicates(field))
+        value = json.loads(raw, parse_constant=constant, object_pairs_hook=_no_duplicates(field))
     except BadInput:
         raise
     except json.JSONDecodeError as exc:
         raise BadInput(field, f"not JSON: {exc.msg} (line {exc.lineno} column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:  # e.g. an integer of more than 4300 digits
         raise BadInput(field, f"not usable JSON: {exc}") from None
+    _text_only(value, field)
+    return value
+
+
+def _text_only(value: Any, field: str) -> None:
+    """Refuse a lone surrogate (``"\\ud800"``): JSON's escapes can spell half a UTF-16 pair, which Python keeps
+    in a str but no UTF-8 file, database or stream can hold, so it would fail later, where it is stored or sent."""
+    if isinstance(value, str):
+        if _SURROGATE.search(value):
+            raise BadInput(field, "holds a lone UTF-16 surrogate (a \\ud800-\\udfff escape), which is not text")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            name = key if field == "body" and not _SURROGATE.search(key) else field
+            _text_only(key, name)
+            _text_only(item, name)
+    elif isinstance(value, list):
+        for item in value:
+            _text_only(item, field)
 
 
 def _no_duplicates(field: str) -> Callable[[list[tuple[str, Any]]], dict[str, Any]]:

@@ -13,7 +13,8 @@ import pytest
 
 from companion.cli import build_parser, main
 
-COMMANDS = ["serve", "demo", "export", "rules", "doctor", "detect", "classify", "replay", "calibrate", "enrol", "eval"]
+COMMANDS = ["serve", "demo", "export", "backup", "rules", "doctor", "detect", "classify", "replay", "calibrate",
+            "enrol", "eval"]
 
 
 def companion(*args: str, **kw) -> subprocess.CompletedProcess:

@@ -6,6 +6,7 @@ import pytest
 
 from companion.games import IllegalAction, get_game
 from companion.session import NoGame, TableSession, replay
+from companion.store import EventStore
 
 PLAYERS = {"players": [{"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"}]}
 
@@ -136,3 +137,82 @@ def test_a_snapshot_keeps_the_dice_it_was_taken_with(session):
     session.correct_die(0, "5", actor="table")
     assert before["pending"]["dice"][0]["label"] == "2"
     assert session.snapshot()["pending"]["dice"][0]["label"] == "5"
+
+
+def test_a_game_an_undo_took_back_from_its_end_resumes_after_a_restart(store):
+    session = TableSession(store)
+    record = session.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=1)
+    while not session.game.is_over(session.state):
+        session.act({"type": "roll", "dice": ["6"]}, actor=session.prompt().actor)
+    session.undo(actor="table")
+    assert not session.game.is_over(session.state)
+    restarted = TableSession(store)
+    assert restarted.resume()
+    assert restarted.snapshot() == session.snapshot() and restarted.record.id == record.id
+
+
+def test_a_game_ended_again_after_an_undo_is_not_resumed(store):
+    session = TableSession(store)
+    session.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=1)
+    while not session.game.is_over(session.state):
+        session.act({"type": "roll", "dice": ["6"]}, actor=session.prompt().actor)
+    session.undo(actor="table")
+    session.act({"type": "roll", "dice": ["6"]}, actor=session.prompt().actor)
+    assert session.game.is_over(session.state)
+    assert not TableSession(store).resume()
+
+
+KEEP_PLAYING = """
+import random, sys
+from companion.session import TableSession
+from companion.store import EventStore
+session = TableSession(EventStore(sys.argv[1]))
+session.resume()
+rng = random.Random(int(sys.argv[2]))
+print("ready", flush=True)
+while True:
+    if session.game is None or (session.game.is_over(session.state) and rng.random() < 0.3):
+        record = session.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=rng.randrange(1000))
+        print("game", record.id, 0, flush=True)
+        continue
+    if session.game.is_over(session.state) or (session.history()[2] and rng.random() < 0.2):
+        stored = session.undo(actor="table")
+    else:
+        stored = session.act({"type": "roll", "dice": [rng.choice("3456")]}, actor=session.prompt().actor)
+    print(stored.type, stored.game_id, stored.seq, flush=True)
+"""
+
+
+def test_a_power_cut_during_play_loses_no_acknowledged_event_and_resumes_the_table_as_its_log_says(tmp_path):
+    """SIGKILL at random moments of a process that plays, undoes (also a race's last roll) and starts races: every
+    event it was told was stored is there, and a restart resumes the latest race exactly where its log is, unless
+    that race is over."""
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "events.sqlite3"
+    EventStore(path).close()
+    rng = random.Random(3)
+    for kill in range(25):
+        child = subprocess.Popen([sys.executable, "-c", KEEP_PLAYING, str(path), str(kill)],
+                                 stdout=subprocess.PIPE, text=True)
+        assert child.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.01, 0.3))
+        child.kill()
+        child.wait()
+        told = [line.split() for line in child.stdout.read().split("\n")[:-1]]  # whole lines: the last may be cut
+        child.stdout.close()
+        store = EventStore(path)
+        for kind, game, seq in told:
+            if kind != "game":
+                assert store.event(int(game), int(seq)).type == kind, f"kill {kill}: {kind} {game}/{seq} lost"
+        latest = store.games()[-1]
+        state, _ = replay(get_game(latest.game), latest, store.events(latest.id))
+        session = TableSession(store)
+        if get_game(latest.game).is_over(state):
+            assert not session.resume(), f"kill {kill}: a race that is over was resumed"
+        else:
+            assert session.resume() and session.record.id == latest.id, f"kill {kill}: the race was not resumed"
+            assert session.state == state
+        store.close()

@@ -6,10 +6,21 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 
-from companion.store import MIGRATIONS, SCHEMA_VERSION, EventStore, StoreError
+from companion.store import (
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    EventStore,
+    StoreCorrupt,
+    StoreError,
+    StoreFull,
+    backup,
+    move_aside,
+)
 
 
 def test_events_are_numbered_per_game_from_one(store):
@@ -20,9 +31,14 @@ def test_events_are_numbered_per_game_from_one(store):
     assert [e.seq for e in store.events(first.id, after=1)] == [2, 3]
 
 
-def test_database_uses_wal_and_full_sync(store):
-    assert store._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert store._db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+def test_database_uses_the_sd_card_settings(store):
+    def pragma(name: str) -> object:
+        return store._db.execute(f"PRAGMA {name}").fetchone()[0]
+
+    assert pragma("journal_mode") == "wal"
+    assert pragma("synchronous") == 2  # FULL: an acknowledged event is on the card
+    assert (pragma("wal_autocheckpoint"), pragma("journal_size_limit")) == (1000, 4 * 1024 * 1024)
+    assert pragma("busy_timeout") == 5000
 
 
 def test_events_cannot_be_rewritten_or_deleted(store):
@@ -72,20 +88,115 @@ def test_control_sessions_end_by_logout_pin_change_or_expiry(store):
     assert store.control_session("current").expires == 3000.0
 
 
-def test_a_corrupt_database_file_gives_a_clear_error(tmp_path):
+def test_a_file_that_is_no_database_is_refused_as_damaged(tmp_path):
     path = tmp_path / "events.sqlite3"
     path.write_bytes(b"this is not a database" * 100)
-    with pytest.raises(StoreError, match="cannot open the event store"):
+    with pytest.raises(StoreCorrupt, match="the event store is damaged"):
         EventStore(path)
+
+
+def played_log(path, games: int = 3, events: int = 40) -> list[tuple[int, int]]:
+    """A log of a few games with events of some size; the (game, seq) of every event."""
+    store = EventStore(path)
+    stored = []
+    for n in range(games):
+        game = store.new_game("dice-race", {"players": ["a", "b"]}, seed=n)
+        for _ in range(events):
+            stored.append((game.id, store.append(game.id, actor="a", type="roll", payload={"note": "x" * 300}).seq))
+    store.close()
+    return stored
+
+
+def test_damaged_pages_of_a_real_log_are_refused_as_damaged(tmp_path):
+    path = tmp_path / "events.sqlite3"
+    played_log(path)
+    data = bytearray(path.read_bytes())
+    page = 4096
+    data[page:] = bytes((i * 7919) % 251 for i in range(len(data) - page))  # every page but the header's
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreCorrupt):
+        EventStore(path)
+
+
+def test_move_aside_renames_the_log_with_its_wal_and_shm(tmp_path):
+    path = tmp_path / "events.sqlite3"
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"events.sqlite3{suffix}").write_text(suffix or "log")
+    moved = move_aside(path, now=0)
+    assert moved.name == "events.sqlite3.corrupt-19700101T000000Z"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [moved.name, moved.name + "-shm", moved.name + "-wal"]
+    assert moved.read_text() == "log"
+
+
+def test_a_full_card_refuses_the_event_keeps_every_acknowledged_one_and_takes_the_next_once_there_is_room(store):
+    """SQLite's max_page_count makes the database as full as a full card would (SQLITE_FULL, the same error)."""
+    game = store.new_game("dice-race", {"players": ["a", "b"]}, seed=1)
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages + 2}")
+    acknowledged = []
+    with pytest.raises(StoreFull, match="full"):
+        for _ in range(100):
+            acknowledged.append(store.append(game.id, actor="a", type="roll", payload={"note": "x" * 2000}).seq)
+    assert acknowledged and [e.seq for e in store.events(game.id)] == acknowledged
+    store._db.execute(f"PRAGMA max_page_count = {pages + 1000}")
+    assert store.append(game.id, actor="a", type="roll", payload={}).seq == acknowledged[-1] + 1
+
+
+def test_a_backup_taken_while_events_are_appended_is_a_whole_checked_log(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "secret_key").write_text("k")
+    (data / "tray").mkdir()
+    (data / "tray" / "tray.json").write_text("{}")
+    store = EventStore(data / "events.sqlite3")
+    game = store.new_game("dice-race", {"players": ["a", "b"]}, seed=1)
+    stop = threading.Event()
+
+    def keep_appending() -> None:
+        while not stop.is_set():
+            store.append(game.id, actor="a", type="roll", payload={"note": "x" * 500})
+
+    writer = threading.Thread(target=keep_appending)
+    writer.start()
+    try:
+        time.sleep(0.2)
+        games, events = backup(data, tmp_path / "copy")
+    finally:
+        stop.set()
+        writer.join()
+    assert sorted(p.name for p in (tmp_path / "copy").iterdir()) == ["events.sqlite3", "secret_key", "tray"]
+    copy = EventStore(tmp_path / "copy" / "events.sqlite3")
+    assert games == 1 and events == len(copy.events(game.id)) > 0
+    assert [e.seq for e in copy.events(game.id)] == list(range(1, events + 1))  # a prefix, no gap, no torn event
+    assert (tmp_path / "copy" / "secret_key").read_text() == "k" and (tmp_path / "copy" / "tray" / "tray.json").exists()
+    copy.close()
+    store.close()
+
+
+def test_a_backup_goes_to_a_new_folder_outside_the_data_dir(tmp_path):
+    (tmp_path / "data").mkdir()
+    with pytest.raises(StoreError, match="outside the data dir"):
+        backup(tmp_path / "data", tmp_path / "data" / "copy")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "something").write_text("x")
+    with pytest.raises(StoreError, match="not empty"):
+        backup(tmp_path / "data", tmp_path / "full")
 
 
 def test_last_unfinished_game_is_the_one_to_resume(store):
     old = store.new_game("dice-race", {}, seed=1)
-    store.finish_game(old.id)
+    store.append(old.id, actor="a", type="roll", payload={}, over=True)
     current = store.new_game("dice-race", {}, seed=2)
     assert store.last_unfinished_game().id == current.id
-    store.finish_game(current.id)
+    store.append(current.id, actor="a", type="roll", payload={}, over=True)
     assert store.last_unfinished_game() is None
+
+
+def test_an_event_that_takes_a_game_back_from_its_end_opens_it_again(store):
+    game = store.new_game("dice-race", {}, seed=1)
+    store.append(game.id, actor="a", type="roll", payload={}, over=True)
+    store.append(game.id, actor="a", type="undo", payload={}, over=False)
+    assert store.last_unfinished_game().id == game.id
 
 
 def test_export_is_a_header_line_then_one_line_per_event(store):

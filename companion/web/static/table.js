@@ -410,6 +410,14 @@ async function ensureLayout() {
   drawBoard();
 }
 
+// The game log's trouble, on every screen until it passes: a full card, or a damaged log moved aside at the start.
+function renderStoreAlert() {
+  const store = (S.state.status || {}).store;
+  const alert = $("#store-alert");
+  alert.hidden = !store;
+  alert.textContent = !store ? "" : store.state === "full" ? T("store_full") : T("store_moved_aside", { file: store.file });
+}
+
 function render() {
   if (!S.state) return;
   const state = S.state;
@@ -427,6 +435,7 @@ function render() {
   }
   document.getElementById("title").textContent = state.game ? state.game.title : T("title");
   renderBanner();
+  renderStoreAlert();
   renderOrder();
   renderPhases();
   renderSetup();
