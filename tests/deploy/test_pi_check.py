@@ -48,8 +48,8 @@ def test_the_plan_builds_an_arm64_trixie_root_and_checks_the_install_in_it(tmp_p
         "runuser -u table-companion -- /opt/table-companion/.venv/bin/companion doctor --config "
         "/etc/table-companion/pi-check.toml",
         f"cp {tmp_path}/tray.jpg {root}/tmp/pi-check/photo.jpg",
-        "/opt/table-companion/.venv/bin/companion detect /tmp/pi-check/photo.jpg --dice d6",
-        f"detect {tmp_path}/tray.jpg --dice d6",  # the same photo on this machine, to compare
+        "/opt/table-companion/.venv/bin/companion detect /tmp/pi-check/photo.jpg --dice d6 --json",
+        f"detect {tmp_path}/tray.jpg --dice d6 --json",  # the same photo on this machine, to compare
         "companion demo --host 127.0.0.1 --port",
         "/healthz",
         "python -m pytest -q -p no:cacheprovider tests/games tests/vision",
