@@ -160,7 +160,10 @@ else
             wanted+=("$pkg")
         fi
     done
-    [ ${#wanted[@]} = 0 ] || run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${wanted[@]}"
+    # No recommends (python3-pip's would bring a whole compiler): the venv installs only wheels, and an SD card
+    # has better uses for the space.
+    [ ${#wanted[@]} = 0 ] || run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "${wanted[@]}"
 fi
 
 # -- 2. code -----------------------------------------------------------------------------------------------------------

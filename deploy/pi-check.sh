@@ -194,6 +194,7 @@ ort = onnxruntime.__version__
 assert tuple(map(int, ort.split(".")[:2])) >= (1, 22), f"onnxruntime {ort} crashes on a Pi 4; need >= 1.22"
 assert int(m.version("gpiozero").split(".")[0]) >= 2, "gpiozero 2 is the one that drives a Pi 5 (through lgpio)"
 import lgpio
+from gpiozero.pins.lgpio import LGPIOFactory  # what pin_factory = "auto" picks first (no GPIO chip here to open)
 print("onnxruntime", ort, "gpiozero", m.version("gpiozero"), "lgpio", lgpio.__file__)
 print("opencv", cv2.__version__, "numpy", numpy.__version__, numpy.__file__)
 try:
