@@ -171,11 +171,13 @@ copy_code() {
     run mkdir -p "$ROOT$PREFIX" || return
     run find "$ROOT$PREFIX" -mindepth 1 -maxdepth 1 ! -name .venv -exec rm -rf {} + || return
     if [ "$DRY_RUN" = 1 ]; then
-        echo "    \$ git ls-files --cached --others --exclude-standard | rsync --files-from=- $SOURCE/ $ROOT$PREFIX/"
+        echo "    \$ git ls-files --cached --others --exclude-standard | tar (from $SOURCE to $ROOT$PREFIX)"
         return 0
     fi
+    # tar, not rsync: a plain Debian host may lack rsync. A tracked file deleted in the checkout is skipped.
     git -C "$SOURCE" ls-files -z --cached --others --exclude-standard \
-        | rsync -a --from0 --files-from=- "$SOURCE/" "$ROOT$PREFIX/" || return
+        | tar -C "$SOURCE" --null --files-from=- --ignore-failed-read -cf - \
+        | tar -C "$ROOT$PREFIX" -xf - || return
     DETAIL="$(git -C "$SOURCE" rev-parse --short HEAD)$(git -C "$SOURCE" diff --quiet HEAD || echo ' + changes')"
 }
 
