@@ -136,12 +136,14 @@ esac
 
 step "Install system packages (camera, GPIO, Python venv, browser)" \
     "check the network, then: sudo apt-get update && sudo apt-get install ${APT_PACKAGES[*]}"
-browser_pkg=chromium
-if ! apt-cache show chromium >/dev/null 2>&1 && apt-cache show chromium-browser >/dev/null 2>&1; then
-    browser_pkg=chromium-browser  # the name on older Pi OS images
-fi
 packages=("${APT_PACKAGES[@]}")
-[ "$KIOSK" = 0 ] || packages+=("$browser_pkg")
+if [ "$KIOSK" = 1 ]; then
+    browser_pkg=chromium
+    if ! apt-cache show chromium >/dev/null 2>&1 && apt-cache show chromium-browser >/dev/null 2>&1; then
+        browser_pkg=chromium-browser  # the name on older Pi OS images
+    fi
+    packages+=("$browser_pkg")
+fi
 missing=()
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
