@@ -114,11 +114,11 @@ fi
 while true; do
     wait_for_health || exit 1
     clean_exit
+    seen=$(screens)  # before the browser starts: the screens it opens on
     say "opening $url with ${browser[0]}"
     "${browser[@]}" --kiosk --noerrdialogs --disable-infobars --no-first-run --disable-session-crashed-bubble \
         --check-for-update-interval=31536000 --password-store=basic --ozone-platform-hint=auto "$url" &
     browser_pid=$!
-    seen=$(screens)
     changed=""
     while kill -0 "$browser_pid" 2>/dev/null; do
         sleep "$watch"
