@@ -153,9 +153,10 @@ if [ ${#missing[@]} = 0 ]; then
 else
     run apt-get update
     wanted=()
+    # The packages some configured archive has (a dry run asks the old lists); one call, as each builds apt's cache.
+    known=" $(apt-cache show --no-all-versions "${missing[@]}" 2>/dev/null | sed -n 's/^Package: //p' | xargs) "
     for pkg in "${missing[@]}"; do
-        # apt-cache show succeeds only for a package some configured archive has (a dry run asks the old lists).
-        if [[ " ${OPTIONAL_PACKAGES[*]} " == *" $pkg "* ]] && ! apt-cache show "$pkg" >/dev/null 2>&1; then
+        if [[ " ${OPTIONAL_PACKAGES[*]} " == *" $pkg "* ]] && [[ $known != *" $pkg "* ]]; then
             note "WARNING: $pkg is not in this system's apt archives; going on without it."
             note "  Raspberry Pi OS has it (archive.raspberrypi.com); plain Debian may not. Without it: $(without "$pkg")"
         else
