@@ -195,20 +195,28 @@ import cv2, gpiozero, numpy, onnxruntime
 ort = onnxruntime.__version__
 assert tuple(map(int, ort.split(".")[:2])) >= (1, 22), f"onnxruntime {ort} crashes on a Pi 4; need >= 1.22"
 assert int(m.version("gpiozero").split(".")[0]) >= 2, "gpiozero 2 is the one that drives a Pi 5 (through lgpio)"
-import lgpio
-from gpiozero.pins.lgpio import LGPIOFactory  # what pin_factory = "auto" picks first (no GPIO chip here to open)
-print("onnxruntime", ort, "gpiozero", m.version("gpiozero"), "lgpio", lgpio.__file__)
-print("opencv", cv2.__version__, "numpy", numpy.__version__, numpy.__file__)
-try:
-    import picamera2
-    print("picamera2", picamera2.__file__)
-except ImportError as exc:
-    print("picamera2 missing:", exc)
+print("onnxruntime", ort, "gpiozero", m.version("gpiozero"), "opencv", cv2.__version__, "numpy", numpy.__version__)
+# lgpio: what pin_factory = "auto" takes first (opening it needs a GPIO chip, which a chroot has not).
+for module in ("lgpio", "gpiozero.pins.lgpio", "libcamera", "picamera2"):
+    try:
+        print("import", module, "ok:", __import__(module, fromlist=["_"]).__file__)
+    except Exception as exc:
+        print("import", module, "MISSING:", type(exc).__name__, exc)
 ' || return
     [ "$DRY_RUN" = 0 ] || return 0
-    DETAIL="$(grep -o '^python [0-9.]* [a-z0-9_]*' "$LOGS/versions.log");"
-    DETAIL+=" $(grep -o 'onnxruntime [0-9.]* gpiozero [0-9.]*' "$LOGS/versions.log"), lgpio;"
-    DETAIL+=" $(grep '^picamera2' "$LOGS/versions.log" | cut -c1-48)"
+    local log=$LOGS/versions.log package missing=() absent=()
+    DETAIL="$(grep -o '^python [0-9.]* [a-z0-9_]*' "$log"); $(grep -o 'onnxruntime [0-9.]* gpiozero [0-9.]*' "$log")"
+    # An apt package the archive lacks (install-pi.sh said so) is reported; one it has that does not import fails.
+    for package in lgpio libcamera picamera2; do
+        grep -q "^import $package ok" "$log" && continue
+        if grep -q "WARNING: python3-$package is not in this system's apt archives" "$LOGS/install.log"; then
+            absent+=("python3-$package")
+        else
+            missing+=("python3-$package")
+        fi
+    done
+    [ ${#absent[@]} = 0 ] || DETAIL+="; not in Debian's archive (Raspberry Pi OS has them): ${absent[*]}"
+    [ ${#missing[@]} = 0 ] || { DETAIL+="; installed but not importable: ${missing[*]}"; return 1; }
 }
 
 doctor() {
