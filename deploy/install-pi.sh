@@ -1,5 +1,6 @@
 #!/bin/bash
-# Install the table companion on a fresh 64-bit Raspberry Pi OS, Trixie or Bookworm. Run once, as root, from a checkout:
+# Install the table companion on a fresh 64-bit Raspberry Pi OS (Trixie or Bookworm). Run once, as root, from a
+# checkout:
 #
 #   sudo git clone <repository> /opt/table-companion
 #   sudo /opt/table-companion/deploy/install-pi.sh            # add --dry-run to see the plan first
@@ -157,7 +158,7 @@ else
     known=" $(apt-cache show --no-all-versions "${missing[@]}" 2>/dev/null | sed -n 's/^Package: //p' | xargs) "
     for pkg in "${missing[@]}"; do
         if [[ " ${OPTIONAL_PACKAGES[*]} " == *" $pkg "* ]] && [[ $known != *" $pkg "* ]]; then
-            note "WARNING: $pkg is not in this system's apt archives; going on without it."
+            note "WARNING: $pkg is not in this system's apt archives; going on without it"
             note "  Raspberry Pi OS has it (archive.raspberrypi.com); plain Debian may not. Without it: $(without "$pkg")"
         else
             wanted+=("$pkg")

@@ -108,7 +108,8 @@ fi
 
 # raspi-config's "screen blanking on" is a swayidle in the labwc session; say so where the kiosk's log shows it.
 if [ -n "${WAYLAND_DISPLAY:-}" ] && command -v pgrep >/dev/null 2>&1 && pgrep -u "$(id -u)" -x swayidle >/dev/null; then
-    say "swayidle runs in this session, so the screen may blank: sudo raspi-config, Display Options, Screen Blanking, No"
+    say "swayidle runs in this session, so the screen may blank:" \
+        "sudo raspi-config, Display Options, Screen Blanking, No"
 fi
 
 while true; do

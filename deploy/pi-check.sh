@@ -235,7 +235,7 @@ doctor() {
 detect() {
     if [ "$DRY_RUN" = 0 ]; then
         [ -f "$PHOTO" ] || { echo "no photo at $PHOTO (is the real-d6-tray dataset there?)"; return 1; }
-        [ -x "$HOST_COMPANION" ] || { echo "no companion here at $HOST_COMPANION to compare with: make demo"; return 1; }
+        [ -x "$HOST_COMPANION" ] || { echo "no companion at $HOST_COMPANION to compare with: make demo"; return 1; }
     fi
     run mkdir -p "$ROOT/tmp/pi-check" || return
     run cp "$PHOTO" "$ROOT/tmp/pi-check/photo.jpg" || return
@@ -314,7 +314,8 @@ tests() {
     in_root "$PREFIX/.venv/bin/pip" install --quiet --disable-pip-version-check pytest hypothesis onnx || return
     local status=0
     in_root sh -c "cd $PREFIX && .venv/bin/python -m pytest -q -p no:cacheprovider $TESTS" || status=$?
-    [ "$DRY_RUN" = 1 ] || DETAIL="$TESTS: $(grep -E ' (passed|failed|error)' "$LOGS/tests.log" | tail -n 1 | tr -d '=' | xargs)"
+    [ "$DRY_RUN" = 1 ] ||
+        DETAIL="$TESTS: $(grep -E ' (passed|failed|error)' "$LOGS/tests.log" | tail -n 1 | tr -d '=' | xargs)"
     return "$status"
 }
 
@@ -341,7 +342,7 @@ else
 fi
 begun=$SECONDS
 
-if step tools host_tools "apt-get install -y debootstrap qemu-user-static binfmt-support; a container needs --privileged" &&
+if step tools host_tools "apt-get install -y debootstrap qemu-user-static binfmt-support (a container: --privileged)" &&
     step root build_root "check the mirror ($MIRROR) is reachable; $0 --rebuild starts the root over" &&
     step mounts mount_root "umount what is left under $ROOT (mount | grep $ROOT), then run again" &&
     step copy copy_code "check that $SOURCE is a git checkout and $ROOT has space (df -h $ROOT)" &&
