@@ -79,8 +79,9 @@ run() {
 }
 # in_root CMD...: CMD inside the arm64 root, with a clean environment as a login on the Pi would have.
 in_root() {
+    # PIP_CERT: pip checks PyPI's certificate against the system's bundle (with this machine's CAs), not its own.
     run chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
-        PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+        PIP_CERT=/etc/ssl/certs/ca-certificates.crt PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 # step NAME FUNCTION FIX: run FUNCTION with its output in $LOGS/NAME.log; print one line; on failure, the log's
 # tail and what to fix. A step that sets DETAIL has it shown on its line.
@@ -162,7 +163,16 @@ mount_root() {
         esac || return
         MOUNTED+=("$ROOT/$target")
     done
-    run cp --remove-destination /etc/resolv.conf "$ROOT/etc/resolv.conf"
+    run cp --remove-destination /etc/resolv.conf "$ROOT/etc/resolv.conf" || return
+    # The CAs this machine adds to Debian's (a TLS-inspecting proxy's, say): without them pip in the root cannot
+    # reach PyPI through it. Appended to the bundle directly: update-ca-certificates takes minutes under qemu.
+    local ca
+    for ca in /usr/local/share/ca-certificates/*.crt; do
+        [ -e "$ca" ] || continue
+        if cmp -s "$ca" "$ROOT/usr/local/share/ca-certificates/${ca##*/}"; then continue; fi
+        run install -D -m 644 "$ca" "$ROOT/usr/local/share/ca-certificates/${ca##*/}" || return
+        if [ "$DRY_RUN" = 0 ]; then cat "$ca" >>"$ROOT/etc/ssl/certs/ca-certificates.crt" || return; fi
+    done
 }
 
 copy_code() {
@@ -181,7 +191,7 @@ copy_code() {
     DETAIL="$(git -C "$SOURCE" rev-parse --short HEAD)$(git -C "$SOURCE" diff --quiet HEAD || echo ' + changes')"
 }
 
-install() {
+install_pi() {
     in_root "$PREFIX/deploy/install-pi.sh" --no-start --no-kiosk || return
     [ "$DRY_RUN" = 1 ] || DETAIL=$(grep -o 'WARNING: [^(;:]*' "$LOGS/install.log" | head -n 2 | paste -sd ';')
 }
@@ -346,7 +356,7 @@ if step tools host_tools "apt-get install -y debootstrap qemu-user-static binfmt
     step root build_root "check the mirror ($MIRROR) is reachable; $0 --rebuild starts the root over" &&
     step mounts mount_root "umount what is left under $ROOT (mount | grep $ROOT), then run again" &&
     step copy copy_code "check that $SOURCE is a git checkout and $ROOT has space (df -h $ROOT)" &&
-    step install install "read install.log: install-pi.sh says which step failed and what to fix"; then
+    step install install_pi "read install.log: install-pi.sh says which step failed and what to fix"; then
     step versions versions "a package in the venv is missing or too old; see versions.log"
     step doctor doctor "each FAIL line in doctor.log is followed by a fix: line"
     step detect detect "compare detect-arm64.json with detect-x86.json in $LOGS"
