@@ -155,7 +155,9 @@ else
     run apt-get update
     wanted=()
     # The packages some configured archive has (a dry run asks the old lists); one call, as each builds apt's cache.
-    known=" $(apt-cache show --no-all-versions "${missing[@]}" 2>/dev/null | sed -n 's/^Package: //p' | xargs) "
+    # apt 3 (Trixie) exits 100 when one of them is unknown, apt 2 does not; either way it names the known ones.
+    known=" $({ apt-cache show --no-all-versions "${missing[@]}" 2>/dev/null || true; } | sed -n 's/^Package: //p' \
+        | xargs) "
     for pkg in "${missing[@]}"; do
         if [[ " ${OPTIONAL_PACKAGES[*]} " == *" $pkg "* ]] && [[ $known != *" $pkg "* ]]; then
             note "WARNING: $pkg is not in this system's apt archives; going on without it"
