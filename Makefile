@@ -25,7 +25,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 PIP := $(PY) -m pip install -qq --disable-pip-version-check --no-warn-script-location
 export PIP_ROOT_USER_ACTION := ignore
 
-.PHONY: demo test test-3.13 bench lint models chromium shellcheck clean
+.PHONY: demo test test-3.13 bench lint models chromium shellcheck clean pi-check
 
 $(PY):
 	@echo "make: creating $(VENV) with $(PYTHON)"
@@ -88,6 +88,12 @@ models: $(DEV)
 	$(PY) -m vision.train --dice automobiles
 	$(PY) -m vision.train --dice d6
 	$(PY) -m vision.train --dice d6 --no-real --epochs 20 --threads 1   # reference for bench/enrolment.py
+
+# The Pi install on an emulated arm64 Debian trixie (Raspberry Pi OS Trixie's base), as root: deploy/pi-check.sh builds
+# the root once and keeps it in /var/tmp/table-companion-pi-root. Too slow for CI (tens of minutes); its summary goes
+# in deploy/README.md. $(RUNTIME): this machine's companion reads the same photo, to compare.
+pi-check: $(RUNTIME)
+	$(SUDO) deploy/pi-check.sh
 
 clean:
 	rm -rf $(VENV) $(VENV313) .demo-data .pytest_cache build *.egg-info

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Install the table companion on a fresh Raspberry Pi OS Bookworm (64-bit). Run once, as root, from a checkout:
+# Install the table companion on a fresh 64-bit Raspberry Pi OS (Trixie or Bookworm). Run once, as root, from a
+# checkout:
 #
 #   sudo git clone <repository> /opt/table-companion
 #   sudo /opt/table-companion/deploy/install-pi.sh            # add --dry-run to see the plan first
@@ -27,6 +28,9 @@ UNIT_PATH=/etc/systemd/system/$UNIT
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 APT_PACKAGES=(python3-venv python3-pip python3-picamera2 python3-libcamera python3-lgpio git
               rsync curl)
+# Packages only Raspberry Pi's own archive may have (plain Debian lacks python3-picamera2, for one): when apt does not
+# know one, the install says so and goes on without it; the doctor then names what does not work.
+OPTIONAL_PACKAGES=(python3-picamera2 python3-libcamera python3-lgpio)
 
 DRY_RUN=0
 KIOSK=1
@@ -89,6 +93,14 @@ add_line() {
         chown "$owner" "$path"
     fi
 }
+# without PACKAGE: what does not work when an optional apt package is missing.
+without() {
+    case $1 in
+        python3-picamera2 | python3-libcamera) echo 'no Pi camera; a USB webcam works ([camera] source = "opencv")' ;;
+        python3-lgpio) echo 'no GPIO buttons on Python 3.13 (PyPI has no lgpio wheel for it); the dashboard works' ;;
+        *) echo "see the doctor's report" ;;
+    esac
+}
 config_port() {
     python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb")).get("server", {}).get("port", 8080))' \
         "$CONFIG" 2>/dev/null || echo 8080
@@ -105,7 +117,7 @@ trap failed ERR
 
 # -- 0. this machine ---------------------------------------------------------------------------------------------------
 
-step "Check this machine" "run as root on Raspberry Pi OS Bookworm, 64-bit"
+step "Check this machine" "run as root on 64-bit Raspberry Pi OS (Trixie or Bookworm)"
 if [ "$(id -u)" != 0 ]; then
     [ "$DRY_RUN" = 1 ] || { echo "install-pi.sh: run as root: sudo $0" >&2; exit 1; }
     note "not root (fine for a dry run; the real run needs sudo)"
@@ -114,20 +126,25 @@ fi
 codename=$( (. /etc/os-release && echo "${VERSION_CODENAME:-unknown}") 2>/dev/null || echo unknown)
 arch=$(uname -m)
 note "OS: $codename, architecture: $arch, source: $SOURCE"
-[ "$codename" = bookworm ] || note "WARNING: written for Bookworm; $codename may name packages differently"
+case $codename in
+    trixie | bookworm) ;;
+    *) note "WARNING: written for Trixie and Bookworm; $codename may name packages differently" ;;
+esac
 [ "$arch" = aarch64 ] || note "WARNING: onnxruntime wheels need 64-bit Pi OS (aarch64), this is $arch"
 [ -f "$SOURCE/pyproject.toml" ] || { echo "install-pi.sh: $SOURCE is not a table-companion checkout" >&2; exit 1; }
 
 # -- 1. packages -------------------------------------------------------------------------------------------------------
 
-step "Install system packages (camera, GPIO, Python venv, a compiler for the rules, browser)" \
+step "Install system packages (camera, GPIO, Python venv, browser)" \
     "check the network, then: sudo apt-get update && sudo apt-get install ${APT_PACKAGES[*]}"
-browser_pkg=chromium
-if ! apt-cache show chromium >/dev/null 2>&1 && apt-cache show chromium-browser >/dev/null 2>&1; then
-    browser_pkg=chromium-browser  # the name on older Pi OS images
-fi
 packages=("${APT_PACKAGES[@]}")
-[ "$KIOSK" = 0 ] || packages+=("$browser_pkg")
+if [ "$KIOSK" = 1 ]; then
+    browser_pkg=chromium
+    if ! apt-cache show chromium >/dev/null 2>&1 && apt-cache show chromium-browser >/dev/null 2>&1; then
+        browser_pkg=chromium-browser  # the name on older Pi OS images
+    fi
+    packages+=("$browser_pkg")
+fi
 missing=()
 for pkg in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -136,7 +153,23 @@ if [ ${#missing[@]} = 0 ]; then
     note "all installed: ${packages[*]}"
 else
     run apt-get update
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+    wanted=()
+    # The packages some configured archive has (a dry run asks the old lists); one call, as each builds apt's cache.
+    # apt 3 (Trixie) exits 100 when one of them is unknown, apt 2 does not; either way it names the known ones.
+    known=" $({ apt-cache show --no-all-versions "${missing[@]}" 2>/dev/null || true; } | sed -n 's/^Package: //p' \
+        | xargs) "
+    for pkg in "${missing[@]}"; do
+        if [[ " ${OPTIONAL_PACKAGES[*]} " == *" $pkg "* ]] && [[ $known != *" $pkg "* ]]; then
+            note "WARNING: $pkg is not in this system's apt archives; going on without it"
+            note "  Raspberry Pi OS has it (archive.raspberrypi.com); plain Debian may not. Without it: $(without "$pkg")"
+        else
+            wanted+=("$pkg")
+        fi
+    done
+    # No recommends (python3-pip's would bring a whole compiler): the venv installs only wheels, and an SD card
+    # has better uses for the space.
+    [ ${#wanted[@]} = 0 ] || run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "${wanted[@]}"
 fi
 
 # -- 2. code -----------------------------------------------------------------------------------------------------------
@@ -168,6 +201,14 @@ run "$VENV/bin/pip" install --quiet --upgrade simplejpeg
 run "$VENV/bin/python" -c 'import onnxruntime as o; v = tuple(int(x) for x in o.__version__.split(".")[:2]);
 assert v >= (1, 22), "onnxruntime " + o.__version__ + " crashes on import on a Pi 4; need >= 1.22";
 print("onnxruntime", o.__version__)'
+# What the venv sees of apt's packages (through --system-site-packages): a missing one is named, not fatal.
+run "$VENV/bin/python" -c 'import importlib.metadata as m
+for name in ("gpiozero", "lgpio", "picamera2"):
+    try:
+        __import__(name)
+        print("   ", name, m.version(name) if name == "gpiozero" else "importable")
+    except Exception as exc:
+        print("    WARNING:", name, "cannot be imported:", type(exc).__name__, exc)'
 
 # -- 4. user -----------------------------------------------------------------------------------------------------------
 
@@ -222,12 +263,18 @@ fi
 step "Install and enable the systemd service $UNIT" \
     "systemd-analyze verify $UNIT_PATH names the bad line; journalctl -u $UNIT -n 50 shows why it stopped"
 write_file "$UNIT_PATH" 644 root:root <"$SOURCE/deploy/$UNIT"
-run systemctl daemon-reload
-run systemctl enable "$UNIT"
-if [ "$START" = 1 ]; then
-    run systemctl restart "$UNIT"
+if [ "$DRY_RUN" = 0 ] && [ ! -d /run/systemd/system ]; then
+    # A chroot or a container (deploy/pi-check.sh): enabling needs no running systemd, starting does.
+    note "systemd is not running here; the service is enabled and starts at the next boot"
+    run systemctl enable "$UNIT"
 else
-    note "not starting it now (--no-start): sudo systemctl start $UNIT"
+    run systemctl daemon-reload
+    run systemctl enable "$UNIT"
+    if [ "$START" = 1 ]; then
+        run systemctl restart "$UNIT"
+    else
+        note "not starting it now (--no-start): sudo systemctl start $UNIT"
+    fi
 fi
 
 # -- 8. kiosk ----------------------------------------------------------------------------------------------------------
@@ -246,27 +293,65 @@ else
         port=$(config_port)
         launch="KIOSK_URL=http://127.0.0.1:$port/ $PREFIX/deploy/kiosk.sh"
         note "desktop user $KIOSK_USER ($home), dashboard on port $port"
+
+        # labwc: Trixie's desktop (and Bookworm's since October 2024). Raspberry Pi OS starts it with
+        # --merge-config, so the user's autostart runs after the desktop's own (panel, wallpaper, kanshi).
+        autostart=$home/.config/labwc/autostart
         run runuser -u "$KIOSK_USER" -- mkdir -p "$home/.config/labwc"
-        # labwc (current Pi OS). A user autostart file replaces the desktop's own (panel, wallpaper), which suits
-        # a kiosk; an existing one gets our line added.
-        add_line "$home/.config/labwc/autostart" "$launch >/tmp/table-companion-kiosk.log 2>&1 &" \
-            "$KIOSK_USER:" "$PREFIX/deploy/kiosk.sh"
-        # wayfire (older Bookworm images): a line in the [autostart] section of wayfire.ini.
+        add_line "$autostart" "$launch >/tmp/table-companion-kiosk.log 2>&1 &" "$KIOSK_USER:" "$PREFIX/deploy/kiosk.sh"
+        # On labwc, blanking is a swayidle line in this file: raspi-config's Screen Blanking adds
+        # `swayidle -w timeout 600 'wlopm --off \*' ...` to turn it on and deletes it to turn it off.
+        if [ -f "$autostart" ] && grep -q swayidle "$autostart"; then
+            run sed -i '/swayidle/d' "$autostart"
+            run chown "$KIOSK_USER:" "$autostart"
+        else
+            note "labwc: no swayidle in $autostart, so the screen does not blank"
+        fi
+
+        # wayfire (Bookworm images before October 2024): [autostart] in wayfire.ini; blanking off is
+        # [idle] dpms_timeout=-1, as raspi-config writes it.
         ini=$home/.config/wayfire.ini
         if ! command -v wayfire >/dev/null 2>&1; then
             note "wayfire is not installed; labwc's autostart is enough"
-        elif [ -f "$ini" ] && grep -qF "$PREFIX/deploy/kiosk.sh" "$ini"; then
-            note "$ini already starts the kiosk"
-        elif [ -f "$ini" ] && grep -q '^\[autostart\]' "$ini"; then
-            run sed -i "/^\[autostart\]/a table_companion = $launch" "$ini"
         else
-            add_line "$ini" $'\n[autostart]\ntable_companion = '"$launch" "$KIOSK_USER:" "$PREFIX/deploy/kiosk.sh"
+            if [ -f "$ini" ] && grep -qF "$PREFIX/deploy/kiosk.sh" "$ini"; then
+                note "$ini already starts the kiosk"
+            elif [ -f "$ini" ] && grep -q '^\[autostart\]' "$ini"; then
+                run sed -i "/^\[autostart\]/a table_companion = $launch" "$ini"
+            else
+                add_line "$ini" $'\n[autostart]\ntable_companion = '"$launch" "$KIOSK_USER:" "$PREFIX/deploy/kiosk.sh"
+            fi
+            if grep -q '^dpms_timeout' "$ini" 2>/dev/null; then
+                run sed -i 's/^dpms_timeout.*/dpms_timeout=-1/' "$ini"
+            elif grep -q '^\[idle\]' "$ini" 2>/dev/null; then
+                run sed -i '/^\[idle\]/a dpms_timeout=-1' "$ini"
+            else
+                add_line "$ini" $'\n[idle]\ndpms_timeout=-1' "$KIOSK_USER:" "dpms_timeout"
+            fi
+            [ ! -f "$ini" ] || run chown "$KIOSK_USER:" "$ini"
         fi
+
+        # X11 (Bookworm's X session, older images): LXDE's autostart, which runs no shell (hence env). A user file
+        # replaces the desktop's own, so it starts as a copy of it. kiosk.sh turns X's blanking off (xset).
+        lxde=$home/.config/lxsession/LXDE-pi/autostart
+        if ! command -v lxsession >/dev/null 2>&1; then
+            note "lxsession (X11 desktop) is not installed; nothing to set up for X"
+        else
+            if [ ! -f "$lxde" ] && [ -f /etc/xdg/lxsession/LXDE-pi/autostart ]; then
+                run install -D -o "$KIOSK_USER" -m 644 /etc/xdg/lxsession/LXDE-pi/autostart "$lxde"
+            fi
+            [ -f "$lxde" ] || run runuser -u "$KIOSK_USER" -- mkdir -p "$(dirname "$lxde")"
+            add_line "$lxde" "env KIOSK_URL=http://127.0.0.1:$port/ $PREFIX/deploy/kiosk.sh" "$KIOSK_USER:" \
+                "$PREFIX/deploy/kiosk.sh"
+        fi
+
         if command -v raspi-config >/dev/null 2>&1; then
-            run raspi-config nonint do_blanking 1  # 1 = blanking off
+            # raspi-config changes the desktop it sees running (X11: /etc/X11/xorg.conf.d/10-blanking.conf), in
+            # the home of SUDO_USER: the kiosk user's.
+            run env SUDO_USER="$KIOSK_USER" raspi-config nonint do_blanking 1  # 1 = blanking off
             note "the desktop must log in by itself: sudo raspi-config, System Options, Boot / Auto Login"
         else
-            note "raspi-config not found: turn screen blanking off in the desktop's settings"
+            note "raspi-config not found (not Raspberry Pi OS): the desktop's own screen saver settings still apply"
         fi
     fi
 fi

@@ -42,7 +42,7 @@ def test_dry_run_prints_the_whole_plan_in_order() -> None:
     steps = [line[4:] for line in plan.splitlines() if line.startswith("==> ")]
     assert steps == [
         "Check this machine",
-        "Install system packages (camera, GPIO, Python venv, a compiler for the rules, browser)",
+        "Install system packages (camera, GPIO, Python venv, browser)",
         "Put the code in /opt/table-companion",
         "Create the venv /opt/table-companion/.venv (sees apt's picamera2 and lgpio) and install the companion",
         "Create the system user table-companion (groups video, gpio)",
@@ -68,8 +68,12 @@ def test_dry_run_lists_the_apt_packages_it_would_install() -> None:
     needed = {"python3-picamera2", "python3-libcamera", "python3-venv", "python3-lgpio"}
     installed = {p for p in needed if _dpkg_installed(p)}
     apt_lines = [line for line in plan.splitlines() if "apt-get install" in line]
-    if needed - installed:
-        assert apt_lines and all(p in apt_lines[0] for p in needed - installed), plan
+    # A package apt does not know (python3-picamera2 outside Raspberry Pi OS) is named and left out, not fatal.
+    unknown = {p for p in needed if f"WARNING: {p} is not in this system's apt archives" in plan}
+    assert unknown <= {"python3-picamera2", "python3-libcamera", "python3-lgpio"}, plan
+    if needed - installed - unknown:
+        assert apt_lines and all(p in apt_lines[0] for p in needed - installed - unknown), plan
+    assert not (unknown & {p for line in apt_lines for p in line.split()}), plan
     assert "skipped (--no-kiosk)" in plan
 
 
@@ -223,3 +227,82 @@ def test_the_kiosk_tells_chromium_the_last_exit_was_clean(
     prefs.write_text('{"profile":{"exit_type":"Crashed","exited_cleanly":false}}')
     assert run_kiosk(tmp_path, port).returncode == 0
     assert prefs.read_text() == '{"profile":{"exit_type":"Normal","exited_cleanly":true}}'
+
+
+def test_the_kiosk_reopens_the_browser_when_a_screen_comes_back(
+    tmp_path: Path, health_server: tuple[int, type[_Health]]
+) -> None:
+    """A monitor switched off and on: its DRM connector goes and comes back, and the browser is started anew."""
+    port, handler = health_server
+    handler.healthy_after = 0
+    screens = tmp_path / "screens"
+    screens.write_text("card1-HDMI-A-1\n")
+    launches = tmp_path / "launches"
+    browser = tmp_path / "browser"
+    # A browser that stays open, as Chromium does, and counts its starts.
+    browser.write_text(f"#!/bin/sh\necho started >> {launches}\nexec sleep 60\n")
+    browser.chmod(0o755)
+    environment = {**os.environ, "HOME": str(tmp_path), "KIOSK_URL": f"http://127.0.0.1:{port}/",
+                   "KIOSK_BROWSER": str(browser), "KIOSK_POLL_SECONDS": "0.1", "KIOSK_WATCH_SECONDS": "0.2",
+                   "KIOSK_PAUSE_SECONDS": "0.1", "KIOSK_SCREENS_CMD": f"cat {screens}"}
+    environment.pop("DISPLAY", None)
+    kiosk = subprocess.Popen(["bash", str(KIOSK)], env=environment, stderr=subprocess.PIPE, text=True)
+
+    def started() -> int:
+        return len(launches.read_text().splitlines()) if launches.exists() else 0
+
+    def wait_for(count: int) -> None:
+        deadline = time.monotonic() + 15
+        while started() < count and time.monotonic() < deadline:
+            time.sleep(0.1)
+
+    try:
+        wait_for(1)
+        assert started() == 1
+        screens.write_text("")  # the monitor is switched off: the browser stays, nothing to show it on
+        time.sleep(1.0)
+        assert started() == 1
+        screens.write_text("card1-HDMI-A-1\n")  # and on again
+        wait_for(2)
+        assert started() == 2
+        time.sleep(1.0)
+        assert started() == 2  # once per change, not in a loop
+    finally:
+        kiosk.terminate()
+        _, stderr = kiosk.communicate(timeout=20)
+    assert "no screen is connected (card1-HDMI-A-1 went away)" in stderr
+    assert "the screens changed (none -> card1-HDMI-A-1); reopening the browser" in stderr
+    assert kiosk.returncode == 0  # TERM stops the browser too, and ends cleanly
+
+
+def _install_dry_run_as(tmp_path: Path, *args: str) -> str:
+    """The plan for a desktop user `kiosk` whose home is in tmp_path, with raspi-config and wayfire stand-ins."""
+    home = tmp_path / "home"
+    (home / ".config" / "labwc").mkdir(parents=True)
+    (home / ".config" / "labwc" / "autostart").write_text(
+        "swayidle -w timeout 600 'wlopm --off \\*' resume 'wlopm --on \\*' &\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    passwd = f"kiosk:x:1000:1000::{home}:/bin/bash"
+    for name, body in [("getent", f'echo "{passwd}"'), ("raspi-config", "exit 0"), ("wayfire", "exit 0"),
+                       ("runuser", "exit 0")]:
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    result = subprocess.run(["bash", str(INSTALL), "--dry-run", "--kiosk-user", "kiosk", *args], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split("==> Set up the kiosk screen")[1]
+
+
+def test_the_kiosk_plan_starts_it_from_labwc_and_turns_blanking_off(tmp_path: Path) -> None:
+    plan = _install_dry_run_as(tmp_path)
+    home = tmp_path / "home"
+    assert f"add to {home}/.config/labwc/autostart: KIOSK_URL=http://127.0.0.1:8080/ " \
+           "/opt/table-companion/deploy/kiosk.sh" in plan
+    # labwc: raspi-config's own way of turning blanking off, the swayidle line deleted
+    assert f"sed -i /swayidle/d {home}/.config/labwc/autostart" in plan
+    # wayfire (older Bookworm) keeps its autostart and gets dpms_timeout=-1
+    assert "table_companion = KIOSK_URL=http://127.0.0.1:8080/ /opt/table-companion/deploy/kiosk.sh" in plan
+    assert "dpms_timeout=-1" in plan
+    assert "env SUDO_USER=kiosk raspi-config nonint do_blanking 1" in plan

@@ -1,0 +1,84 @@
+"""deploy/pi-check.sh, the arm64 Trixie check of the Pi install: its plan, which needs no root and no network.
+
+The run itself takes tens of minutes under qemu and needs root, so it is not a test: `make pi-check` runs it and its
+latest summary stands in deploy/README.md.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+CHECK = Path(__file__).resolve().parents[2] / "deploy" / "pi-check.sh"
+MAKEFILE = CHECK.parents[1] / "Makefile"
+
+
+def plan(tmp_path: Path, *args: str) -> str:
+    photo = tmp_path / "tray.jpg"
+    photo.write_bytes(b"not read in a dry run")
+    result = subprocess.run(["bash", str(CHECK), "--dry-run", "--root", str(tmp_path / "root"), "--photo", str(photo),
+                             *args], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck not installed (apt-get install shellcheck)")
+def test_pi_check_passes_shellcheck() -> None:
+    result = subprocess.run(["shellcheck", str(CHECK)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_the_plan_builds_an_arm64_trixie_root_and_checks_the_install_in_it(tmp_path: Path) -> None:
+    text = plan(tmp_path)
+    root = tmp_path / "root"
+    steps = [line[4:] for line in text.splitlines() if line.startswith("==> ")]
+    assert steps == ["tools", "root", "mounts", "copy", "install", "versions", "doctor", "detect", "demo", "tests"]
+    for expected in [
+        "apt-get install -y debootstrap qemu-user-static",
+        "update-binfmts --enable qemu-aarch64",
+        f"debootstrap --arch=arm64 --variant=minbase --include=systemd,systemd-sysv,ca-certificates,hostname trixie "
+        f"{root} http://deb.debian.org/debian",
+        f"mount -t proc proc {root}/proc",
+        # install-pi.sh as on a Pi, without what a chroot cannot do
+        f"chroot {root} /usr/bin/env -i",
+        "/opt/table-companion/deploy/install-pi.sh --no-start --no-kiosk",
+        "runuser -u table-companion -- /opt/table-companion/.venv/bin/companion doctor --config "
+        "/etc/table-companion/pi-check.toml",
+        f"cp {tmp_path}/tray.jpg {root}/tmp/pi-check/photo.jpg",
+        "/opt/table-companion/.venv/bin/companion detect /tmp/pi-check/photo.jpg --dice d6 --json",
+        f"detect {tmp_path}/tray.jpg --dice d6 --json",  # the same photo on this machine, to compare
+        "companion demo --host 127.0.0.1 --port",
+        "/healthz",
+        "python -m pytest -q -p no:cacheprovider tests/games tests/vision",
+    ]:
+        assert expected in text, f"{expected!r} missing from the plan:\n{text}"
+    assert "(dry run: nothing was changed)" in text
+
+
+def test_the_dry_run_changes_nothing(tmp_path: Path) -> None:
+    plan(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["tray.jpg"]
+
+
+def test_a_kept_root_is_reused_and_rebuild_starts_over(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / ".pi-check-root").write_text("2026-11-28 16:00 UTC\n")
+    assert "debootstrap" not in plan(tmp_path).split("==> root")[1].split("==> mounts")[0]
+    rebuilt = plan(tmp_path, "--rebuild").split("==> root")[1]
+    assert f"rm -rf --one-file-system {root}" in rebuilt and "debootstrap --arch=arm64" in rebuilt
+
+
+def test_unknown_options_are_refused_and_help_describes_them() -> None:
+    assert subprocess.run(["bash", str(CHECK), "--frobnicate"], capture_output=True, text=True).returncode == 2
+    result = subprocess.run(["bash", str(CHECK), "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "--dry-run" in result.stdout and "--root" in result.stdout
+
+
+def test_make_pi_check_runs_it() -> None:
+    result = subprocess.run(["make", "-n", "-f", str(MAKEFILE), "pi-check"], capture_output=True, text=True,
+                            cwd=MAKEFILE.parent)
+    assert result.returncode == 0 and "deploy/pi-check.sh" in result.stdout, result.stderr
