@@ -4,8 +4,8 @@ events arrive, not recomputed per request).
 The games are random-bot games of Chariot Race, Hexen Rennen, Dice Race and Cubitos stored as the session stores
 them: every roll read by the camera (one in ten typed in by hand, one die in fifty corrected by a tap). Measured:
 the rebuild from the log (once, on the first question); then a 1,000th game is played live, each event handed to
-``update`` as the session does, and after each of its first rolls the answer (the verdicts of the kinds that changed worked out anew)
-and an answer with nothing new, each as ``GET /api/stats`` sends it (``to_json`` and its JSON), in CPU time.
+``update`` as the session does, and after each of its first rolls the answer (the verdicts of the kinds that
+changed worked out anew) and an answer with nothing new, each as ``GET /api/stats`` sends it (``to_json`` and its JSON), in CPU time.
 
     python bench/stats.py            # 1,000 games
     python bench/stats.py 200        # fewer
