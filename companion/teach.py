@@ -23,10 +23,10 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import cv2
-import numpy as np
+if TYPE_CHECKING:  # the crops are OpenCV's arrays; OpenCV itself loads when a crop is written or read
+    import numpy as np
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +137,8 @@ class Teacher:
             return None
         self.folder.mkdir(parents=True, exist_ok=True)
         stem = f"{time.time_ns()}-{re.sub(r'[^A-Za-z0-9_]+', '_', label)}"
+        import cv2
+
         if not cv2.imwrite(str(self.folder / f"{stem}.png"), crop):
             log.warning("could not write a correction crop to %s", self.folder)
             return None
@@ -241,6 +243,8 @@ class Teacher:
 
     def learn(self, ids: list[str] | None = None) -> int:
         """Add kept corrections (all when `ids` is None) to the enrolment, then forget them as corrections."""
+        import cv2
+
         chosen = self._chosen(ids)
         if not chosen:
             return 0
