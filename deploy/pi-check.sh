@@ -229,7 +229,7 @@ for module in ("lgpio", "gpiozero.pins.lgpio", "libcamera", "picamera2"):
 ' || return
     [ "$DRY_RUN" = 0 ] || return 0
     local log=$LOGS/versions.log package missing=() absent=()
-    DETAIL="$(grep -o '^python [0-9.]* [a-z0-9_]*' "$log"); $(grep -o 'onnxruntime [0-9.]* gpiozero [0-9.]*' "$log")"
+    DETAIL="$(grep -o '^python [0-9.]* [a-z0-9_]*' "$log"); $(grep -o 'onnxruntime [^ ]* gpiozero [^ ]*' "$log")"
     # An apt package the archive lacks (install-pi.sh said so) is reported; one it has that does not import fails.
     for package in lgpio libcamera picamera2; do
         grep -q "^import $package ok" "$log" && continue
@@ -389,6 +389,7 @@ total=$((SECONDS - begun))
     echo "pi-check $(date -u '+%Y-%m-%d %H:%M UTC'), $((total / 60)) min $((total % 60)) s, $(uname -m) host," \
         "$(git -C "$SOURCE" rev-parse --short HEAD):"
     printf '%s\n' "${RESULTS[@]}"
-} | tee "$SUMMARY" | head -n 1
+} >"$SUMMARY"
+head -n 1 "$SUMMARY"  # the step lines were printed as they came
 echo "summary in $SUMMARY"
 exit "$FAILED"
