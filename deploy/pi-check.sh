@@ -163,6 +163,20 @@ mount_root() {
         esac || return
         MOUNTED+=("$ROOT/$target")
     done
+    # qemu-user 7.2 (Bookworm's) shows programs this machine's x86 /proc/cpuinfo, and onnxruntime's CPU probe
+    # (cpuinfo) crashes on it with a segmentation fault at import. A Pi 4's (4 Cortex-A72 cores) stands in.
+    if [ "$DRY_RUN" = 1 ] || ! mountpoint -q "$ROOT/proc/cpuinfo"; then
+        if [ "$DRY_RUN" = 0 ]; then
+            for core in 0 1 2 3; do
+                printf 'processor\t: %s\nBogoMIPS\t: 108.00\nFeatures\t: fp asimd evtstrm crc32 cpuid\n' "$core"
+                printf 'CPU implementer\t: 0x41\nCPU architecture: 8\nCPU variant\t: 0x0\nCPU part\t: 0xd08\n'
+                printf 'CPU revision\t: 3\n\n'
+            done >"$ROOT.cpuinfo" || return
+            printf 'Hardware\t: BCM2835\nModel\t\t: Raspberry Pi 4 Model B (emulated)\n' >>"$ROOT.cpuinfo" || return
+        fi
+        run mount --bind "$ROOT.cpuinfo" "$ROOT/proc/cpuinfo" || return
+        MOUNTED+=("$ROOT/proc/cpuinfo")
+    fi
     run cp --remove-destination /etc/resolv.conf "$ROOT/etc/resolv.conf" || return
     # The CAs this machine adds to Debian's (a TLS-inspecting proxy's, say): without them pip in the root cannot
     # reach PyPI through it. Appended to the bundle directly: update-ca-certificates takes minutes under qemu.
@@ -215,7 +229,7 @@ for module in ("lgpio", "gpiozero.pins.lgpio", "libcamera", "picamera2"):
 ' || return
     [ "$DRY_RUN" = 0 ] || return 0
     local log=$LOGS/versions.log package missing=() absent=()
-    DETAIL="$(grep -o '^python [0-9.]* [a-z0-9_]*' "$log"); $(grep -o 'onnxruntime [0-9.]* gpiozero [0-9.]*' "$log")"
+    DETAIL="$(grep -o '^python [0-9.]* [a-z0-9_]*' "$log"); $(grep -o 'onnxruntime [^ ]* gpiozero [^ ]*' "$log")"
     # An apt package the archive lacks (install-pi.sh said so) is reported; one it has that does not import fails.
     for package in lgpio libcamera picamera2; do
         grep -q "^import $package ok" "$log" && continue
@@ -375,6 +389,7 @@ total=$((SECONDS - begun))
     echo "pi-check $(date -u '+%Y-%m-%d %H:%M UTC'), $((total / 60)) min $((total % 60)) s, $(uname -m) host," \
         "$(git -C "$SOURCE" rev-parse --short HEAD):"
     printf '%s\n' "${RESULTS[@]}"
-} | tee "$SUMMARY" | head -n 1
+} >"$SUMMARY"
+head -n 1 "$SUMMARY"  # the step lines were printed as they came
 echo "summary in $SUMMARY"
 exit "$FAILED"

@@ -42,6 +42,7 @@ def test_the_plan_builds_an_arm64_trixie_root_and_checks_the_install_in_it(tmp_p
         f"debootstrap --arch=arm64 --variant=minbase --include=systemd,systemd-sysv,ca-certificates,hostname trixie "
         f"{root} http://deb.debian.org/debian",
         f"mount -t proc proc {root}/proc",
+        f"mount --bind {root}.cpuinfo {root}/proc/cpuinfo",  # a Pi 4's, for onnxruntime's CPU probe under qemu
         # install-pi.sh as on a Pi, without what a chroot cannot do
         f"chroot {root} /usr/bin/env -i",
         "/opt/table-companion/deploy/install-pi.sh --no-start --no-kiosk",
