@@ -12,20 +12,34 @@ from companion.race import race_summary
 
 race = Blueprint("race", __name__, url_prefix="/api")
 
-_cache: dict[str, Any] = {}
-_cache_lock = threading.Lock()
+
+class LastSummary:
+    """The summary of the latest game and seq asked for: every screen asks at the same moment, when the race ends,
+    and the replay runs once for them all. One per app (``app.extensions["race_summary"]``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._key: tuple[int, int] | None = None
+        self._answer: dict[str, Any] = {}
+
+    def of(self, game: Any, record: Any, actions: list[Any], seq: int) -> dict[str, Any]:
+        with self._lock:
+            if self._key != (record.id, seq):
+                self._answer = race_summary(game, get_presentation(record.game), record, actions)
+                self._key = (record.id, seq)
+            return self._answer
+
+
+@race.record_once
+def _setup(state: Any) -> None:
+    state.app.extensions["race_summary"] = LastSummary()
 
 
 @race.get("/race")
 def summary() -> Any:
-    """Every screen asks at the same moment, when the race ends: the replay runs once per game and seq."""
     history = current_app.extensions["table_session"].history()
     if history is None:
         return jsonify(game=None, standings=[], chart=None)
     game, record, actions, seq = history
-    key = (id(current_app), record.id, seq)
-    with _cache_lock:
-        if _cache.get("key") != key:
-            _cache.update(key=key, answer=race_summary(game, get_presentation(record.game), record, actions))
-        answer = _cache["answer"]
+    answer = current_app.extensions["race_summary"].of(game, record, actions, seq)
     return jsonify(game=record.id, seq=seq, **answer)
