@@ -18,13 +18,15 @@ import queue
 import random
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.games import Game, IllegalAction, Prompt, get_game
-from companion.games.base import check_fields, is_listed
-from companion.store import EventStore, GameRecord, StoredEvent, StoreFull
+from companion.games import GAMES, Game, IllegalAction, Prompt, get_game, get_presentation
+from companion.games.base import BOT_KEY, check_fields, check_name, is_listed
+from companion.seating import SEAT, changed, players_of, seat_names, seated
+from companion.store import EventStore, GameListing, GameRecord, StoredEvent, StoreFull
+from companion.texts import LANGUAGES
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +36,18 @@ T = TypeVar("T")
 
 class NoGame(RuntimeError):
     """An action arrived while no game is being played."""
+
+
+class NoSuchGame(LookupError):
+    """A game number the log does not hold."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(f"no game {number}")
+        self.number = number
+
+
+class GameIsOver(RuntimeError):
+    """A finished game cannot be put back on the table: its rules have ended it."""
 
 
 class Stale(RuntimeError):
@@ -120,9 +134,18 @@ def replay(game: Game, record: GameRecord, events: list[StoredEvent]) -> tuple[A
         if event.type == UNDO:
             if actions:
                 actions.pop()
-        else:
+        elif event.type != SEAT:  # a seat change is in the record's options already (see resume)
             actions.append((event.seq, event.payload["action"]))
     return play(game, record, actions), actions
+
+
+def summary_of(game: Game, record: GameRecord, state: Any) -> dict[str, Any]:
+    """What the games list shows of a game without replaying it, stored with each of its events: the players, who
+    decides next (an actor id) and how the log names actors and pieces in each language (for its last move)."""
+    presentation = get_presentation(game.id)
+    view = game.view(state)
+    names = {lang: presentation.names(view, lang) for lang in LANGUAGES} if presentation is not None else {}
+    return {"players": seat_names(record.options), "actor": game.prompt(state).actor, "names": names}
 
 
 def play(game: Game, record: GameRecord, actions: list[tuple[int, dict[str, Any]]]) -> Any:
@@ -175,33 +198,82 @@ class TableSession:
     # -- games -----------------------------------------------------------------------------------------------------
 
     def resume(self) -> bool:
-        """Continue the last unfinished game from the log, as it was when the power went."""
-        record = self.store.last_unfinished_game()
-        if record is None:
+        """Continue the current game from the log, as it was when the power went (a game over stays closed: the
+        table starts without one, as it did before games could be resumed)."""
+        record = self.store.current_game()
+        if record is None or record.finished is not None:
             return False
-        game = get_game(record.game)
-        events = self.store.events(record.id)
-        state, actions = replay(game, record, events)
         with self._lock:
-            self._current = _Current(record, game, state, actions, events[-1].seq if events else 0)
-            self._pending = None
-            self._restore_tray()
+            game = self._load(record)
         log.info("resumed game %d (%s) at event %d", record.id, record.game, self._current.last_seq)
         self._game_changed(game)
         self._publish({"kind": "resumed"})
         return True
 
-    def new_game(self, game_id: str, options: Mapping[str, Any], *, seed: int | None = None) -> GameRecord:
-        """Start a game; an unfinished one before it is closed (its log stays and can be exported)."""
+    def resume_game(self, number: int, *, current: int | None = None) -> GameRecord:
+        """Put unfinished game ``number`` back on the table, as it was left; the game on the table stays as it is.
+
+        ``current`` is the game that was on the table when the choice was made (0: none): :class:`Stale` if another
+        is now. :class:`NoSuchGame`, :class:`GameIsOver` for a game that cannot be resumed."""
+        with self._lock:
+            self._check_current(current)
+            record = self._record(number)
+            if record.finished is not None:
+                raise GameIsOver(f"game {number} is over; it can be exported or played again as a rematch")
+            self._write_log(lambda: self.store.make_current(number))
+            game = self._load(record)
+            resumed = self._current.record
+        log.info("game %d (%s) resumed from the games list", record.id, record.game)
+        self._game_changed(game)  # the camera switches to its dice, as on a resume at start-up
+        self._publish({"kind": "resumed"})
+        return resumed
+
+    def rematch(self, number: int, *, current: int | None = None, seed: int | None = None) -> GameRecord:
+        """A new game of game ``number``'s game with its players (as they are seated now) and options, new seed."""
+        record = self._record(number)
+        options = seated(record.options, self.store.events(number))
+        return self.new_game(record.game, options, seed=seed, current=current)
+
+    def _record(self, number: int) -> GameRecord:
+        try:
+            return self.store.game(number)
+        except KeyError:
+            raise NoSuchGame(number) from None
+
+    def _check_current(self, current: int | None) -> None:
+        """``current``: the game on the table when a choice of game was made (0 for none); None: not said."""
+        now = self._current.record.id if self._current is not None else 0
+        if current is not None and current != now:
+            raise Stale("current", current, now)
+
+    def _load(self, record: GameRecord) -> Game:
+        """Make ``record`` the game on the table, replayed from the log (seat changes first: see seating)."""
+        game = get_game(record.game)
+        events = self.store.events(record.id)
+        record = replace(record, options=seated(record.options, events))
+        state, actions = replay(game, record, events)
+        self._current = _Current(record, game, state, actions, events[-1].seq if events else 0)
+        self._pending = None
+        self._consumed = None
+        self._typed_roll_restored = False
+        self._cursor = 0
+        self._restore_tray()
+        return game
+
+    def new_game(self, game_id: str, options: Mapping[str, Any], *, seed: int | None = None,
+                 current: int | None = None) -> GameRecord:
+        """Start a game and put it on the table; the one before stays as it was, resumable from the games list.
+        ``current``: the game on the table when the set-up was chosen (see :meth:`resume_game`)."""
         game = get_game(game_id)
         seed = random.SystemRandom().randrange(2**31) if seed is None else seed
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
             raise IllegalAction("SETUP", f"seed must be a whole number from 0 to {MAX_SEED}")
         state = game.setup(options, random.Random(seed))  # raises IllegalAction before anything is stored
         with self._lock:
-            replacing = self._current.record.id if self._current is not None else None
-            record = self._write_log(lambda: self.store.new_game(game_id, dict(options), seed=seed,
-                                                                replacing=replacing))
+            self._check_current(current)
+            draft = GameRecord(0, game_id, dict(options), seed, 0.0, None)
+            summary = summary_of(game, draft, state)
+            record = self._write_log(lambda: self.store.new_game(game_id, dict(options), seed=seed, summary=summary))
             self._current = _Current(record, game, state, [], 0)
             self._pending = None
             self._typed_roll_restored = False
@@ -211,6 +283,61 @@ class TableSession:
         self._game_changed(game)
         self._publish({"kind": "new_game"})
         return record
+
+    def change_seat(self, seat: int, *, name: str | None = None, bot: bool | None = None, actor: str,
+                    source: str = "dashboard", seq: int | None = None, game: int | None = None) -> StoredEvent:
+        """Rename seat ``seat`` (from 0) or hand it to a bot (``bot=True``) and back, mid-game: an event in the
+        log (:data:`companion.seating.SEAT`), so a replay seats the players as the table did. The name is checked
+        as a set-up's is (``check_name``: 1-24 printable characters, distinct ignoring case)."""
+        with self._lock:
+            current = self._require_game()
+            self._check_seq(current, seq, game)
+            players = players_of(current.record.options)
+            if not 0 <= seat < len(players):
+                raise IllegalAction("SEAT", f"no seat {seat}; there are {len(players)}", field="seat")
+            was = {"name": players[seat].get("name"), BOT_KEY: bool(players[seat].get(BOT_KEY, False))}
+            change: dict[str, Any] = {"seat": seat}
+            if name is not None:
+                others = [p.get("name", "") for k, p in enumerate(players) if k != seat]
+                name = check_name(name, [o for o in others if isinstance(o, str)], "name", "SEAT")
+                if name != was["name"]:
+                    change["name"] = name
+            if bot is not None and bot != was[BOT_KEY]:
+                change[BOT_KEY] = bot
+            if len(change) == 1:
+                raise IllegalAction("SEAT", "nothing changes: give another name or the other kind of seat",
+                                    field="name" if name is not None else BOT_KEY)
+            record = replace(current.record, options=changed(current.record.options, change))
+            state = play(current.game, record, current.actions)  # the set-up checks the seat as a new game would
+            payload = {**change, "was": was, "source": source}
+            summary = summary_of(current.game, record, state)
+            over = current.game.is_over(state)
+            stored = self._write_log(lambda: self.store.append(record.id, actor=actor, type=SEAT, payload=payload,
+                                                               over=over, summary=summary))
+            current.record, current.state, current.last_seq = record, state, stored.seq
+            self._save_tray()
+        self._publish({"kind": "event", "event": stored.to_json()})
+        self._stored(stored)
+        return stored
+
+    def game_list(self) -> list[GameListing]:
+        """Every game with its summary (``store.listing``). A game from before summaries were stored (schema 3)
+        is replayed once for its summary, which is kept (only where none is: never over a newer one)."""
+        listed = self.store.listing()
+        for n, line in enumerate(listed):
+            if line.summary is None and line.record.game in GAMES:
+                try:
+                    game = get_game(line.record.game)
+                    events = self.store.events(line.record.id)
+                    record = replace(line.record, options=seated(line.record.options, events))
+                    state, _ = replay(game, record, events)
+                    summary = summary_of(game, record, state)
+                except Exception:  # a log the rules no longer read is still listed, with what its header says
+                    log.exception("game %d does not replay for the games list", line.record.id)
+                    continue
+                self.store.fill_summary(line.record.id, summary)
+                listed[n] = replace(line, summary=summary)
+        return listed
 
     def _game_changed(self, game: Game) -> None:
         for listener in list(self.game_listeners):
@@ -292,8 +419,9 @@ class TableSession:
             if reading is not None:
                 payload["reading"] = reading
             over = current.game.is_over(state)
+            summary = summary_of(current.game, current.record, state)
             stored = self._write_log(lambda: self.store.append(current.record.id, actor=actor, type=action["type"],
-                                                               payload=payload, over=over))
+                                                               payload=payload, over=over, summary=summary))
             current.state = state
             current.actions.append((stored.seq, dict(action)))
             current.last_seq = stored.seq
@@ -322,8 +450,9 @@ class TableSession:
             state = play(current.game, current.record, actions)
             payload = {"undoes": undone_seq, "action": undone, "source": source}
             over = current.game.is_over(state)
+            summary = summary_of(current.game, current.record, state)
             stored = self._write_log(lambda: self.store.append(current.record.id, actor=actor, type=UNDO,
-                                                               payload=payload, over=over))
+                                                               payload=payload, over=over, summary=summary))
             current.state, current.actions, current.last_seq = state, actions, stored.seq
             consumed, self._consumed = self._consumed, None
             if consumed is not None and consumed["seq"] == undone_seq:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import dataclasses
 import io
 import logging
 import random
@@ -28,6 +29,7 @@ from typing import Any
 
 from companion import fairness
 from companion.games import GAMES, get_game, get_presentation
+from companion.seating import SEAT, seat_names, seated
 from companion.store import EventStore, GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -210,7 +212,7 @@ class TableStats:
             if self._touched is not None:
                 self._touched.add(event.game_id)
             live = self._live
-            if live is None or live.summary.number != event.game_id or event.type == UNDO:
+            if live is None or live.summary.number != event.game_id or event.type in (UNDO, SEAT):
                 record = self.store.game(event.game_id)
                 if record.game not in GAMES:
                     return
@@ -221,9 +223,10 @@ class TableStats:
 
     def _tally(self, record: GameRecord, events: list[StoredEvent]) -> _Tally:
         undone = {event.payload.get("undoes") for event in events if event.type == UNDO}
+        record = dataclasses.replace(record, options=seated(record.options, events))  # players renamed count so
         tally = _Tally(record, self._kinds_of(record.game))
         for event in events:
-            if event.type != UNDO and event.seq not in undone:
+            if event.type not in (UNDO, SEAT) and event.seq not in undone:
                 tally.add(event)
             tally.summary.ended = max(tally.summary.ended, event.time)
         return tally
@@ -307,16 +310,6 @@ class TableStats:
                                  round((s.ended - s.started) / 60, 1), "" if s.rounds is None else s.rounds,
                                  _unit(s.axis)])
         return out.getvalue()
-
-
-def seat_names(options: Mapping[str, Any]) -> list[str]:
-    """The players' names of a game's set-up, in seat order (a bare name stands for ``{"name": name}``)."""
-    names = []
-    for player in options.get("players") or ():
-        name = player if isinstance(player, str) else player.get("name") if isinstance(player, Mapping) else None
-        if isinstance(name, str) and name.strip():
-            names.append(name.strip())
-    return names
 
 
 def actor_players(view: Mapping[str, Any]) -> dict[str, str]:

@@ -11,7 +11,10 @@ that is no database any more is moved aside (:func:`move_aside`) so the table ca
 while the table runs with :meth:`EventStore.backup`.
 
 Each game has its own append-only sequence of events, numbered from 1, in the ``events`` table keyed by
-``(game_id, seq)``; the ``games`` table holds what replay starts from (game id, options, seed).
+``(game_id, seq)``; the ``games`` table holds what replay starts from (game id, options, seed), whether the game is
+over (``finished``, set by its rules' end only) and a summary for the games list, written in the same transaction as
+each event so it never lags the log. ``current_game`` names the game on the table: starting another one leaves the
+old one as it was, to be resumed.
 
 The ``control_sessions`` table is kept here too but is no log: a browser logged in with the table's PIN has a row
 there until it logs out, the PIN changes or the session expires (companion/web/auth.py says why it is server-side).
@@ -30,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 STORE_FILE = "events.sqlite3"
 """The event log's name in the data dir."""
 
@@ -84,6 +87,22 @@ MIGRATIONS: list[str] = [
         expires REAL NOT NULL
     ) WITHOUT ROWID;
     """,
+    # 3: no game is thrown away. Which game is on the table (current_game) is kept apart from which games are over
+    # (finished), and each game keeps a summary for the games list. Before, a new game set ``finished`` of the one
+    # it replaced to its own start time; a game over by its rules got the time of the event that ended it (both in
+    # one transaction). So a finished time that is no event's time of that game means "replaced, not over": such
+    # games are open again, resumable from the games list. The newest game is the current one, as before (a restart
+    # resumed the last unfinished game, which only the newest could be); its summary is filled in when first listed.
+    """
+    UPDATE games SET finished = NULL WHERE finished IS NOT NULL
+        AND NOT EXISTS (SELECT 1 FROM events WHERE events.game_id = games.id AND events.time = games.finished);
+    ALTER TABLE games ADD COLUMN summary TEXT;
+    CREATE TABLE current_game (
+        slot INTEGER PRIMARY KEY CHECK (slot = 1),
+        game_id INTEGER NOT NULL REFERENCES games(id)
+    );
+    INSERT INTO current_game (slot, game_id) SELECT 1, id FROM games ORDER BY id DESC LIMIT 1;
+    """,
 ]
 
 
@@ -136,6 +155,20 @@ class GameRecord:
     seed: int
     created: float
     finished: float | None
+
+
+GAME_COLUMNS = "id, game, options, seed, created, finished"
+"""A GameRecord's columns (``SELECT *`` would change with every column a migration adds)."""
+
+
+@dataclass(frozen=True)
+class GameListing:
+    """One line of the games list: the game, its summary (None until it has one), its last seq and last event."""
+
+    record: GameRecord
+    summary: dict[str, Any] | None
+    seq: int
+    last: StoredEvent | None
 
 
 @dataclass(frozen=True)
@@ -221,19 +254,27 @@ class EventStore:
 
     # -- games -----------------------------------------------------------------------------------------------------
 
-    def new_game(self, game: str, options: dict[str, Any], *, seed: int, replacing: int | None = None) -> GameRecord:
-        """Record a new game; ``replacing`` (the game it follows) is finished in the same transaction, so a power
-        cut leaves either the old game unfinished or the new one started, never neither."""
+    def new_game(self, game: str, options: dict[str, Any], *, seed: int,
+                 summary: dict[str, Any] | None = None) -> GameRecord:
+        """Record a new game and make it the current one in one transaction: a power cut leaves either the old game
+        current or the new one started, never neither. The game it replaces stays as it was, to be resumed."""
         created = time.time()
         with self._lock, self._transaction():
-            if replacing is not None:
-                self._db.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL",
-                                 (created, replacing))
             cursor = self._db.execute(
-                "INSERT INTO games (game, options, seed, created) VALUES (?, ?, ?, ?)",
-                (game, json.dumps(options, sort_keys=True, allow_nan=False), seed, created),
+                "INSERT INTO games (game, options, seed, created, summary) VALUES (?, ?, ?, ?, ?)",
+                (game, json.dumps(options, sort_keys=True, allow_nan=False), seed, created, _json_or_none(summary)),
             )
+            self._db.execute("INSERT OR REPLACE INTO current_game (slot, game_id) VALUES (1, ?)", (cursor.lastrowid,))
         return GameRecord(cursor.lastrowid, game, options, seed, created, None)
+
+    def make_current(self, game_id: int) -> None:
+        """Put game ``game_id`` back on the table (a restart resumes it)."""
+        self._write("INSERT OR REPLACE INTO current_game (slot, game_id) VALUES (1, ?)", (game_id,))
+
+    def current_game(self) -> GameRecord | None:
+        """The game on the table, over or not; None before the first game."""
+        rows = self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE id = (SELECT game_id FROM current_game)")
+        return _game(rows[0]) if rows else None
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -243,27 +284,46 @@ class EventStore:
                 raise _store_error(self.path, exc) or exc from None
 
     def game(self, game_id: int) -> GameRecord:
-        row = next(iter(self._query("SELECT * FROM games WHERE id = ?", (game_id,))), None)
+        row = next(iter(self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))), None)
         if row is None:
             raise KeyError(f"no game {game_id}")
         return _game(row)
 
     def games(self) -> list[GameRecord]:
-        return [_game(row) for row in self._query("SELECT * FROM games ORDER BY id")]
+        return [_game(row) for row in self._query(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id")]
 
     def last_unfinished_game(self) -> GameRecord | None:
-        row = next(iter(self._query("SELECT * FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1")), None)
-        return _game(row) if row else None
+        rows = self._query(f"SELECT {GAME_COLUMNS} FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1")
+        return _game(rows[0]) if rows else None
+
+    def listing(self) -> list[GameListing]:
+        """Every game, oldest first, with its summary, its last seq and its last event: what the games list shows,
+        in two indexed queries however many games and events the table has."""
+        last = {g: StoredEvent(g, s, t, a, ty, json.loads(p)) for g, s, t, a, ty, p in self._query(
+            "SELECT e.game_id, e.seq, e.time, e.actor, e.type, e.payload FROM events e JOIN "
+            "(SELECT game_id, MAX(seq) AS seq FROM events GROUP BY game_id) l ON e.game_id = l.game_id "
+            "AND e.seq = l.seq")}
+        listed = []
+        for row in self._query(f"SELECT {GAME_COLUMNS}, summary FROM games ORDER BY id"):
+            record, summary = _game(row[:-1]), json.loads(row[-1]) if row[-1] else None
+            stored = last.get(record.id)
+            listed.append(GameListing(record, summary, stored.seq if stored else 0, stored))
+        return listed
+
+    def fill_summary(self, game_id: int, summary: dict[str, Any]) -> None:
+        """The summary of a game listed before it had one (a log from before schema 3); never over a newer one."""
+        self._write("UPDATE games SET summary = ? WHERE id = ? AND summary IS NULL", (_json_or_none(summary), game_id))
 
     # -- events ----------------------------------------------------------------------------------------------------
 
     def append(self, game_id: int, *, actor: str, type: str, payload: dict[str, Any],
-               over: bool = False) -> StoredEvent:
+               over: bool = False, summary: dict[str, Any] | None = None) -> StoredEvent:
         """Store one event durably and return it with its sequence number (1, 2, ... per game).
 
         ``over``: whether the game is over after this event. It is finished (not resumed after a restart) in the
         same transaction, and an undo that takes a game back from its end opens it again: a power cut between the
-        two writes would otherwise leave a game in progress that no restart resumes.
+        two writes would otherwise leave a game in progress that no restart resumes. ``summary`` (the games list's
+        line of the game after this event) is written in the same transaction, for the same reason.
         """
         now = time.time()
         data = json.dumps(payload, sort_keys=True, allow_nan=False)  # the log is standard JSON, forever
@@ -279,6 +339,8 @@ class EventStore:
                 self._db.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NULL", (now, game_id))
             else:
                 self._db.execute("UPDATE games SET finished = NULL WHERE id = ? AND finished IS NOT NULL", (game_id,))
+            if summary is not None:
+                self._db.execute("UPDATE games SET summary = ? WHERE id = ?", (_json_or_none(summary), game_id))
         return StoredEvent(game_id, seq, now, actor, type, payload)
 
     def events(self, game_id: int, *, after: int = 0) -> list[StoredEvent]:
@@ -408,6 +470,10 @@ class _Transaction:
             self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
             raise _store_error(self.path, exc) or exc from None
+
+
+def _json_or_none(value: dict[str, Any] | None) -> str | None:
+    return None if value is None else json.dumps(value, sort_keys=True, allow_nan=False)
 
 
 def _game(row: tuple[Any, ...]) -> GameRecord:

@@ -50,6 +50,15 @@ class IllegalAction(ValueError):
         super().__init__(text)
 
 
+class BadName(IllegalAction):
+    """A player's name that cannot be taken (see :func:`check_name`); ``taken`` is the name when another seat has
+    it, empty when it is too short, too long or not printable. A screen says which, in the player's language."""
+
+    def __init__(self, rule: str, message: str, field: str, taken: str) -> None:
+        super().__init__(rule, message, field=field)
+        self.taken = taken
+
+
 BOT_KEY = "bot"
 """The key of a ``players`` entry that gives the seat to a bot: ``{"name": "Julia", "colour": "green", "bot": true}``.
 Without it a person plays the seat, so games stored before seats had a kind replay exactly as they were."""
@@ -76,7 +85,7 @@ def read_seats(options: Mapping[str, Any], colours: Sequence[str], count: range,
     >>> read_seats({"players": [{"name": " Julia "}, {"name": "julia"}]}, ("green", "red"), range(2, 5), "CR-7")
     Traceback (most recent call last):
     ...
-    companion.games.base.IllegalAction: CR-7: players[1].name 'julia' is taken (names are told apart ignoring case)
+    companion.games.base.BadName: CR-7: players[1].name 'julia' is taken (names are told apart ignoring case)
     """
     players = options.get("players")
     if not isinstance(players, list) or len(players) not in count:
@@ -93,15 +102,7 @@ def read_seats(options: Mapping[str, Any], colours: Sequence[str], count: range,
         if unknown:
             raise IllegalAction(rule, f"{where}.{unknown[0]} is not a seat's field", legal=["name", "colour", BOT_KEY],
                                 field=f"{where}.{unknown[0]}")
-        name = player.get("name")
-        name = name.strip() if isinstance(name, str) else name
-        low, high = NAME_LENGTH
-        if not isinstance(name, str) or not low <= len(name) <= high or not name.isprintable():
-            raise IllegalAction(rule, f"{where}.name must be {low} to {high} printable characters, got {name!r}",
-                                field=f"{where}.name")
-        if any(seat.name.casefold() == name.casefold() for seat in seats):
-            raise IllegalAction(rule, f"{where}.name {name!r} is taken (names are told apart ignoring case)",
-                                field=f"{where}.name")
+        name = check_name(player.get("name"), [seat.name for seat in seats], f"{where}.name", rule)
         taken = {seat.colour for seat in seats}
         colour = player.get("colour", next((c for c in colours if c not in taken), None))
         if colour not in colours:
@@ -116,6 +117,27 @@ def read_seats(options: Mapping[str, Any], colours: Sequence[str], count: range,
                                 field=f"{where}.{BOT_KEY}")
         seats.append(Seat(name, colour, bot))
     return tuple(seats)
+
+
+def check_name(name: Any, taken: Iterable[str], field: str, rule: str) -> str:
+    """``name`` stripped, or an ``IllegalAction`` naming ``field``: 1-24 printable characters, none of ``taken``
+    ignoring case. The one check of a player's name, for a set-up and a rename alike.
+
+    >>> check_name(" Bob ", ["Ada"], "name", "SEAT")
+    'Bob'
+    >>> check_name("bob", ["Bob"], "name", "SEAT")
+    Traceback (most recent call last):
+    ...
+    companion.games.base.BadName: SEAT: name 'bob' is taken (names are told apart ignoring case)
+    """
+    name = name.strip() if isinstance(name, str) else name
+    low, high = NAME_LENGTH
+    if not isinstance(name, str) or not low <= len(name) <= high or not name.isprintable():
+        shown = name if not isinstance(name, str) or len(name) <= 40 else f"{name[:40]}..."  # not 10,000 back
+        raise BadName(rule, f"{field} must be {low} to {high} printable characters, got {shown!r}", field, "")
+    if any(other.strip().casefold() == name.casefold() for other in taken):
+        raise BadName(rule, f"{field} {name!r} is taken (names are told apart ignoring case)", field, name)
+    return name
 
 
 def seat_is_bot(player: Any, where: str, rule: str) -> bool:

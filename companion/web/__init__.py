@@ -12,8 +12,8 @@ from werkzeug.exceptions import HTTPException
 
 from companion import __version__
 from companion.games import DEFAULT_GAME, IllegalAction
-from companion.games.base import UnknownField
-from companion.session import NoGame, Stale, TableSession
+from companion.games.base import NAME_LENGTH, BadName, UnknownField
+from companion.session import GameIsOver, NoGame, NoSuchGame, Stale, TableSession
 from companion.store import StoreError, StoreFull
 from companion.web.api import api
 from companion.web.auth import CONTROL_LIFETIME, WrongPinLimiter, start_control_sessions
@@ -109,9 +109,26 @@ def answer_errors(app: Flask) -> None:
     def unknown_field(exc: UnknownField) -> Any:
         return refusal(400, "bad_input", str(exc), field=exc.field, legal=exc.legal)
 
+    @app.errorhandler(BadName)
+    def bad_name(exc: BadName) -> Any:
+        # A name is input, on every route that takes one (a set-up, a rename): 400 naming the field
+        low, high = NAME_LENGTH
+        code, values = ("name_taken", {"name": exc.taken}) if exc.taken else ("bad_name", {"low": low, "high": high})
+        return refusal(400, code, str(exc), values, field=exc.field, rule=exc.rule)
+
     @app.errorhandler(IllegalAction)
     def illegal(exc: IllegalAction) -> Any:
+        if exc.field is not None:  # one value of the request is to blame: it is named
+            return refusal(409, "illegal", str(exc), rule=exc.rule, legal=exc.legal, field=exc.field)
         return refusal(409, "illegal", str(exc), rule=exc.rule, legal=exc.legal)
+
+    @app.errorhandler(NoSuchGame)
+    def no_such_game(exc: NoSuchGame) -> Any:
+        return refusal(404, "no_such_game", str(exc), {"number": exc.number})
+
+    @app.errorhandler(GameIsOver)
+    def game_is_over(exc: GameIsOver) -> Any:
+        return refusal(409, "game_over", str(exc))
 
     @app.errorhandler(Stale)
     def stale(exc: Stale) -> Any:

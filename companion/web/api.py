@@ -10,13 +10,16 @@ answered in one place (:func:`companion.web.answer_errors`).
 from __future__ import annotations
 
 import logging
+from functools import partial
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from companion.controls import with_option_labels
-from companion.games import GAMES, IllegalAction
+from companion.games import GAMES, IllegalAction, get_game
+from companion.seating import seat_names
 from companion.session import MAX_SEED, NoGame, TableSession
+from companion.texts import LANGUAGES
 from companion.web.auth import (
     WrongPinLimiter,
     csrf_token,
@@ -29,6 +32,8 @@ from companion.web.auth import (
     too_many_pins,
     wrong_pin,
 )
+from companion.web.logtext import log_entries
+from companion.web.pages import language
 from companion.web.strict import (
     ACTOR,
     GAME,
@@ -37,6 +42,7 @@ from companion.web.strict import (
     SEQ,
     BadInput,
     an_object,
+    boolean,
     fields,
     json_object,
     json_value,
@@ -58,6 +64,10 @@ def table() -> TableSession:
 
 MAX_OPTION = 10_000
 MAX_DICE = 100
+MAX_SEATS = 100
+MAX_TEXT_NAME = 1_000
+"""A name's text is read up to here (``check_name`` then says 1-24 characters, naming the field); longer is
+refused before that, as any text too long is."""
 
 
 @api.get("/state")
@@ -169,16 +179,24 @@ def correct_die(index: int) -> Any:
     return jsonify(ok=True)
 
 
+CURRENT = whole(0)
+"""The number of the game on the table when a game was chosen (0: none), so a second tablet's choice of another
+game in the meantime is not overruled unseen (409 stale with ``current``)."""
+
+
 @api.post("/game")
 @requires_control
 def new_game() -> Any:
-    """Start a game: ``{"game": id, "options": {...}, "seed": n}`` (all optional)."""
-    body = fields(json_object(), {"game": text(40), "options": an_object, "seed": whole(0, MAX_SEED)})
+    """Start a game: ``{"game": id, "options": {...}, "seed": n, "current": n}`` (all optional). The game it
+    replaces stays unfinished, in ``/api/games``."""
+    body = fields(json_object(), {"game": text(40), "options": an_object, "seed": whole(0, MAX_SEED),
+                                  "current": CURRENT})
     game_id = body.get("game", current_app.config["DEFAULT_GAME"])
     if game_id not in GAMES:
         raise BadInput("game", f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}")
     try:
-        record = table().new_game(game_id, body.get("options", {}), seed=body.get("seed"))
+        record = table().new_game(game_id, body.get("options", {}), seed=body.get("seed"),
+                                  current=body.get("current"))
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         if isinstance(exc, IllegalAction):
             raise
@@ -200,3 +218,73 @@ def export(game_id: int) -> Any:
         mimetype="application/x-ndjson",
         headers={"Content-Disposition": f"attachment; filename=game-{game_id}.jsonl"},
     )
+
+
+@api.get("/games")
+def games() -> Any:
+    """Every game the table has played, newest first: ``number``, ``game``, ``title``, ``players``, ``started``,
+    ``seq`` (its last event), ``over``, ``current``, ``turn`` (who decides next, named as the log names them) and
+    ``last`` (its last move as the log tells it), in ``?lang=`` (default: the browser's). Read from the summary each
+    event stores, so a long evening's hundreds of games are never replayed for it."""
+    session = table()
+    lang = request.args.get("lang") or language()
+    if lang not in LANGUAGES:
+        raise BadInput("lang", f"must be one of {', '.join(LANGUAGES)}")
+    current = session.record.id if session.record is not None else None
+    listed = []
+    for line in reversed(session.game_list()):
+        record, summary = line.record, line.summary or {}
+        names = (summary.get("names") or {}).get(lang) or {}
+        last = None
+        if line.last is not None and record.game in GAMES:
+            earlier = partial(_earlier, session, record.id)
+            entry = log_entries([line.last.to_json()], lang=lang, names=names, game=record.game, earlier=earlier)[0]
+            last = " ".join(item["text"] for item in entry["lines"])
+        actor = summary.get("actor")
+        listed.append({"number": record.id, "game": record.game,
+                       "title": get_game(record.game).title if record.game in GAMES else record.game,
+                       "players": summary.get("players") or seat_names(record.options),
+                       "started": record.created, "seq": line.seq, "over": record.finished is not None,
+                       "current": record.id == current, "turn": names.get(actor, actor) if actor else None,
+                       "last": last})
+    return jsonify(current=current, games=listed)
+
+
+def _earlier(session: TableSession, number: int, seq: int) -> dict[str, Any] | None:
+    event = session.store.event(number, seq)
+    return event.to_json() if event else None
+
+
+@api.post(f"/games/<int(max={MAX_INT}):number>/resume")
+@requires_control
+def resume(number: int) -> Any:
+    """Put an unfinished game back on the table (``{"current": n}``: the game on it when chosen). 404 for no such
+    game, 409 ``game_over`` for a finished one."""
+    body = fields(json_object(), {"current": CURRENT})
+    record = table().resume_game(number, current=body.get("current"))
+    return jsonify(game=record.id, seq=table().snapshot()["seq"])
+
+
+@api.post(f"/games/<int(max={MAX_INT}):number>/rematch")
+@requires_control
+def rematch(number: int) -> Any:
+    """A new game of game ``number``'s game, players and options, with a new seed (``{"current": n}``)."""
+    body = fields(json_object(), {"current": CURRENT})
+    record = table().rematch(number, current=body.get("current"))
+    return jsonify(game=record.id)
+
+
+@api.post(f"/seats/<int(max={MAX_SEATS}):seat>")
+@requires_control
+def change_seat(seat: int) -> Any:
+    """Rename a seat of the current game or hand it to a bot and back: ``{"name": ..., "bot": true|false,
+    "seq": N, "game": n}`` (name or bot, or both). Kept in the log; a name is checked as a set-up's is."""
+    body = fields(json_object(empty_ok=False), {"name": text(MAX_TEXT_NAME), "bot": boolean, "actor": ACTOR,
+                                                "seq": SEQ, "game": GAME})
+    if "name" not in body and "bot" not in body:
+        raise BadInput("name", "give a name, or bot: true or false")
+    if body.get("bot") and not current_app.config.get("BOTS_PLAY"):
+        raise BadInput("bot", "no bots play at this table: nobody would move the seat")
+    stored = table().change_seat(seat, name=body.get("name"), bot=body.get("bot"), actor=body.get("actor") or "table",
+                                 seq=body.get("seq"), game=body.get("game"))
+    return jsonify(seq=stored.seq)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.games import get_presentation
+from companion.seating import SEAT
 from companion.texts import DEFAULT_LANGUAGE, LANGUAGES, catalog, face, text
 
 __all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "catalog", "pick_language", "names_for", "bot_names",
@@ -68,6 +69,18 @@ def _corrections(reading: Mapping[str, Any] | None, lang: str) -> list[str]:
     return lines
 
 
+def _seat_lines(change: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+    """A seat change's lines (``companion.seating``): a rename, a seat handed to a bot or taken back."""
+    was = change.get("was") or {}
+    name = change.get("name", was.get("name"))
+    lines = []
+    if "name" in change:
+        lines.append(text(lang, "seat_renamed", was=was.get("name"), name=name))
+    if "bot" in change:
+        lines.append(text(lang, "seat_to_bot" if change["bot"] else "seat_to_person", name=name))
+    return [{"text": line, "forced": False, "event": SEAT} for line in lines]
+
+
 def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[str, str],
                 game: str | None = None,
                 earlier: Callable[[int], Mapping[str, Any] | None] | None = None) -> list[dict[str, Any]]:
@@ -105,6 +118,10 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
             line = {"text": text(lang, "undo", actor=actor, what=what), "forced": False, "event": "undo"}
             entries.append({"seq": seq, "actor": event.get("actor"), "type": "undo", "lines": [line],
                             "undone": False, "undoes": payload.get("undoes"), "bot": False})
+            continue
+        if event.get("type") == SEAT:
+            entries.append({"seq": seq, "actor": event.get("actor"), "type": SEAT, "lines": _seat_lines(payload, lang),
+                            "undone": False, "undoes": None, "bot": False})
             continue
         action = payload.get("action") or {}
         bot = payload.get("source") == BOT_SOURCE

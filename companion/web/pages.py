@@ -63,14 +63,14 @@ def _kiosk() -> bool:
     return _is_loopback()
 
 
-def _language() -> str:
+def language() -> str:
     accept = [lang for lang, _ in request.accept_languages]
     return logtext.pick_language(request.cookies.get("lang"), accept, current_app.config.get("LANGUAGE", "en"))
 
 
 def render_page(template: str, **extra: Any) -> str:
     """A page with what every template needs (language, texts, control, kiosk PIN); the teach page uses it too."""
-    lang = _language()
+    lang = language()
     kiosk = _kiosk()
     show_pin = kiosk and _is_loopback()
     context = {
@@ -149,7 +149,7 @@ def layout() -> Any:
 @pages.get("/api/log")
 def readable_log() -> Any:
     """The current game's log as readable lines: ``?lang=de|nl|en`` (default: the browser's), ``?after=seq``."""
-    lang = request.args.get("lang") or _language()
+    lang = request.args.get("lang") or language()
     if lang not in logtext.LANGUAGES:
         raise BadInput("lang", f"must be one of {', '.join(logtext.LANGUAGES)}")
     after = query_int("after")

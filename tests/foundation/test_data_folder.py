@@ -20,7 +20,7 @@ def a_season(path) -> int:
     store = EventStore(path)
     game = None
     for seed in range(4):
-        game = store.new_game("dice-race", PLAYERS, seed=seed, replacing=game.id if game else None)
+        game = store.new_game("dice-race", PLAYERS, seed=seed)
         for _ in range(30):
             store.append(game.id, actor="Ada", type="roll", payload={"action": {"type": "roll", "dice": ["1"]},
                                                                       "note": "x" * 200})

@@ -69,10 +69,52 @@ def test_a_version_1_database_gains_control_sessions_and_keeps_its_games(tmp_pat
     db.commit()
     db.close()
     store = EventStore(path)
-    assert store.schema_version() == SCHEMA_VERSION == 2
+    assert store.schema_version() == SCHEMA_VERSION == 3
     assert [g.seed for g in store.games()] == [5]
     store.add_control_session("h", pin_key="k", expires=2e9)
     assert store.control_session("h").pin_key == "k"
+
+
+def version_2_database(path) -> None:
+    """Three games as a companion of schema 2 left them: game 1 over by its rules (finished at its last event's
+    time), game 2 replaced by "New game" (finished at game 3's start), game 3 on the table."""
+    db = sqlite3.connect(path)
+    db.executescript(MIGRATIONS[0] + ";" + MIGRATIONS[1] + "; PRAGMA user_version = 2;")
+    rows = [(1, 10.0, 20.0), (2, 30.0, 40.0), (3, 40.0, None)]
+    for game_id, created, finished in rows:
+        db.execute("INSERT INTO games (id, game, options, seed, created, finished) VALUES (?, 'dice-race', ?, 1, ?, ?)",
+                   (game_id, json.dumps({"players": ["Ada", "Bo"]}), created, finished))
+    for game_id, seq, when in [(1, 1, 15.0), (1, 2, 20.0), (2, 1, 35.0), (3, 1, 45.0)]:
+        db.execute("INSERT INTO events VALUES (?, ?, ?, 'Ada', 'roll', ?)",
+                   (game_id, seq, when, json.dumps({"action": {"type": "roll", "dice": ["1"]}})))
+    db.commit()
+    db.close()
+
+
+def test_a_version_2_database_opens_the_games_new_game_replaced_and_keeps_the_ones_over(tmp_path):
+    version_2_database(tmp_path / "events.sqlite3")
+    store = EventStore(tmp_path / "events.sqlite3")
+    assert store.schema_version() == SCHEMA_VERSION == 3
+    assert [(g.id, g.finished) for g in store.games()] == [(1, 20.0), (2, None), (3, None)]
+    assert store.current_game().id == 3, "the newest game stays the one on the table"
+    assert [(line.record.id, line.seq, line.summary) for line in store.listing()] == [(1, 2, None), (2, 1, None),
+                                                                                       (3, 1, None)]
+
+
+def test_a_new_game_becomes_current_and_leaves_the_one_before_unfinished(store):
+    first = store.new_game("dice-race", {}, seed=1)
+    second = store.new_game("dice-race", {}, seed=2)
+    assert store.current_game().id == second.id and store.game(first.id).finished is None
+    store.make_current(first.id)
+    assert store.current_game().id == first.id
+
+
+def test_a_summary_is_written_with_its_event_and_never_filled_over(store):
+    game = store.new_game("dice-race", {}, seed=1, summary={"actor": "Ada"})
+    store.append(game.id, actor="Ada", type="roll", payload={"action": {}}, summary={"actor": "Bo"})
+    store.fill_summary(game.id, {"actor": "stale"})
+    [line] = store.listing()
+    assert line.summary == {"actor": "Bo"} and line.seq == 1 and line.last.actor == "Ada"
 
 
 def test_control_sessions_end_by_logout_pin_change_or_expiry(store):

@@ -210,8 +210,8 @@ def test_a_seed_too_large_for_the_store_keeps_the_game_being_played(live, store)
 def test_a_new_game_that_cannot_be_stored_leaves_the_old_game_to_resume(store):
     old = store.new_game("dice-race", PLAYERS, seed=1)
     with pytest.raises(OverflowError):
-        store.new_game("dice-race", PLAYERS, seed=2**64, replacing=old.id)
-    assert store.last_unfinished_game().id == old.id
+        store.new_game("dice-race", PLAYERS, seed=2**64)
+    assert store.current_game().id == old.id
 
 
 def fuzz_requests() -> Any:
@@ -372,7 +372,8 @@ import sys
 from companion.session import TableSession
 from companion.store import EventStore
 session = TableSession(EventStore(sys.argv[1]))
-session.resume()
+if not session.resume():  # a table that has a game: the kills below hit its replacement by the next one
+    session.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=0)
 print("ready", flush=True)
 seed = 0
 while True:
@@ -399,7 +400,7 @@ def test_a_power_cut_while_games_start_always_leaves_a_game_to_resume(tmp_path):
         child.wait()
         child.stdout.close()
         store = EventStore(path)
-        assert store.last_unfinished_game() is not None, "a power cut left the table with no game"
+        assert store.current_game() is not None, "a power cut left the table with no game"
         store.close()
 
 
