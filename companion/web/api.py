@@ -239,7 +239,7 @@ def games() -> Any:
         if line.last is not None and record.game in GAMES:
             earlier = partial(_earlier, session, record.id)
             entry = log_entries([line.last.to_json()], lang=lang, names=names, game=record.game, earlier=earlier)[0]
-            last = " ".join(item["text"] for item in entry["lines"])
+            last = " · ".join(item["text"] for item in entry["lines"])
         actor = summary.get("actor")
         listed.append({"number": record.id, "game": record.game,
                        "title": get_game(record.game).title if record.game in GAMES else record.game,

@@ -1,7 +1,8 @@
 """The pages players look at (table, new game, camera) and the endpoints only those pages need.
 
 * ``/`` the table: the game's track and boards, the turn phase by phase, log; ``?kiosk=1`` for the big kiosk layout.
-* ``/new`` game setup, ``/camera`` the live camera with the calibration wizard, ``/camera.mjpg`` its stream.
+* ``/new`` game setup, ``/games`` every game (resume, rematch, the current game's seats), ``/camera`` the live
+  camera with the calibration wizard, ``/camera.mjpg`` its stream.
 * ``/api/layout`` the static layout of the current game (board spaces as polygons for the SVG), ``/api/log`` the
   readable log in a language, ``/api/buttons/<name>`` the virtual GPIO buttons, ``/api/calibrate``.
 
@@ -100,6 +101,11 @@ def index() -> str:
 @pages.get("/new")
 def new_game() -> str:
     return render_page("new.html")
+
+
+@pages.get("/games")
+def games_page() -> str:
+    return render_page("games.html")
 
 
 @pages.get("/camera")

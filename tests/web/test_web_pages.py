@@ -52,6 +52,12 @@ def test_under_the_demo_s_bots_each_seat_is_chosen_person_or_bot_and_only_bots_m
     runtime.start_bots(companion, seed=1, delay=0.05)
     try:
         page = open_page(f"{companion.url}new?kiosk=0", control=True, locale="nl-NL")
+        # The form starts from the last set-up: the demo's four bots; two seats go, the first becomes a person's.
+        expect(page.locator("#new-game")).to_have_attribute("data-last-setup", "loaded")
+        expect(page.locator("[data-player='3'] [data-kind=bot]")).to_have_attribute("aria-pressed", "true")
+        page.click("[data-player='3'] button.quiet")
+        page.click("[data-player='2'] button.quiet")
+        page.click("[data-player='0'] [data-kind=person]")
         seat = page.locator("[data-player='0'] .seat-kind")
         expect(seat).to_have_attribute("aria-label", "Wie speelt op deze plaats")
         expect(page.locator("[data-player='0'] [data-kind=person]")).to_have_attribute("aria-pressed", "true")
@@ -63,6 +69,7 @@ def test_under_the_demo_s_bots_each_seat_is_chosen_person_or_bot_and_only_bots_m
         box = page.locator("[data-player='1'] [data-kind=bot]").bounding_box()
         assert box["height"] >= 44 and box["width"] >= 44  # thumb-sized
         page.click("#start-game")
+        page.click("#replace-confirm")  # the bots' game stays in the games list
         page.wait_for_url(companion.url)
         record = companion.session.record
         assert [(p["name"], p["bot"]) for p in record.options["players"]] == [("Ada", False), ("Bea", True)]

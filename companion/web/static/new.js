@@ -3,7 +3,12 @@
 // many players, a hint, its own fieldsets and the options it sends; a game without one gets players by name only.
 // Each seat is a person's or a bot's ("bot": true in its players entry) where bots play (the demo): they play only
 // theirs. A table without bots offers no bot seats: nobody would move them.
+// The form starts from the last set-up (the game on the table and its players). A game still running is not replaced
+// unasked: the page says it stays in the games list, where it can be resumed.
 "use strict";
+
+// The game modules' screen-size listeners ask which game the table page draws; this page draws none.
+const gameUI = () => null;
 
 const PLAIN = { palette: ["green", "red", "blue", "yellow", "purple", "black"], maxPlayers: 6, hint: null,
   startLabel: "start_game", fields: () => [], playersChanged: () => {}, problem: () => null,
@@ -19,7 +24,7 @@ const maxPlayers = () => form().maxPlayers;
 function renderPlayers() {
   const box = document.getElementById("players");
   box.replaceChildren(...setup.players.map((player, k) => el("div", { class: "player-row", "data-player": k },
-    el("input", { type: "text", name: `player-${k}`, value: player.name, "aria-label": T("player_name"),
+    el("input", { type: "text", name: `player-${k}`, value: player.name, "aria-label": T("player_name"), maxlength: 24,
       placeholder: `${T("player_name")} ${k + 1}`, oninput: (e) => {
         player.name = e.target.value; form().playersChanged(setup.players); checkSetup(); } }),
     el("span", { class: "colour-pick" }, palette().map((colour) => el("button", {
@@ -93,19 +98,59 @@ document.getElementById("add-player").addEventListener("click", () => {
 });
 for (const input of document.querySelectorAll("input[name=game]")) input.addEventListener("change", renderGame);
 
+const tableNow = () => fetch("/api/state").then((r) => r.json()).catch(() => null);
+
 document.getElementById("new-game").addEventListener("submit", async (submit) => {
   submit.preventDefault();
-  const error = document.getElementById("setup-error");
   if (setupProblem()) return;
-  const answer = await post("/api/game", { game: chosenGame(), options: form().options(namedPlayers()) });
+  const state = await tableNow();
+  const running = state && state.game && !state.game.over ? state.game : null;
+  if (running) askToReplace(running);
+  else start(state && state.game ? state.game.number : 0);
+});
+
+// A running game is replaced only when the player says so; it stays in the games list, resumable.
+function askToReplace(running) {
+  const question = document.getElementById("replace-question");
+  question.replaceChildren(
+    el("p", {}, T("replace_question", { title: running.title, number: running.number })),
+    el("div", { class: "actions" },
+      el("button", { type: "button", class: "primary big", id: "replace-confirm",
+        onclick: () => { question.hidden = true; start(running.number); } }, T("replace_confirm")),
+      el("button", { type: "button", class: "quiet", onclick: () => { question.hidden = true; } }, T("cancel"))));
+  question.hidden = false;
+  question.scrollIntoView({ block: "nearest" });
+}
+
+// `current`: the game on the table when the player chose (0: none); a game started meanwhile refuses it (stale).
+async function start(current) {
+  const error = document.getElementById("setup-error");
+  const answer = await post("/api/game", { game: chosenGame(), options: form().options(namedPlayers()), current });
   if (!answer.ok) {
     error.textContent = refusalText(answer);
     if (answer.status === 401) showLogin();
     return;
   }
   window.location.href = "/";
-});
+}
+
+// The last set-up: the game on the table (or the one just over) and its players, as a rematch would seat them.
+async function startFromLastSetup() {
+  const state = await tableNow();
+  const last = state && state.game;
+  const radio = last && document.querySelector(`input[name=game][value="${CSS.escape(last.id)}"]`);
+  const players = last && Array.isArray(last.options.players) ? last.options.players : [];
+  const untouched = setup.players.every((p) => !p.name);  // what the player typed meanwhile stays
+  if (radio && players.length >= 2 && untouched) {
+    radio.checked = true;
+    setup.players = players.map((p) => (typeof p === "string" ? { name: p } : p)).map((p) => ({
+      name: String(p.name || ""), colour: p.colour, bot: BOTS_PLAY && Boolean(p.bot) }));
+  }
+  renderGame();
+  document.getElementById("new-game").dataset.lastSetup = "loaded";  // for a test to wait on
+}
 
 document.getElementById("connection").hidden = true;  // no live stream on this page
 onLanguageChange.push(() => renderGame());
 renderGame();
+startFromLastSetup();

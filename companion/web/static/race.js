@@ -32,7 +32,15 @@ function renderRaceOver() {
 
 function drawRaceOver(box) {
   const nodes = [];
-  if (control) nodes.push(el("a", { class: "button primary big new-game", href: "/new" }, T("new_game")));
+  if (control) {
+    const number = S.state.game.number;
+    nodes.push(el("div", { class: "race-over-actions" },
+      el("button", { type: "button", class: "primary big rematch", onclick: async () => {
+        const answer = await post(`/api/games/${number}/rematch`, { current: number });
+        showError(answer.ok ? "" : refusalText(answer));
+      } }, T("rematch")),
+      el("a", { class: "button big new-game", href: "/new" }, T("new_game"))));
+  }
   const summary = RACE.summary;
   if (summary && summary.standings.length) {
     const colours = colourOf(summary.standings);
