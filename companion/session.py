@@ -140,12 +140,19 @@ def replay(game: Game, record: GameRecord, events: list[StoredEvent]) -> tuple[A
 
 
 def summary_of(game: Game, record: GameRecord, state: Any) -> dict[str, Any]:
-    """What the games list shows of a game without replaying it, stored with each of its events: the players, who
-    decides next (an actor id) and how the log names actors and pieces in each language (for its last move)."""
+    """What the games list shows of a game without replaying it, stored with each of its events: the players and
+    who decides next (an actor id)."""
+    return {"players": seat_names(record.options), "actor": game.prompt(state).actor}
+
+
+def names_of(game: Game, state: Any) -> dict[str, dict[str, str]]:
+    """How the log names the game's actors and pieces in each language (the games list tells a last move with them).
+    They change with the seats, not with the moves: stored when a game starts and when a seat changes."""
     presentation = get_presentation(game.id)
+    if presentation is None:
+        return {}
     view = game.view(state)
-    names = {lang: presentation.names(view, lang) for lang in LANGUAGES} if presentation is not None else {}
-    return {"players": seat_names(record.options), "actor": game.prompt(state).actor, "names": names}
+    return {lang: presentation.names(view, lang) for lang in LANGUAGES}
 
 
 def play(game: Game, record: GameRecord, actions: list[tuple[int, dict[str, Any]]]) -> Any:
@@ -272,8 +279,9 @@ class TableSession:
         with self._lock:
             self._check_current(current)
             draft = GameRecord(0, game_id, dict(options), seed, 0.0, None)
-            summary = summary_of(game, draft, state)
-            record = self._write_log(lambda: self.store.new_game(game_id, dict(options), seed=seed, summary=summary))
+            summary, names = summary_of(game, draft, state), names_of(game, state)
+            record = self._write_log(lambda: self.store.new_game(game_id, dict(options), seed=seed, summary=summary,
+                                                                names=names))
             self._current = _Current(record, game, state, [], 0)
             self._pending = None
             self._typed_roll_restored = False
@@ -310,10 +318,10 @@ class TableSession:
             record = replace(current.record, options=changed(current.record.options, change))
             state = play(current.game, record, current.actions)  # the set-up checks the seat as a new game would
             payload = {**change, "was": was, "source": source}
-            summary = summary_of(current.game, record, state)
+            summary, names = summary_of(current.game, record, state), names_of(current.game, state)
             over = current.game.is_over(state)
             stored = self._write_log(lambda: self.store.append(record.id, actor=actor, type=SEAT, payload=payload,
-                                                               over=over, summary=summary))
+                                                               over=over, summary=summary, names=names))
             current.record, current.state, current.last_seq = record, state, stored.seq
             self._save_tray()
         self._publish({"kind": "event", "event": stored.to_json()})
@@ -321,22 +329,22 @@ class TableSession:
         return stored
 
     def game_list(self) -> list[GameListing]:
-        """Every game with its summary (``store.listing``). A game from before summaries were stored (schema 3)
-        is replayed once for its summary, which is kept (only where none is: never over a newer one)."""
+        """Every game with its summary and names (``store.listing``). A game from before they were stored (schema 3)
+        is replayed once for them, and they are kept (only where there are none: never over newer ones)."""
         listed = self.store.listing()
         for n, line in enumerate(listed):
-            if line.summary is None and line.record.game in GAMES:
+            if (line.summary is None or line.names is None) and line.record.game in GAMES:
                 try:
                     game = get_game(line.record.game)
                     events = self.store.events(line.record.id)
                     record = replace(line.record, options=seated(line.record.options, events))
                     state, _ = replay(game, record, events)
-                    summary = summary_of(game, record, state)
+                    summary, names = summary_of(game, record, state), names_of(game, state)
                 except Exception:  # a log the rules no longer read is still listed, with what its header says
                     log.exception("game %d does not replay for the games list", line.record.id)
                     continue
-                self.store.fill_summary(line.record.id, summary)
-                listed[n] = replace(line, summary=summary)
+                self.store.fill_summary(line.record.id, summary, names)
+                listed[n] = replace(line, summary=line.summary or summary, names=line.names or names)
         return listed
 
     def _game_changed(self, game: Game) -> None:

@@ -88,15 +88,18 @@ MIGRATIONS: list[str] = [
     ) WITHOUT ROWID;
     """,
     # 3: no game is thrown away. Which game is on the table (current_game) is kept apart from which games are over
-    # (finished), and each game keeps a summary for the games list. Before, a new game set ``finished`` of the one
-    # it replaced to its own start time; a game over by its rules got the time of the event that ended it (both in
-    # one transaction). So a finished time that is no event's time of that game means "replaced, not over": such
-    # games are open again, resumable from the games list. The newest game is the current one, as before (a restart
-    # resumed the last unfinished game, which only the newest could be); its summary is filled in when first listed.
+    # (finished), and each game keeps what the games list shows: ``summary`` (players, who decides next), written
+    # with every event, and ``names`` (how the log names actors and pieces), written when they change.
+    # Before, a new game set ``finished`` of the one it replaced to its own start time; a game over by its rules got
+    # the time of the event that ended it (both in one transaction). So a finished time that is no event's time of
+    # that game means "replaced, not over": such games are open again, resumable from the games list. The newest
+    # game is the current one, as before (a restart resumed the last unfinished game, which only the newest could
+    # be); summary and names of the old games are filled in when they are first listed.
     """
     UPDATE games SET finished = NULL WHERE finished IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM events WHERE events.game_id = games.id AND events.time = games.finished);
     ALTER TABLE games ADD COLUMN summary TEXT;
+    ALTER TABLE games ADD COLUMN names TEXT;
     CREATE TABLE current_game (
         slot INTEGER PRIMARY KEY CHECK (slot = 1),
         game_id INTEGER NOT NULL REFERENCES games(id)
@@ -163,10 +166,12 @@ GAME_COLUMNS = "id, game, options, seed, created, finished"
 
 @dataclass(frozen=True)
 class GameListing:
-    """One line of the games list: the game, its summary (None until it has one), its last seq and last event."""
+    """One line of the games list: the game, its summary and names (None until it has them), its last seq and last
+    event."""
 
     record: GameRecord
     summary: dict[str, Any] | None
+    names: dict[str, Any] | None
     seq: int
     last: StoredEvent | None
 
@@ -255,14 +260,15 @@ class EventStore:
     # -- games -----------------------------------------------------------------------------------------------------
 
     def new_game(self, game: str, options: dict[str, Any], *, seed: int,
-                 summary: dict[str, Any] | None = None) -> GameRecord:
+                 summary: dict[str, Any] | None = None, names: dict[str, Any] | None = None) -> GameRecord:
         """Record a new game and make it the current one in one transaction: a power cut leaves either the old game
         current or the new one started, never neither. The game it replaces stays as it was, to be resumed."""
         created = time.time()
         with self._lock, self._transaction():
             cursor = self._db.execute(
-                "INSERT INTO games (game, options, seed, created, summary) VALUES (?, ?, ?, ?, ?)",
-                (game, json.dumps(options, sort_keys=True, allow_nan=False), seed, created, _json_or_none(summary)),
+                "INSERT INTO games (game, options, seed, created, summary, names) VALUES (?, ?, ?, ?, ?, ?)",
+                (game, json.dumps(options, sort_keys=True, allow_nan=False), seed, created, _json_or_none(summary),
+                 _json_or_none(names)),
             )
             self._db.execute("INSERT OR REPLACE INTO current_game (slot, game_id) VALUES (1, ?)", (cursor.lastrowid,))
         return GameRecord(cursor.lastrowid, game, options, seed, created, None)
@@ -304,26 +310,33 @@ class EventStore:
             "(SELECT game_id, MAX(seq) AS seq FROM events GROUP BY game_id) l ON e.game_id = l.game_id "
             "AND e.seq = l.seq")}
         listed = []
-        for row in self._query(f"SELECT {GAME_COLUMNS}, summary FROM games ORDER BY id"):
-            record, summary = _game(row[:-1]), json.loads(row[-1]) if row[-1] else None
-            stored = last.get(record.id)
-            listed.append(GameListing(record, summary, stored.seq if stored else 0, stored))
+        for row in self._query(f"SELECT {GAME_COLUMNS}, summary, names FROM games ORDER BY id"):
+            summary, names = (json.loads(value) if value else None for value in row[-2:])
+            record, stored = _game(row[:-2]), last.get(row[0])
+            listed.append(GameListing(record, summary, names, stored.seq if stored else 0, stored))
         return listed
 
-    def fill_summary(self, game_id: int, summary: dict[str, Any]) -> None:
-        """The summary of a game listed before it had one (a log from before schema 3); never over a newer one."""
-        self._write("UPDATE games SET summary = ? WHERE id = ? AND summary IS NULL", (_json_or_none(summary), game_id))
+    def fill_summary(self, game_id: int, summary: dict[str, Any], names: dict[str, Any]) -> None:
+        """The summary and names of a game listed before it had them (a log from before schema 3); each only where
+        there is none, never over a newer one."""
+        with self._lock, self._transaction():
+            self._db.execute("UPDATE games SET summary = ? WHERE id = ? AND summary IS NULL",
+                             (_json_or_none(summary), game_id))
+            self._db.execute("UPDATE games SET names = ? WHERE id = ? AND names IS NULL",
+                             (_json_or_none(names), game_id))
 
     # -- events ----------------------------------------------------------------------------------------------------
 
     def append(self, game_id: int, *, actor: str, type: str, payload: dict[str, Any],
-               over: bool = False, summary: dict[str, Any] | None = None) -> StoredEvent:
+               over: bool = False, summary: dict[str, Any] | None = None,
+               names: dict[str, Any] | None = None) -> StoredEvent:
         """Store one event durably and return it with its sequence number (1, 2, ... per game).
 
         ``over``: whether the game is over after this event. It is finished (not resumed after a restart) in the
         same transaction, and an undo that takes a game back from its end opens it again: a power cut between the
         two writes would otherwise leave a game in progress that no restart resumes. ``summary`` (the games list's
-        line of the game after this event) is written in the same transaction, for the same reason.
+        line of the game after this event) and ``names`` (where they changed) are written in the same transaction,
+        for the same reason.
         """
         now = time.time()
         data = json.dumps(payload, sort_keys=True, allow_nan=False)  # the log is standard JSON, forever
@@ -341,6 +354,8 @@ class EventStore:
                 self._db.execute("UPDATE games SET finished = NULL WHERE id = ? AND finished IS NOT NULL", (game_id,))
             if summary is not None:
                 self._db.execute("UPDATE games SET summary = ? WHERE id = ?", (_json_or_none(summary), game_id))
+            if names is not None:
+                self._db.execute("UPDATE games SET names = ? WHERE id = ?", (_json_or_none(names), game_id))
         return StoredEvent(game_id, seq, now, actor, type, payload)
 
     def events(self, game_id: int, *, after: int = 0) -> list[StoredEvent]:

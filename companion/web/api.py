@@ -234,7 +234,7 @@ def games() -> Any:
     listed = []
     for line in reversed(session.game_list()):
         record, summary = line.record, line.summary or {}
-        names = (summary.get("names") or {}).get(lang) or {}
+        names = (line.names or {}).get(lang) or {}
         last = None
         if line.last is not None and record.game in GAMES:
             earlier = partial(_earlier, session, record.id)

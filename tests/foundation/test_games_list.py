@@ -11,7 +11,7 @@ import pytest
 import companion.session
 from companion.games import get_game
 from companion.games.base import BadName
-from companion.session import GameIsOver, NoSuchGame, Stale, TableSession, replay, summary_of
+from companion.session import GameIsOver, NoSuchGame, Stale, TableSession, names_of, replay, summary_of
 from companion.store import EventStore
 from tests.conftest import PIN
 
@@ -165,8 +165,9 @@ def test_a_game_from_before_summaries_is_replayed_once_for_its_summary(session, 
     record = store.new_game("dice-race", ADA_BO, seed=1)  # as a schema-2 log left it: no summary
     store.append(record.id, actor="Ada", type="roll", payload={"action": {"type": "roll", "dice": ["4"]}})
     [line] = session.game_list()
-    assert line.summary["actor"] == "Bo"
+    assert line.summary["actor"] == "Bo" and line.names["de"] == {"Ada": "Ada", "Bo": "Bo"}
     assert store.listing()[0].summary == line.summary, "kept: the next list reads it"
+    assert store.listing()[0].names == line.names
 
 
 KEEP_PLAYING = """
@@ -215,6 +216,7 @@ def test_after_a_power_cut_every_summary_is_the_one_its_log_replays_to(tmp_path)
                                              "options": companion.session.seated(line.record.options, events)})
             state, _ = replay(game, record, events)
             assert line.summary == summary_of(game, record, state), f"game {line.record.id} at {line.seq}"
+            assert line.names == names_of(game, state), f"game {line.record.id} at {line.seq}"
             assert (line.record.finished is not None) == game.is_over(state)
         store.close()
 

@@ -97,8 +97,8 @@ def test_a_version_2_database_opens_the_games_new_game_replaced_and_keeps_the_on
     assert store.schema_version() == SCHEMA_VERSION == 3
     assert [(g.id, g.finished) for g in store.games()] == [(1, 20.0), (2, None), (3, None)]
     assert store.current_game().id == 3, "the newest game stays the one on the table"
-    assert [(line.record.id, line.seq, line.summary) for line in store.listing()] == [(1, 2, None), (2, 1, None),
-                                                                                       (3, 1, None)]
+    assert [(line.record.id, line.seq, line.summary, line.names) for line in store.listing()] == [
+        (1, 2, None, None), (2, 1, None, None), (3, 1, None, None)]
 
 
 def test_a_new_game_becomes_current_and_leaves_the_one_before_unfinished(store):
@@ -110,11 +110,12 @@ def test_a_new_game_becomes_current_and_leaves_the_one_before_unfinished(store):
 
 
 def test_a_summary_is_written_with_its_event_and_never_filled_over(store):
-    game = store.new_game("dice-race", {}, seed=1, summary={"actor": "Ada"})
+    game = store.new_game("dice-race", {}, seed=1, summary={"actor": "Ada"}, names={"en": {"Ada": "Ada"}})
     store.append(game.id, actor="Ada", type="roll", payload={"action": {}}, summary={"actor": "Bo"})
-    store.fill_summary(game.id, {"actor": "stale"})
+    store.fill_summary(game.id, {"actor": "stale"}, {"en": {}})
     [line] = store.listing()
-    assert line.summary == {"actor": "Bo"} and line.seq == 1 and line.last.actor == "Ada"
+    assert line.summary == {"actor": "Bo"} and line.names == {"en": {"Ada": "Ada"}}
+    assert line.seq == 1 and line.last.actor == "Ada"
 
 
 def test_control_sessions_end_by_logout_pin_change_or_expiry(store):
