@@ -300,3 +300,20 @@ def test_the_log_tells_a_seat_handed_to_a_bot_and_taken_back_in_each_language(li
     assert texts == {"en": ["A bot plays Bo's seat from now on", "Bo takes the seat back from the bot"],
                      "de": ["Ab jetzt spielt ein Bot den Platz von Bo", "Bo übernimmt den Platz wieder vom Bot"],
                      "nl": ["Vanaf nu speelt een bot de plaats van Bo", "Bo neemt de plaats terug van de bot"]}
+
+
+def test_the_statistics_count_a_renamed_player_under_the_new_name_live_and_rebuilt(session):
+    from companion.stats import TableStats
+
+    stats = TableStats(session.store)
+    stats.rebuild()
+    session.event_listeners.append(stats.update)
+    session.new_game("dice-race", ADA_BO, seed=1)
+    roll(session, "6")
+    session.change_seat(0, name="Adele", actor="table")
+    finish_dice_race(session)
+    (game,) = stats.to_json()["games"]
+    assert game["players"] == ["Adele", "Bo"] and game["winners"] == ["Adele"]
+    rebuilt = TableStats(session.store)
+    rebuilt.rebuild()
+    assert rebuilt.to_json() == stats.to_json()
