@@ -102,6 +102,14 @@ def test_the_games_list_speaks_german_and_shows_spectators_no_controls(race, ope
     assert spectator.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
     assert race_number == session.store.listing()[0].record.id
 
+    # A rematch over the running game asks first, as New game does; the running game stays listed.
+    page.locator(f".game-item[data-game='{race_number}'] button.rematch").click()
+    expect(page.locator("#games-question")).to_contain_text("Dice Race (Spiel 3) läuft noch")
+    page.click("#games-question-confirm")
+    page.wait_for_url(f"{base}/")
+    assert session.record.game == "chariot-race" and session.record.id == 4
+    assert [line.record.finished is None for line in session.store.listing()] == [True, False, True, True]
+
 
 def test_players_are_renamed_and_a_seat_is_handed_to_a_bot_and_back_each_in_the_log(race, open_page):
     race.app.config["BOTS_PLAY"] = True  # the demo's table: bots play the seats given to them

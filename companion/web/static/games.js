@@ -40,7 +40,7 @@ function gameItem(game) {
     !game.over && !game.current ? el("button", { type: "button", class: "primary control-only resume",
       onclick: () => choose(`/api/games/${game.number}/resume`) }, T("resume")) : null,
     el("button", { type: "button", class: "control-only rematch",
-      onclick: () => choose(`/api/games/${game.number}/rematch`) }, T("rematch")),
+      onclick: () => askThenChoose(`/api/games/${game.number}/rematch`) }, T("rematch")),
     el("a", { class: "button quiet export", href: `/api/games/${game.number}/export`, download: "" }, T("export"))));
 }
 
@@ -48,6 +48,21 @@ function renderGames() {
   const box = document.getElementById("games");
   const games = (GAMES.list && GAMES.list.games) || [];
   box.replaceChildren(...(games.length ? games.map(gameItem) : [el("li", { class: "hint" }, T("games_none"))]));
+}
+
+// A rematch is a new game: over a running game it asks first, as New game does (the running game stays listed).
+function askThenChoose(path) {
+  const question = document.getElementById("games-question");
+  const running = GAMES.state && GAMES.state.game && !GAMES.state.game.over ? GAMES.state.game : null;
+  if (!running) { choose(path); return; }
+  question.replaceChildren(
+    el("p", {}, T("replace_question", { title: running.title, number: running.number })),
+    el("div", { class: "actions" },
+      el("button", { type: "button", class: "primary", id: "games-question-confirm",
+        onclick: () => { question.hidden = true; choose(path); } }, T("replace_confirm")),
+      el("button", { type: "button", class: "quiet", onclick: () => { question.hidden = true; } }, T("cancel"))));
+  question.hidden = false;
+  question.scrollIntoView({ block: "nearest" });
 }
 
 // Resume or rematch: the table page shows the game as soon as it is on the table.
