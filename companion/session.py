@@ -134,7 +134,7 @@ def replay(game: Game, record: GameRecord, events: list[StoredEvent]) -> tuple[A
         if event.type == UNDO:
             if actions:
                 actions.pop()
-        elif event.type != SEAT:  # a seat change is in the record's options already (see resume)
+        elif event.type != SEAT:  # a seat change is in the record's options already (companion.seating.seated)
             actions.append((event.seq, event.payload["action"]))
     return play(game, record, actions), actions
 
@@ -210,10 +210,11 @@ class TableSession:
         record = self.store.current_game()
         if record is None or record.finished is not None:
             return False
+        loaded = self._replayed(record)
         with self._lock:
-            game = self._load(record)
-        log.info("resumed game %d (%s) at event %d", record.id, record.game, self._current.last_seq)
-        self._game_changed(game)
+            self._put(loaded)
+        log.info("resumed game %d (%s) at event %d", record.id, record.game, loaded.last_seq)
+        self._game_changed(loaded.game)
         self._publish({"kind": "resumed"})
         return True
 
@@ -227,13 +228,13 @@ class TableSession:
             record = self._record(number)
             if record.finished is not None:
                 raise GameIsOver(f"game {number} is over; it can be exported or played again as a rematch")
+            loaded = self._replayed(record)  # a log that does not replay raises here, before the table changes
             self._write_log(lambda: self.store.make_current(number))
-            game = self._load(record)
-            resumed = self._current.record
+            self._put(loaded)
         log.info("game %d (%s) resumed from the games list", record.id, record.game)
-        self._game_changed(game)  # the camera switches to its dice, as on a resume at start-up
+        self._game_changed(loaded.game)  # the camera switches to its dice, as on a resume at start-up
         self._publish({"kind": "resumed"})
-        return resumed
+        return loaded.record
 
     def rematch(self, number: int, *, current: int | None = None, seed: int | None = None) -> GameRecord:
         """A new game of game ``number``'s game with its players (as they are seated now) and options, new seed."""
@@ -253,19 +254,22 @@ class TableSession:
         if current is not None and current != now:
             raise Stale("current", current, now)
 
-    def _load(self, record: GameRecord) -> Game:
-        """Make ``record`` the game on the table, replayed from the log (seat changes first: see seating)."""
+    def _replayed(self, record: GameRecord) -> _Current:
+        """Game ``record`` as its log leaves it (the seat changes applied to its set-up first: see seating)."""
         game = get_game(record.game)
         events = self.store.events(record.id)
         record = replace(record, options=seated(record.options, events))
         state, actions = replay(game, record, events)
-        self._current = _Current(record, game, state, actions, events[-1].seq if events else 0)
+        return _Current(record, game, state, actions, events[-1].seq if events else 0)
+
+    def _put(self, current: _Current) -> None:
+        """Put a replayed game on the table, with the roll lying in the tray if it was left there for it."""
+        self._current = current
         self._pending = None
         self._consumed = None
         self._typed_roll_restored = False
         self._cursor = 0
         self._restore_tray()
-        return game
 
     def new_game(self, game_id: str, options: Mapping[str, Any], *, seed: int | None = None,
                  current: int | None = None) -> GameRecord:
@@ -335,11 +339,9 @@ class TableSession:
         for n, line in enumerate(listed):
             if (line.summary is None or line.names is None) and line.record.game in GAMES:
                 try:
-                    game = get_game(line.record.game)
-                    events = self.store.events(line.record.id)
-                    record = replace(line.record, options=seated(line.record.options, events))
-                    state, _ = replay(game, record, events)
-                    summary, names = summary_of(game, record, state), names_of(game, state)
+                    loaded = self._replayed(line.record)
+                    summary = summary_of(loaded.game, loaded.record, loaded.state)
+                    names = names_of(loaded.game, loaded.state)
                 except Exception:  # a log the rules no longer read is still listed, with what its header says
                     log.exception("game %d does not replay for the games list", line.record.id)
                     continue
