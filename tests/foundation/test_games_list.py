@@ -317,3 +317,18 @@ def test_the_statistics_count_a_renamed_player_under_the_new_name_live_and_rebui
     rebuilt = TableStats(session.store)
     rebuilt.rebuild()
     assert rebuilt.to_json() == stats.to_json()
+
+
+def test_a_game_new_game_replaced_before_schema_3_is_listed_and_resumed(tmp_path):
+    from tests.foundation.test_store import version_2_database
+
+    version_2_database(tmp_path / "events.sqlite3")
+    session = TableSession(EventStore(tmp_path / "events.sqlite3"))
+    assert session.resume() and session.record.id == 3
+    listed = session.game_list()
+    assert [(line.record.id, line.record.finished is None, line.summary["actor"]) for line in listed] == [
+        (1, False, "Ada"), (2, True, "Bo"), (3, True, "Bo")]
+    with pytest.raises(GameIsOver):
+        session.resume_game(1, current=3)
+    session.resume_game(2, current=3)
+    assert session.record.id == 2 and session.snapshot()["view"]["players"][0] == {"name": "Ada", "position": 1}
