@@ -375,7 +375,7 @@ const Automobiles = (() => {
     const open = (v().variants || {}).open_bags;
     const list = players().map((p) => el("article", { class: `au-board colour-${p.colour}`
       + `${p.colour === current ? " current" : ""}${p.colour === decides && p.colour !== current ? " deciding" : ""}`,
-    "data-colour": p.colour },
+    "data-colour": p.colour, "data-seat": p.colour },
     el("header", {}, el("span", { class: "swatch" }), el("strong", {}, p.name),
       p.slipstream ? el("span", { class: "au-slip", title: T("au_slipstream_hint") }, `≋ ${T("au_slipstream")}`)
         : null,

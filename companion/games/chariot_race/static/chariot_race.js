@@ -278,7 +278,8 @@ const Chariot = (() => {
       const laps = Math.min(car.laps, 2);
       const status = car.wrecked ? T("wrecked") : car.finished ? T("finished") : "";
       const card = el("article", { class: `chariot-card colour-${car.colour}${car.id === v.current ? " current" : ""}`
-        + `${car.wrecked ? " wrecked" : ""}${car.finished ? " finished" : ""}`, "data-chariot": car.id },
+        + `${car.wrecked ? " wrecked" : ""}${car.finished ? " finished" : ""}`, "data-chariot": car.id,
+        "data-seat": car.id },
       el("header", {},
         el("span", { class: "swatch" }),
         el("strong", {}, name(car.id)),
