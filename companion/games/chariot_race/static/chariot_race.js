@@ -7,7 +7,7 @@
 const Chariot = (() => {
   const STEPS = ["repair", "speed", "roll", "fortune", "move", "attack"];
 
-  const STEP_OF = { repair: 0, roll: 2, reroll: 2, fortune: 2, drive: 4, move: 4, attack: 5, over: 6 };
+  const STEP_OF = { repair: 0, roll: 2, reroll: 2, fortune: 3, drive: 4, move: 4, attack: 5, over: 6 };
 
   const HITS = new Set(["rammed", "curve_damage", "caltrop_hit", "spear", "gallop_damage", "wrecked", "rocks"]);
 
