@@ -569,7 +569,11 @@ async function onMessage(kind, message) {
   const previous = S.state;
   S.state = message.state;
   const newGame = !previous || !previous.game || !S.state.game || previous.game.number !== S.state.game.number;
-  if (newGame) await ensureLayout();
+  if (newGame) {
+    S.draft = [];  // dice typed in for the game before are not the new game's roll
+    S.choosingSeat = false;
+    await ensureLayout();
+  }
   render();
   const entry = kind === "event" && message.log && message.log[CATALOG.lang];
   if (entry && !newGame && S.logFor === S.state.game.number && entry.seq === S.lastLogSeq + 1) {
