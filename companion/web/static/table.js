@@ -10,6 +10,7 @@ const S = {
   state: null, layout: null, layoutFor: null, boards: {},
   entries: [], logFor: null, lastLogSeq: 0, logChain: Promise.resolve(),
   selection: [], draft: [], dest: null, alt: 0, turnKey: "", armed: null, pickerIndex: null, seenAt: {},
+  seatsByGame: {},
 };
 
 // ---- helpers ------------------------------------------------------------------------------------------------------
@@ -109,13 +110,16 @@ const tableSeats = () => (S.state && S.state.game && !S.state.game.over && S.sta
 
 function mySeats() {
   if (!$("#seat-bar") || !tableSeats().length) return [];
-  let saved;
-  try { saved = JSON.parse(localStorage.getItem(seatKey()) || "[]"); } catch (_) { saved = []; }
-  const ids = tableSeats().map((seat) => seat.id);
-  return Array.isArray(saved) ? ids.filter((id) => saved.includes(id)) : [];
+  const key = seatKey();
+  if (!(key in S.seatsByGame)) {
+    try { S.seatsByGame[key] = JSON.parse(localStorage.getItem(key) || "[]"); } catch (_) { S.seatsByGame[key] = []; }
+  }
+  const saved = S.seatsByGame[key];
+  return Array.isArray(saved) ? tableSeats().map((seat) => seat.id).filter((id) => saved.includes(id)) : [];
 }
 
 function setMySeats(ids) {
+  S.seatsByGame[seatKey()] = ids;
   try {
     if (ids.length) localStorage.setItem(seatKey(), JSON.stringify(ids));
     else localStorage.removeItem(seatKey());
@@ -171,16 +175,16 @@ function renderYourTurn() {
   S.lastActor = actor;
   if (!turnStarts) return;
   if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
-  bringIntoView("#your-turn");
+  bringIntoView("#your-turn", { fromBelow: true });
 }
 
-// The turn panel scrolled up out of sight (a long roll box confirmed at its foot, a turn that came while reading the
-// boards) comes back into view.
-function bringIntoView(selector) {
+// A part scrolled up out of sight (the next decision after a long roll box confirmed at its foot) comes back into
+// view; one below the screen only where the player is called (their turn), not after every tap on the track.
+function bringIntoView(selector, { fromBelow = false } = {}) {
   const node = $(selector);
   if (!node || window.TABLE.kiosk) return;
   const box = node.getBoundingClientRect();
-  if (box.top < 0 || box.top > window.innerHeight - 40) node.scrollIntoView({ block: "start" });
+  if (box.top < 0 || (fromBelow && box.top > window.innerHeight - 40)) node.scrollIntoView({ block: "start" });
 }
 
 // ---- the track ---------------------------------------------------------------------------------------------------
