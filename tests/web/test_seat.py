@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from companion.games.bots import RandomBot, roll
+from tests.web import test_screen_sizes
 from tests.web.conftest import shoot
+from tests.web.test_screen_sizes import fits_the_width
 from tests.web.test_screens import PHONE, TABLET, boxes
 
 pytestmark = pytest.mark.browser
@@ -22,6 +24,8 @@ VIBRATIONS = "() => { window.vibrations = []; navigator.vibrate = (pattern) => w
 """A stand-in for the phone's vibration: headless Chromium has none, so the calls are counted."""
 SEATED = re.compile(r"\bseated\b")
 MY_TURN = re.compile(r"\bseated\b.*\bmy-turn\b")
+every_game = test_screen_sizes.table
+"""test_screen_sizes' fixture ``table``: each game played a while by bots, on a real server."""
 
 
 def take_seat(page: Any, name: str) -> None:
@@ -112,3 +116,20 @@ def test_the_kiosk_stays_the_whole_table(race, open_page):
     expect(page.locator("#prompt")).to_have_text("Julia: Roll")
     assert page.locator("#seat-bar, #your-turn, #other-seats").count() == 0
     expect(page.locator("body")).not_to_have_class(SEATED)
+
+
+def test_every_game_seats_a_phone_within_its_width(every_game, open_page):
+    page = open_page(f"http://127.0.0.1:{every_game.port}/?kiosk=0", control=True, viewport=PHONE, locale="de-DE")
+    expect(page.locator("#prompt")).not_to_be_empty()
+    seat = page.evaluate("S.state.seats[0].id")
+    page.click("#seat-take")
+    small = [t for t in boxes(page, "#seat-bar button") if t["h"] < 44 or t["w"] < 44]
+    assert small == [], small
+    page.click(f".seat-choice[data-seat='{seat}']")
+    page.click("#seat-done")
+    expect(page.locator("body")).to_have_class(SEATED)
+    fits_the_width(page, PHONE[0])
+    [turn] = boxes(page, "#turn")
+    assert turn["y"] < PHONE[1] / 3
+    if page.locator("#boards [data-seat]").count():  # a game with boards: the seat's own comes first
+        assert page.evaluate("document.querySelector('#boards > *').dataset.seat") == seat
