@@ -1,5 +1,5 @@
 """In Chromium: "this phone is my seat". A phone or tablet takes a seat (remembered in the browser per game, given
-back with one tap): it shows the turn and that seat's board first, the other seats folded, and an unmistakable
+back from the same chooser): it shows the turn and that seat's board first, the other seats folded, and an unmistakable
 "your turn" that vibrates once when a turn comes to the seat. Spectators may follow a seat without controls; the
 kiosk stays the whole table."""
 
