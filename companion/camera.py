@@ -96,6 +96,7 @@ class TableCamera:
             raise CameraOff(off_reason(dice_set, exc)) from exc
         self.readings = threading.Condition()
         self.reading_count = 0
+        self._roll_of_the_game_before = False
         self._switching = threading.Lock()
         self._teacher = Teacher(Path(config.data_dir), enrolment_path(config.data_dir, dice_set), self.pipeline)
         session.correction_listeners.append(self._teacher.keep_correction)
@@ -119,8 +120,16 @@ class TableCamera:
         self.pipeline.stop()
 
     def follow(self, game: Game) -> None:
-        """A game started or resumed (a session game listener): read its dice from the next frame on."""
+        """A game started or resumed (a session game listener): read its dice from the next frame on.
+
+        Dice still rolling (or settling) as the game changes were rolled for the game before: their reading is not
+        offered to the new one, whose first roll would otherwise show it ("5 dice read, 4 needed"). A synthetic tray
+        that renders the new game's dice is a new scene: nothing of the game before lies in it."""
+        from vision.settle import ROLLING, SETTLING
+
+        moving, source = self.pipeline.settle.state in (ROLLING, SETTLING), self.source
         self.use_dice(game.dice_set)
+        self._roll_of_the_game_before = moving and self.source is source
 
     def use_dice(self, dice_set: str) -> None:
         """Switch to `dice_set`: its model with the table's enrolment, its teacher, and a new source only where
@@ -154,6 +163,10 @@ class TableCamera:
                 self.start()
 
     def _on_reading(self, reading: Any, image: Any) -> None:
+        before, self._roll_of_the_game_before = self._roll_of_the_game_before, False
+        if before:
+            log.info("a roll of the game before was dropped: %s", reading.labels)
+            return
         game = self.session.game
         if game is not None and not set(reading.labels) <= set(game.die_faces):
             log.info("a reading of another game's dice was dropped: %s", reading.labels)
@@ -166,6 +179,8 @@ class TableCamera:
             self.readings.notify_all()
 
     def _on_status(self, event: Any) -> None:
+        if event.kind == CameraState.STILL:  # that roll has come to rest (read or not): the next one is the new game's
+            self._roll_of_the_game_before = False
         if self.off is not None:  # the pipeline stopping as the camera was turned off; "off" says why
             return
         self.session.set_status(camera={"state": event.kind, "message": event.message, "source": self.source.name})

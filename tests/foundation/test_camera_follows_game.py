@@ -4,6 +4,7 @@ demo tray and taught with its own dice set at once, without a restart; dice with
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from companion.session import TableSession
 from companion.store import EventStore
 from tests.conftest import PIN, Client
 from vision.camera_state import CameraState
+from vision.settle import ROLLING, SETTLING
 
 CHARIOT_PLAYERS = [{"name": "Ada", "colour": "green"}, {"name": "Bo", "colour": "red"}]
 
@@ -110,3 +112,20 @@ def test_a_game_with_the_same_dice_keeps_the_camera_as_it_is(demo: Companion):
     demo.session.new_game("chariot-race", {"players": CHARIOT_PLAYERS}, seed=1)
     demo.session.new_game("chariot-race", {"players": CHARIOT_PLAYERS}, seed=2)
     assert (camera.pipeline, camera.source, camera.pipeline.classifier) == (pipeline, source, classifier)
+
+
+def test_a_roll_still_rolling_as_a_new_game_starts_is_not_the_new_games_roll(demo: Companion):
+    session, camera = demo.session, demo.camera
+    session.new_game("chariot-race", {"players": CHARIOT_PLAYERS}, seed=1)
+    camera.source.roll(["drive", "drive", "steer", "gallop", "fortune"])  # speed 5 in the game before
+    deadline = time.monotonic() + 10
+    while camera.pipeline.settle.state not in (ROLLING, SETTLING):  # the dice tumble into the tray
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    before = camera.reading_count
+    session.new_game("chariot-race", {"players": CHARIOT_PLAYERS}, seed=2)  # its first roll wants 4 dice
+    assert not camera.wait_for_reading(before, timeout=3)  # settled, read and dropped: not offered
+    assert session.snapshot()["pending"] is None
+    before = camera.reading_count
+    camera.source.roll(["drive", "steer", "steer", "gallop"])  # the new game's own roll is read as ever
+    assert len(wait_for_pending(demo, before)) == 4

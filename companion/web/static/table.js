@@ -10,6 +10,7 @@ const S = {
   state: null, layout: null, layoutFor: null, boards: {},
   entries: [], logFor: null, lastLogSeq: 0, logChain: Promise.resolve(),
   selection: [], draft: [], dest: null, alt: 0, turnKey: "", armed: null, pickerIndex: null, seenAt: {},
+  seatsByGame: {},
 };
 
 // ---- helpers ------------------------------------------------------------------------------------------------------
@@ -42,8 +43,22 @@ function optionLabel(option) {
   return (index >= 0 && labels[index]) || plainLabel(option);
 }
 
+// A refusal is about the tap that was refused: it goes after a while, and soon once the table has moved on (but
+// never at once: a refusal that arrives just after the new state must still be read).
+const ERROR_SECONDS = 10;
+const ERROR_AFTER_A_CHANGE = 3;
+
 function showError(text) {
   $("#action-error").textContent = text || "";
+  clearTimeout(S.errorTimer);
+  S.errorAt = text ? Date.now() : 0;
+  if (text) S.errorTimer = setTimeout(() => showError(""), ERROR_SECONDS * 1000);
+}
+
+function errorOnAChange() {
+  if (!S.errorAt) return;
+  clearTimeout(S.errorTimer);
+  S.errorTimer = setTimeout(() => showError(""), Math.max(0, S.errorAt + ERROR_AFTER_A_CHANGE * 1000 - Date.now()));
 }
 
 // Every change names the state it was chosen on (seq) and, for dice, the reading it saw: if the table has moved on
@@ -52,6 +67,7 @@ function showError(text) {
 async function send(path, body) {
   if (S.busy) return { ok: false, status: 0, body: {} };
   S.busy = true;
+  S.sentAt = Date.now();  // the new state may come before the answer: it is this screen's own move all the same
   lockControls();
   const reading = S.state.pending ? S.state.pending.reading : undefined;
   let answer;
@@ -82,6 +98,95 @@ function lockControls() {
 const confirmOption = (index) => (control ? send("/api/confirm", { option: index, actor: S.state.prompt.actor,
   reading: null }) : showLogin());
 
+// ---- this device's seat -------------------------------------------------------------------------------------------
+
+// A phone or tablet may take a seat (or two: a player may drive two chariots). It is remembered in this browser per
+// game number, never on the server: a spectator may follow a seat too, and a seat is not a right to play. A seated
+// screen shows its own boards and the turn first, folds the other seats and says "your turn" unmistakably. The kiosk
+// (no #seat-bar) stays the whole table. Seat ids are the actors the server lists in state.seats (Game.seats), and a
+// game's module marks each seat's board with data-seat: this page names no game.
+const seatKey = () => `seat:${S.state.game.number}`;
+const tableSeats = () => (S.state && S.state.game && !S.state.game.over && S.state.seats) || [];
+
+function mySeats() {
+  if (!$("#seat-bar") || !tableSeats().length) return [];
+  const key = seatKey();
+  if (!(key in S.seatsByGame)) {
+    try { S.seatsByGame[key] = JSON.parse(localStorage.getItem(key) || "[]"); } catch (_) { S.seatsByGame[key] = []; }
+  }
+  const saved = S.seatsByGame[key];
+  return Array.isArray(saved) ? tableSeats().map((seat) => seat.id).filter((id) => saved.includes(id)) : [];
+}
+
+function setMySeats(ids) {
+  S.seatsByGame[seatKey()] = ids;
+  try {
+    if (ids.length) localStorage.setItem(seatKey(), JSON.stringify(ids));
+    else localStorage.removeItem(seatKey());
+  } catch (_) { /* storage refused (a private window): the seat lasts as long as the page */ }
+  render();
+}
+
+const isMine = (actor) => Boolean(actor) && mySeats().includes(actor);
+
+function renderSeatBar() {
+  const bar = $("#seat-bar");
+  if (!bar) return;
+  const seats = tableSeats();
+  const mine = mySeats();
+  document.body.classList.toggle("seated", mine.length > 0);
+  if (!seats.length) { bar.replaceChildren(); return; }
+  if (S.choosingSeat) {
+    bar.replaceChildren(el("p", { class: "hint" }, T("seat_choose")), el("div", { class: "seat-choices" },
+      seats.map((seat) => el("button", { type: "button", class: "seat-choice", "data-seat": seat.id,
+        "aria-pressed": mine.includes(seat.id) ? "true" : "false",
+        onclick: () => setMySeats(mine.includes(seat.id) ? mine.filter((id) => id !== seat.id) : [...mine, seat.id]) },
+      actorName(seat.id), seat.bot ? el("small", { class: "tag" }, T("seat_bot")) : null))),
+    el("button", { type: "button", class: "primary", id: "seat-done",
+      onclick: () => { S.choosingSeat = false; render(); } }, T("seat_done")),
+    mine.length ? el("button", { type: "button", class: "quiet", id: "seat-give-back",
+      onclick: () => { S.choosingSeat = false; setMySeats([]); } }, T("seat_give_back")) : null);
+    return;
+  }
+  const choose = () => { S.choosingSeat = true; render(); };
+  if (!mine.length) {
+    bar.replaceChildren(el("button", { type: "button", class: "quiet", id: "seat-take", onclick: choose },
+      T("seat_take")));
+    return;
+  }
+  bar.replaceChildren(el("span", { class: "seat-mine" }, T("seat_yours", { name: mine.map(actorName).join(", ") })),
+    el("button", { type: "button", class: "quiet", id: "seat-change", onclick: choose }, T("seat_change")));
+}
+
+// "Your turn": a banner over the turn, the panel in the seat's light, and a vibration where the browser allows it,
+// once each time a decision comes to one of this screen's seats (not again for each step of the same turn).
+function renderYourTurn() {
+  const box = $("#your-turn");
+  if (!box) return;
+  const mine = mySeats();
+  const actor = S.state.game && !S.state.game.over ? S.state.prompt.actor : null;
+  const myTurn = isMine(actor);
+  document.body.classList.toggle("my-turn", myTurn);
+  box.hidden = !mine.length || !actor;
+  box.classList.toggle("mine", myTurn);
+  box.textContent = myTurn ? T("your_turn", { name: actorName(actor) }) : actor ? T("seat_waiting",
+    { name: actorName(actor) }) : "";
+  const turnStarts = myTurn && actor !== S.lastActor && S.lastActor !== undefined;
+  S.lastActor = actor;
+  if (!turnStarts) return;
+  if (navigator.vibrate) navigator.vibrate([200, 100, 200]);
+  bringIntoView("#your-turn", { fromBelow: true });
+}
+
+// A part scrolled up out of sight (the next decision after a long roll box confirmed at its foot) comes back into
+// view; one below the screen only where the player is called (their turn), not after every tap on the track.
+function bringIntoView(selector, { fromBelow = false } = {}) {
+  const node = $(selector);
+  if (!node || window.TABLE.kiosk) return;
+  const box = node.getBoundingClientRect();
+  if (box.top < 0 || (fromBelow && box.top > window.innerHeight - 40)) node.scrollIntoView({ block: "start" });
+}
+
 // ---- the track ---------------------------------------------------------------------------------------------------
 
 function drawBoard() {
@@ -104,7 +209,17 @@ function renderBoards() {
   const container = $("#boards");
   const ui = gameUI();
   container.hidden = !ui;
-  container.replaceChildren(...(ui ? ui.boards() : []));
+  const nodes = ui ? ui.boards() : [];
+  const mine = mySeats();
+  if (!mine.length) { container.replaceChildren(...nodes); return; }
+  // A seated screen: its own boards first, the other seats folded (one tap opens them), then the rest (the cards).
+  const seat = (node) => (node.dataset ? node.dataset.seat : undefined);
+  const others = nodes.filter((node) => seat(node) && !mine.includes(seat(node)));
+  const fold = others.length ? el("details", { class: "other-seats", id: "other-seats", open: Boolean(S.othersOpen),
+    ontoggle: (event) => { S.othersOpen = event.target.open; } },
+  el("summary", {}, T("seat_others", { n: others.length })), el("div", { class: "other-boards" }, others)) : null;
+  container.replaceChildren(...nodes.filter((node) => mine.includes(seat(node))), ...(fold ? [fold] : []),
+    ...nodes.filter((node) => !seat(node)));
 }
 
 // ---- the turn -----------------------------------------------------------------------------------------------------
@@ -422,8 +537,10 @@ function render() {
   if (!S.state) return;
   const state = S.state;
   const key = state.game ? `${state.game.number}:${state.seq}:${state.prompt.phase}:${state.prompt.actor}` : "";
-  if (key !== S.turnKey) {
+  const turnChanged = key !== S.turnKey;
+  if (turnChanged) {
     S.turnKey = key;
+    errorOnAChange();
     if (S.armed) { clearTimeout(S.armedTimer); S.armed = null; renderArmed(); }  // asked about another state
     S.selection = [];
     S.dest = null;
@@ -446,13 +563,21 @@ function render() {
   renderButtons();
   drawOverlay();
   lockControls();
+  renderSeatBar();
+  renderYourTurn();
+  // This screen's own tap moved the table on: its next decision comes into view, not above the screen.
+  if (turnChanged && Date.now() - (S.sentAt || 0) < 10000) bringIntoView("#turn");
 }
 
 async function onMessage(kind, message) {
   const previous = S.state;
   S.state = message.state;
   const newGame = !previous || !previous.game || !S.state.game || previous.game.number !== S.state.game.number;
-  if (newGame) await ensureLayout();
+  if (newGame) {
+    S.draft = [];  // dice typed in for the game before are not the new game's roll
+    S.choosingSeat = false;
+    await ensureLayout();
+  }
   render();
   const entry = kind === "event" && message.log && message.log[CATALOG.lang];
   if (entry && !newGame && S.logFor === S.state.game.number && entry.seq === S.lastLogSeq + 1) {

@@ -375,9 +375,10 @@ const Automobiles = (() => {
     const open = (v().variants || {}).open_bags;
     const list = players().map((p) => el("article", { class: `au-board colour-${p.colour}`
       + `${p.colour === current ? " current" : ""}${p.colour === decides && p.colour !== current ? " deciding" : ""}`,
-    "data-colour": p.colour },
+    "data-colour": p.colour, "data-seat": p.colour },
     el("header", {}, el("span", { class: "swatch" }), el("strong", {}, p.name),
-      p.slipstream ? el("span", { class: "au-slip", title: T("au_slipstream_hint") }, `≋ ${T("au_slipstream")}`)
+      p.slipstream ? el("span", { class: "au-slip", title: T("au_slipstream_hint") }, "≋ ",
+        el("span", { class: "au-slip-word" }, T("au_slipstream")))
         : null,
       el("span", { class: "au-value au-place", "data-position": p.position }, `${p.position}.`),
       el("span", { class: "au-value au-marker", "data-marker": p.marker }, `⚑${lapName(p.marker)}`)),
@@ -392,11 +393,12 @@ const Automobiles = (() => {
       Object.keys(p.aside || {}).length ? el("div", { class: "au-zone aside", "data-zone": "aside" },
         el("span", { class: "au-zone-name" }, T("au_zone_aside")), el("span", { class: "au-zone-cubes" },
           cubeRow(p.aside))) : null),
-    el("p", { class: "au-facts" }, T("au_distance", { n: p.distance }),
+    el("div", { class: "au-info" }, el("p", { class: `au-facts${v().season && v().season.length ? " season" : ""}` },
+      T("au_distance", { n: p.distance }),
       v().season && v().season.length ? ` · ${T("au_points", { n: p.points })}` : ""),
+    S.state.game.over ? null : oddsLine(p.odds)),  // the odds of a draw that will never come: none
     p.driver ? cardDetails(p.driver, { class: "au-driver", "data-driver": p.driver },
-      `${T("au_driver")} ${p.driver.replace("driver_", "")}`, ((S.layout || {}).drivers || {})[p.driver]) : null,
-    oddsLine(p.odds)));
+      `${T("au_driver")} ${p.driver.replace("driver_", "")}`, ((S.layout || {}).drivers || {})[p.driver]) : null));
     return [...list, cardsBoard()];
   }
 

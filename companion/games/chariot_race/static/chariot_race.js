@@ -7,7 +7,7 @@
 const Chariot = (() => {
   const STEPS = ["repair", "speed", "roll", "fortune", "move", "attack"];
 
-  const STEP_OF = { repair: 0, roll: 2, reroll: 2, fortune: 2, drive: 4, move: 4, attack: 5, over: 6 };
+  const STEP_OF = { repair: 0, roll: 2, reroll: 2, fortune: 3, drive: 4, move: 4, attack: 5, over: 6 };
 
   const HITS = new Set(["rammed", "curve_damage", "caltrop_hit", "spear", "gallop_damage", "wrecked", "rocks"]);
 
@@ -278,7 +278,8 @@ const Chariot = (() => {
       const laps = Math.min(car.laps, 2);
       const status = car.wrecked ? T("wrecked") : car.finished ? T("finished") : "";
       const card = el("article", { class: `chariot-card colour-${car.colour}${car.id === v.current ? " current" : ""}`
-        + `${car.wrecked ? " wrecked" : ""}${car.finished ? " finished" : ""}`, "data-chariot": car.id },
+        + `${car.wrecked ? " wrecked" : ""}${car.finished ? " finished" : ""}`, "data-chariot": car.id,
+        "data-seat": car.id },
       el("header", {},
         el("span", { class: "swatch" }),
         el("strong", {}, name(car.id)),

@@ -325,7 +325,7 @@ const Cubitos = (() => {
     const cards = players().map((p) => {
       const status = statusOf(p);
       return el("article", { class: `cu-board colour-${p.colour}${p.colour === current ? " current" : ""}`,
-        "data-player": p.colour },
+        "data-player": p.colour, "data-seat": p.colour },
       el("header", {}, el("span", { class: "swatch" }), el("strong", {}, p.name),
         status ? el("span", { class: `cu-status ${status}` }, T(`cu_state_${status}`)) : null,
         el("span", { class: "cu-where" }, T("cu_where", { space: p.space, lines: p.lines_passed }))),

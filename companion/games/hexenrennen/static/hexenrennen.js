@@ -458,7 +458,7 @@ const Hexen = (() => {
     const cards = players().map((p) => {
       const witches = (v().witches || []).filter((w) => w.clan === p.clan);
       return el("article", { class: `hx-board colour-${p.clan}${p.clan === current ? " current" : ""}`
-        + `${p.clan === decides && p.clan !== current ? " deciding" : ""}`, "data-clan": p.clan },
+        + `${p.clan === decides && p.clan !== current ? " deciding" : ""}`, "data-clan": p.clan, "data-seat": p.clan },
       el("header", {}, el("span", { class: "swatch" }), el("strong", {}, p.name),
         el("span", { class: "hx-score", "data-score": p.score }, T("hx_points", { n: p.score }))),
       el("div", { class: "hx-witches" }, witches.map((w) => el("span", { class: `hx-where ${w.where}`,
