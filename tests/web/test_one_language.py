@@ -1,5 +1,5 @@
 """One language per screen: every game played by bots into its phases, and every text its presentation gives a
-screen (the options' names, the log, the cards' names and help) checked for words of another language."""
+screen (the options' names and help, the log, the cards' names) checked for words of another language."""
 
 from __future__ import annotations
 
@@ -50,9 +50,8 @@ def screen_texts(session: TableSession, game_id: str, lang: str) -> list[str]:
     names = presentation.names(view, lang)
     texts += [line["text"] for entry in log_entries(stored, lang=lang, names=names, game=game_id)
               for line in entry["lines"]]
-    help_of = getattr(presentation, "help_texts", None)
-    if help_of is not None:
-        texts += [f"{item['title']}: {item['text']}" for item in help_of(view, lang)]
+    texts += [f"{item['title']}: {item['text']}" for shot in shots
+              for item in ((shot.get("prompt") or {}).get("help") or {}).get(lang, []) if item]
     return texts
 
 
@@ -105,3 +104,23 @@ def test_the_names_of_cards_and_tracks_are_texts_of_every_language(session, game
     keys = [card["name"] for card in layout["cards"].values()] + [t["name"] for t in layout.get("tracks") or []]
     for lang in LANGUAGES:
         assert all(key in catalog(lang)["ui"] for key in keys)
+
+
+@pytest.mark.parametrize("game_id", ["automobiles", "chariot-race", "cubitos", "hexenrennen"])
+def test_the_choices_of_a_game_say_what_they_do_in_every_language(session, game_id):
+    helps = {lang: [h for shot in played(session, game_id) for h in (shot["prompt"].get("help") or {}).get(lang, [])
+                    if h] for lang in LANGUAGES}
+    assert helps["en"] and all(len(helps[lang]) == len(helps["en"]) for lang in LANGUAGES)
+    assert all(h["title"] and h["text"] and isinstance(h["reference"], bool) for h in helps["de"])
+
+
+def test_use_bob_says_what_bob_does():
+    from companion.games.cubitos.present import option_help
+    snapshot = {"game": {"id": "cubitos"}, "view": {"cards": {"blue": "bob"}}}
+    bob = option_help({"type": "ability", "ability": "bob.1"}, snapshot, "en")
+    assert bob == {"title": "Bob", "reference": False,
+                   "text": "End of phase 6: receive every bonus of a space 1 or 2 spaces from your runner (not its own "
+                           "space)."}
+    krabs = option_help({"type": "ability", "ability": "mr_krabs.1"}, snapshot, "de")
+    assert krabs["title"] == "Mr. Krabs" and krabs["reference"] is True
+    assert option_help({"type": "buy", "die": "blue"}, snapshot, "nl")["title"] == "Bob"

@@ -298,5 +298,22 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     return ui_text(lang, key) if key in words else None
 
 
+def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """What the card an option uses does (a cube's card, a driver), in ``lang``: the help one tap away from the
+    choice; ``reference`` when the printed card is not in the rules text (its name unknown)."""
+    kind = option.get("type")
+    if kind in ("use_driver", "driver"):
+        driver = str(option.get("driver", ""))
+        return {"title": f'{ui_text(lang, "au_driver")} {driver.replace("driver_", "")}',
+                "text": ui_text(lang, card_text_key(driver)), "reference": False}
+    card_id = ((snapshot.get("view") or {}).get("cards") or {}).get(option.get("as") or option.get("colour"))
+    if kind not in ("activate", "buy") or card_id is None:
+        return None
+    kit = load_kit()
+    card = kit.fixed_cards.get(card_id) or kit.action_cards.get(card_id)
+    return {"title": card_name(lang, card_id), "text": ui_text(lang, card_text_key(card_id)),
+            "reference": card is not None and card.name_de is None}
+
+
 def ui_text(lang: str, key: str, **fields: Any) -> str:
     return catalog(lang)["ui"][key].format_map(dict(fields))

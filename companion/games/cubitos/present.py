@@ -247,6 +247,26 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     return ui(lang, key) if key in words else None
 
 
+def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """What the card an option uses does, in ``lang``: the ability used ("Use Bob"), or every ability of the card a
+    die bought belongs to; ``reference`` when the rules text does not describe it (CU-89: printed on the card)."""
+    kit = load_kit()
+    if option.get("type") == "ability":
+        card_id, _, _ = str(option.get("ability", "")).partition(".")
+        abilities = [a for a in kit.cards[card_id].abilities if a.id == option["ability"]] if card_id in kit.cards \
+            else []
+    elif option.get("type") == "buy":
+        card_id = ((snapshot.get("view") or {}).get("cards") or {}).get(option.get("die"), "")
+        abilities = list(kit.cards[card_id].abilities) if card_id in kit.cards else []
+    else:
+        return None
+    if not abilities:
+        return None
+    return {"title": catalog(lang)["ui"].get(card_name_key(card_id), card_id),
+            "text": " ".join(dict.fromkeys(ui(lang, ability_key(a)) for a in abilities)),
+            "reference": not all(a.known for a in abilities)}
+
+
 def ability_detail(lang: str, key: str, value: Any, view: Mapping[str, Any]) -> str:
     """One choice of an ability's use as the players read it ("dog: team symbol", "give back a cat (rest zone)"):
     the keys are the ones ``abilities.py`` lists (``pick``, ``move``, ``give``, ``pass``, ``take``, ``turn``, ``to``,

@@ -210,8 +210,9 @@ const Automobiles = (() => {
     return prompt.actor ? `${name(prompt.actor)}: ${phase}` : phase;
   }
 
-  const button = (o, i, label = optionLabel(o), cls = "") => el("button", { type: "button",
-    class: `option ${cls}`.trim(), "data-option": i, "data-type": o.type, onclick: () => confirmOption(i) }, label);
+  const button = (o, i, label = optionLabel(o), cls = "") => withHelp(el("button", { type: "button",
+    class: `option ${cls}`.trim(), "data-option": i, "data-type": o.type, onclick: () => confirmOption(i) }, label),
+  optionHelp(i));
 
   function stageLine() {
     const stage = v().stage;
@@ -265,8 +266,8 @@ const Automobiles = (() => {
           card.cost_is_reference ? el("sup", { class: "au-ref" }, "★") : null)];
       return index === undefined
         ? el("span", { class: "au-buy too-dear", "data-colour": colour }, label, el("small", {}, T("au_too_dear")))
-        : el("button", { type: "button", class: "option au-buy", "data-colour": colour, "data-option": index,
-          onclick: () => confirmOption(index) }, label);
+        : withHelp(el("button", { type: "button", class: "option au-buy", "data-colour": colour, "data-option": index,
+          onclick: () => confirmOption(index) }, label), optionHelp(index));
     });
     const startMoney = S.state.prompt.phase === "opening_buy" && track().reference;  // AU-13: a placeholder
     return el("div", { class: "au-buy-panel", id: "au-buy" },

@@ -361,8 +361,8 @@ const Cubitos = (() => {
         el("span", { class: "cu-left", "data-left": left }, T("cu_left", { n: left })),
         why ? el("small", { class: "cu-why" }, T(why)) : null];
       if (option >= 0 && control) {
-        return el("button", { type: "button", class: "cu-card buyable", "data-colour": colour, "data-option": option,
-          onclick: () => confirmOption(option) }, body);
+        return withHelp(el("button", { type: "button", class: "cu-card buyable", "data-colour": colour,
+          "data-option": option, onclick: () => confirmOption(option) }, body), optionHelp(option));
       }
       if (buying) return el("div", { class: `cu-card${why ? " unaffordable" : ""}`, "data-colour": colour }, body);
       // A tap on a card in play opens what it does, in the screen's language; it stays open while the table plays on.
