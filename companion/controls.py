@@ -334,16 +334,16 @@ def option_help(snapshot: Mapping[str, Any]) -> dict[str, list[dict[str, Any] | 
     presentation = get_presentation(game) if game else None
     helper = getattr(presentation, "option_help", None)
     options = (snapshot.get("prompt") or {}).get("options") or []
-    helps = {}
+    helps: dict[str, list[dict[str, Any] | None]] = {}
     for lang in LANGUAGES:
-        said: set[str] = set()
+        said: set[str] = set()  # ten caltrop spaces need the text once, not ten times
         helps[lang] = []
         for option in options:
-            help_ = helper(option, snapshot, lang) if helper else None
-            if help_ is not None and help_["text"] in said:  # ten caltrop spaces need one text, not ten
-                help_ = None
-            said |= {help_["text"]} if help_ else set()
-            helps[lang].append(help_)
+            found = helper(option, snapshot, lang) if helper else None
+            fresh = found is not None and found["text"] not in said
+            if fresh:
+                said.add(found["text"])
+            helps[lang].append(found if fresh else None)
     return helps
 
 

@@ -199,8 +199,7 @@ def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: st
     phase = (snapshot.get("prompt") or {}).get("phase")
     card = "magic" if option.get("card") == "magic" else "number"
     way = "forward" if phase == "own_magic" else "back"
-    return {"title": _card_label(option.get("card"), lang), "text": ui(lang, f"hx_help_{card}_{way}"),
-            "reference": False}
+    return {"title": ui(lang, f"hx_help_{card}"), "text": ui(lang, f"hx_help_{card}_{way}"), "reference": False}
 
 
 def _card_label(card: Any, lang: str) -> str:
