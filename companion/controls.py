@@ -324,7 +324,27 @@ def with_option_labels(snapshot: dict[str, Any]) -> dict[str, Any]:
         return snapshot
     labels = {lang: [option_label(option, snapshot, lang=lang) for option in prompt["options"]]
               for lang in LANGUAGES}
-    return {**snapshot, "prompt": {**prompt, "labels": labels}}
+    return {**snapshot, "prompt": {**prompt, "labels": labels, "help": option_help(snapshot)}}
+
+
+def option_help(snapshot: Mapping[str, Any]) -> dict[str, list[dict[str, Any] | None]]:
+    """What each option's card, ability or space does, in every language (``{lang: [help or None, ...]}``, a help
+    being ``{"title", "text", "reference"}``): the game's ``present.option_help``, shown one tap from the choice."""
+    game = (snapshot.get("game") or {}).get("id")
+    presentation = get_presentation(game) if game else None
+    helper = getattr(presentation, "option_help", None)
+    options = (snapshot.get("prompt") or {}).get("options") or []
+    helps: dict[str, list[dict[str, Any] | None]] = {}
+    for lang in LANGUAGES:
+        said: set[str] = set()  # ten caltrop spaces need the text once, not ten times
+        helps[lang] = []
+        for option in options:
+            found = helper(option, snapshot, lang) if helper else None
+            fresh = found is not None and found["text"] not in said
+            if fresh:
+                said.add(found["text"])
+            helps[lang].append(found if fresh else None)
+    return helps
 
 
 def option_kind(option: Mapping[str, Any]) -> tuple[Any, ...]:

@@ -40,6 +40,17 @@ def names_for(game: str | None, view: Mapping[str, Any] | None,
     return presentation.names(view, lang) if presentation is not None else {}
 
 
+TABLE_ACTOR = "table"
+"""The actor of a choice no player made (a button on the Pi, a screen without a seat): the log names the table."""
+
+
+def actor_name(names: Mapping[str, str], actor: Any, lang: str) -> str:
+    """How the log names ``actor``: its player's name, "Der Tisch" for the table, else the id itself."""
+    if actor in names:
+        return names[actor]
+    return text(lang, "table_actor") if actor == TABLE_ACTOR else str(actor or "?")
+
+
 BOT_SOURCE = "bot"
 """The ``source`` of a stored event a bot made (``companion.runtime``): its log lines name the actor as a bot."""
 
@@ -114,7 +125,7 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
             what = undone["lines"][0]["text"] if undone and undone["lines"] else f"#{payload.get('undoes')}"
             if undone:
                 undone["undone"] = True
-            actor = names.get(event.get("actor", ""), event.get("actor"))
+            actor = actor_name(names, event.get("actor"), lang)
             line = {"text": text(lang, "undo", actor=actor, what=what), "forced": False, "event": "undo"}
             entries.append({"seq": seq, "actor": event.get("actor"), "type": "undo", "lines": [line],
                             "undone": False, "undoes": payload.get("undoes"), "bot": False})
@@ -126,7 +137,7 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
         action = payload.get("action") or {}
         bot = payload.get("source") == BOT_SOURCE
         said = bot_names(names, str(event.get("actor")), lang) if bot else names  # a bot's move says so
-        actor = said.get(event.get("actor", ""), event.get("actor") or "?")
+        actor = actor_name(said, event.get("actor"), lang)
         lines: list[dict[str, Any]] = []
         if presentation is not None:
             lines = presentation.log_lines(action, payload.get("phase"), payload.get("events") or [], actor=actor,

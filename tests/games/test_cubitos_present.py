@@ -93,11 +93,11 @@ def test_every_option_of_a_bot_race_has_a_label_in_every_language(seed):
 
 
 @pytest.mark.parametrize(("option", "en", "de"), [
-    ({"pick": ["brown", "team"]}, "Use Wadenbeißer (dog: team symbol)", "Wadenbeißer nutzen (Hund: Team-Symbol)"),
-    ({"give": ["draw", "green"]}, "Use Wadenbeißer (give back a pineapple die from the draw zone)",
+    ({"pick": ["brown", "team"]}, "Use Ankle Biter (dog: team symbol)", "Wadenbeißer nutzen (Hund: Team-Symbol)"),
+    ({"give": ["draw", "green"]}, "Use Ankle Biter (give back a pineapple die from the draw zone)",
      "Wadenbeißer nutzen (Ananas zurückgeben, aus: Nachschub)"),
-    ({"roll": 1}, "Use Wadenbeißer (roll 1 die)", "Wadenbeißer nutzen (1 Würfel werfen)"),
-    ({"pass": ["rest", "red"], "to": "red"}, "Use Wadenbeißer (pass on a crab die from the rest zone, to Bo)",
+    ({"roll": 1}, "Use Ankle Biter (roll 1 die)", "Wadenbeißer nutzen (1 Würfel werfen)"),
+    ({"pass": ["rest", "red"], "to": "red"}, "Use Ankle Biter (pass on a crab die from the rest zone, to Bo)",
      "Wadenbeißer nutzen (Krabbe weitergeben, aus: Ruhezone, an Bo)"),
 ])
 def test_an_abilitys_choices_read_as_words_in_the_players_language(option, en, de):

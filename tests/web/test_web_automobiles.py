@@ -78,7 +78,7 @@ def test_a_race_played_from_the_screen(race, open_page):
     cubes = page.locator("#au-cubes")
     expect(cubes.locator(".au-cube-row[data-colour=white]")).to_contain_text("not usable now")  # no white field ahead
     expect(cubes.locator(".au-cube-row[data-colour=yellow]")).to_contain_text("Manager")
-    cubes.locator(".au-cube-row[data-colour=light_grey] button").click()
+    cubes.locator(".au-cube-row[data-colour=light_grey] button.option").click()
     expect(page.locator("#prompt")).to_have_text("Julia: Card effect")
     destination = page.locator("#overlay .au-dest[data-dest=L0-00]")
     expect(destination).to_have_count(1)
@@ -88,7 +88,7 @@ def test_a_race_played_from_the_screen(race, open_page):
     shoot(page, "automobiles-action")
     destination.dispatch_event("click")
     expect(page.locator("#overlay .au-cube[data-segment=L0-00]")).to_have_count(1)
-    cubes.locator(".au-cube-row[data-colour=light_grey] button").click()
+    cubes.locator(".au-cube-row[data-colour=light_grey] button.option").click()
     expect(page.locator("body")).not_to_have_class(re.compile(r"\bbusy\b"))  # a tap while a send is out is dropped
     page.locator("#overlay .au-dest[data-dest=L0-02]").dispatch_event("click")
     expect(page.locator("#overlay .au-cube.cube-light_grey")).to_have_count(2)
@@ -190,7 +190,7 @@ def test_a_tap_on_a_card_in_play_shows_what_it_does_in_german_and_a_move_names_i
     expect(manager.locator(".au-ref")).to_have_text("★")  # its cost is still marked as reference data
 
     page.locator("#overlay .au-dest[data-dest=L0-00]").dispatch_event("click")  # the table plays on: it stays open
-    expect(page.locator("#events")).to_contain_text("Julia: hellgrau Würfel fährt auf Spur 1, Feld 1")
+    expect(page.locator("#events")).to_contain_text("Julia: der hellgraue Würfel fährt auf Spur 1, Feld 1")
     expect(text).to_be_visible()
     page.locator("#au-cards").scroll_into_view_if_needed()
     shoot_page(page, "automobiles-card-texts-de")

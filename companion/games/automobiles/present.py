@@ -34,7 +34,7 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
     cards = {}
     for colour_id, card_id in (view.get("cards") or {}).items():
         card = kit.fixed_cards.get(card_id) or kit.action_cards[card_id]
-        cards[colour_id] = {"id": card.id, "name": card.name_de, "cost": card.cost, "value": card.value,
+        cards[colour_id] = {"id": card.id, "name": card_name_key(card.id), "cost": card.cost, "value": card.value,
                             "cost_is_reference": not card.verified, "text": card_text_key(card.id)}
         cards[colour_id]["category"] = card.category
     return {"track": {"id": track.id, "name": track.name, "reference": track.reference,
@@ -43,6 +43,11 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
             "lap_track": list(kit.lap_track), "cards": cards, "draw_per_turn": kit.draw_per_turn,
             "drivers": {driver["id"]: card_text_key(driver["id"]) for driver in kit.drivers},
             "cubes": [{"id": c.id, "name": c.name_de, "count": c.count, "kind": c.kind} for c in kit.cubes.values()]}
+
+
+def card_name_key(card_id: str) -> str:
+    """The ``ui`` key of a card's name in every language (the data's ``name_de`` is the German rulebook's only)."""
+    return f"au_name_{card_id}"
 
 
 def card_text_key(card_id: str) -> str:
@@ -153,10 +158,9 @@ def _zone(lang: str, zone: Any) -> str:
     return catalog(lang)["ui"].get(f"au_zone_{zone}", str(zone))
 
 
-def card_name(card_id: Any) -> str:
-    kit = load_kit()
-    card = kit.action_cards.get(str(card_id)) or kit.fixed_cards.get(str(card_id))
-    return (card.name_de or card.id) if card else str(card_id)
+def card_name(lang: str, card_id: Any) -> str:
+    """A card's name in ``lang``; an id the catalogue does not know stays as it is."""
+    return catalog(lang)["ui"].get(card_name_key(str(card_id)), str(card_id))
 
 
 def sponsor_name(sponsor_id: Any) -> str:
@@ -173,8 +177,10 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
             fields[key] = names.get(str(event[key]), event[key])
     if "colour" in event:
         fields["cube"] = cube_name(lang, event["colour"])
+        fields["a_cube"] = text(lang, f"au_a_cube_{event['colour']}")  # "einen weißen Würfel": inflected
+        fields["the_cube"] = text(lang, f"au_the_cube_{event['colour']}")
     if kind == "activated":
-        fields["card"] = card_name(event.get("card"))
+        fields["card"] = card_name(lang, event.get("card"))
         return text(lang, "au_activated", fields)
     if kind in ("drew", "kept"):
         return text(lang, f"au_{kind}", fields, cubes=cube_list(lang, event.get("cubes")),
@@ -193,7 +199,7 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
     if kind in ("sponsor_taken", "sponsor_kept"):
         return text(lang, f"au_{kind}", fields, sponsor=sponsor_name(event.get("sponsor")))
     if kind == "no_effect":
-        return text(lang, "au_no_effect", fields, card=card_name(event.get("card")))
+        return text(lang, "au_no_effect", fields, card=card_name(lang, event.get("card")))
     key = f"au_{kind}"
     if key in catalog(lang)["log"]:
         return text(lang, key, fields)
@@ -290,6 +296,23 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         return ui_text(lang, "au_opt_pit_stop", n=actor.get("active", {}).get(WEAR, 0))
     key = f"au_opt_{kind}"
     return ui_text(lang, key) if key in words else None
+
+
+def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """What the card an option uses does (a cube's card, a driver), in ``lang``: the help one tap away from the
+    choice; ``reference`` when the printed card is not in the rules text (its name unknown)."""
+    kind = option.get("type")
+    if kind in ("use_driver", "driver"):
+        driver = str(option.get("driver", ""))
+        return {"title": f'{ui_text(lang, "au_driver")} {driver.replace("driver_", "")}',
+                "text": ui_text(lang, card_text_key(driver)), "reference": False}
+    card_id = ((snapshot.get("view") or {}).get("cards") or {}).get(option.get("as") or option.get("colour"))
+    if kind not in ("activate", "buy") or card_id is None:
+        return None
+    kit = load_kit()
+    card = kit.fixed_cards.get(card_id) or kit.action_cards.get(card_id)
+    return {"title": card_name(lang, card_id), "text": ui_text(lang, card_text_key(card_id)),
+            "reference": card is not None and card.name_de is None}
 
 
 def ui_text(lang: str, key: str, **fields: Any) -> str:

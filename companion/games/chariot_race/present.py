@@ -306,3 +306,16 @@ def standings(view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[An
         rows.append({"actor": c["id"], "colour": c["colour"], "why": why, "text": f"cr_standing_{why}",
                      "values": {"laps": laps, "race": race, "damage": c["damage"], "max_damage": c["max_damage"]}})
     return ranked(rows, key=lambda r: (rank[r["why"]], -(r["values"]["laps"] or 0)))
+
+
+HELP = {"repair": "cr_help_repair", "reroll": "cr_help_reroll", "turn": "cr_help_turn", "drive": "cr_help_drive",
+        "caltrop": "cr_help_caltrop", "spear": "cr_help_spear"}
+"""The ``ui`` key of what each kind of option does (CR-11, CR-13, CR-15, CR-21), for the help beside the choice."""
+
+
+def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """What an option does by the rules, in ``lang``, titled as its button says it; None for one without a text."""
+    key = HELP.get(str(option.get("type")))
+    if key is None:
+        return None
+    return {"title": option_label(option, snapshot, lang) or ui(lang, key), "text": ui(lang, key), "reference": False}

@@ -26,8 +26,8 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
     tracks = []
     for track_id in view.get("tracks") or []:
         track = kit.tracks[track_id]
-        tracks.append({"id": track.id, "name": track.name_de, "reference": track.reference, "start": track.start,
-                       "finish": track.finish, "red_lines_per_lap": track.red_lines_per_lap,
+        tracks.append({"id": track.id, "name": f"cu_track_{track.id}", "reference": track.reference,
+                       "start": track.start, "finish": track.finish, "red_lines_per_lap": track.red_lines_per_lap,
                        "spaces": [{"id": s.id, "kind": s.kind, "x": s.x, "y": s.y, "bonuses": list(s.bonuses),
                                    "special": s.special, "red_lines_passed": s.red_lines_passed}
                                   for s in track.spaces.values()],
@@ -37,7 +37,7 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
     cards = {}
     for colour_id, card_id in (view.get("cards") or {}).items():
         card = kit.cards[card_id]
-        cards[colour_id] = {"id": card.id, "name": card.name_de, "cost": card.cost,
+        cards[colour_id] = {"id": card.id, "name": card_name_key(card.id), "cost": card.cost,
                             "cost_is_reference": card.cost_is_reference,
                             "abilities": [{"id": a.id, "slot": a.slot, "timing": a.timing, "text": ability_key(a)}
                                           for a in card.abilities]}
@@ -93,10 +93,14 @@ def faces_list(lang: str, labels: Any) -> str:
     return ", ".join(parts) or "–"
 
 
-def _card_of(ability_id: Any) -> str:
+def card_name_key(card_id: str) -> str:
+    """The ``ui`` key of a card's name in every language (the data's ``name_de`` is the German edition's)."""
+    return f"cu_name_{card_id}"
+
+
+def _card_of(lang: str, ability_id: Any) -> str:
     card_id = str(ability_id or "").split(".")[0]
-    card = load_kit().cards.get(card_id)
-    return card.name_de if card else card_id
+    return catalog(lang)["ui"].get(card_name_key(card_id), card_id)
 
 
 def _amounts(lang: str, event: Mapping[str, Any]) -> str:
@@ -121,7 +125,7 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
         return text(lang, f"cu_{kind}", fields, dice=dice_list(lang, event.get("dice")))
     if kind == "ability":
         return text(lang, "cu_ability_manual" if event.get("manual") else "cu_ability", fields,
-                    card=_card_of(event.get("ability")))
+                    card=_card_of(lang, event.get("ability")))
     if kind == "gained":
         return text(lang, "cu_gained", fields, amounts=_amounts(lang, event))
     if kind == "support":
@@ -150,7 +154,7 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
         change = (f"{event['by']:+d} {catalog(lang)['log'].get('cu_' + event['what'], event['what'])}"
                   if "what" in event else f"{die_name(lang, event.get('die', ''))}: {event.get('from')} → "
                                           f"{event.get('to')}")
-        return text(lang, "cu_adjusted", fields, card=_card_of(event.get("ability")), change=change)
+        return text(lang, "cu_adjusted", fields, card=_card_of(lang, event.get("ability")), change=change)
     key = f"cu_{kind}"
     if key in catalog(lang)["log"]:
         return text(lang, key, fields)
@@ -229,7 +233,7 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     if kind == "take_die":
         return ui(lang, "cu_opt_take_die", die=die_name(lang, option.get("die", "")))
     if kind == "ability":
-        label = _card_of(option.get("ability"))
+        label = _card_of(lang, option.get("ability"))
         details = [ability_detail(lang, k, v, view) for k, v in option.items()
                    if k not in ("type", "ability", "die", "face", "manual")]
         suffix = f" ({', '.join(details)})" if details else ""
@@ -241,6 +245,26 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         return f"{die_name(lang, option.get('die', ''))}: {zone['from']} → {zone['to']}"
     key = f"cu_opt_{kind}"
     return ui(lang, key) if key in words else None
+
+
+def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """What the card an option uses does, in ``lang``: the ability used ("Use Bob"), or every ability of the card a
+    die bought belongs to; ``reference`` when the rules text does not describe it (CU-89: printed on the card)."""
+    kit = load_kit()
+    if option.get("type") == "ability":
+        card_id, _, _ = str(option.get("ability", "")).partition(".")
+        abilities = [a for a in kit.cards[card_id].abilities if a.id == option["ability"]] if card_id in kit.cards \
+            else []
+    elif option.get("type") == "buy":
+        card_id = ((snapshot.get("view") or {}).get("cards") or {}).get(option.get("die"), "")
+        abilities = list(kit.cards[card_id].abilities) if card_id in kit.cards else []
+    else:
+        return None
+    if not abilities:
+        return None
+    return {"title": catalog(lang)["ui"].get(card_name_key(card_id), card_id),
+            "text": " ".join(dict.fromkeys(ui(lang, ability_key(a)) for a in abilities)),
+            "reference": not all(a.known for a in abilities)}
 
 
 def ability_detail(lang: str, key: str, value: Any, view: Mapping[str, Any]) -> str:

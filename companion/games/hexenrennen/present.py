@@ -189,6 +189,19 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     return None
 
 
+def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """What playing a card or letting the witch stay does on a magic sign (HR-12, HR-13, HR-16), in ``lang``."""
+    kind = option.get("type")
+    if kind == "stay":
+        return {"title": ui(lang, "hx_stay"), "text": ui(lang, "hx_help_stay"), "reference": False}
+    if kind != "play":
+        return None
+    phase = (snapshot.get("prompt") or {}).get("phase")
+    card = "magic" if option.get("card") == "magic" else "number"
+    way = "forward" if phase == "own_magic" else "back"
+    return {"title": ui(lang, f"hx_help_{card}"), "text": ui(lang, f"hx_help_{card}_{way}"), "reference": False}
+
+
 def _card_label(card: Any, lang: str) -> str:
     return f"✶ {ui(lang, 'hx_magic')}" if card == "magic" else str(card)
 

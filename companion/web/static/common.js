@@ -93,7 +93,7 @@ function faceSymbol(face) {
     }
     default:
       if (PIPS[face]) return PIPS[face].map(([cx, cy]) => svg("circle", { class: "ink-fill", cx, cy, r: 3.4 }));
-      return [svg("text", { x: 20, y: 26, "text-anchor": "middle", class: "ink-text" }, String(face || "?"))];
+      return [svg("text", { x: 20, y: 26, "text-anchor": "middle", class: "ink-text" }, face ? faceName(face) : "?")];
   }
 }
 
@@ -104,6 +104,41 @@ function dieIcon(face, { size = 56, unknown = false } = {}) {
   unknown ? svg("text", { x: 20, y: 27, "text-anchor": "middle", class: "ink-text" }, "?") : faceSymbol(face));
 }
 
+// ---- help: what a card, ability or space does, one tap from the choice ------------------------------------------
+
+// Which helps are open, by title: a screen re-renders on every move at the table, an open text stays open.
+const HELP_OPEN = new Set();
+
+// A "?" button that opens `help` ({title, text, reference}) below the control it stands beside: in the page's flow,
+// so it covers nothing; the same button, its close button or Escape close it. Every game uses this one.
+function helpTip(help) {
+  if (!help || !help.text) return null;
+  const box = el("div", { class: "help-text", role: "note", hidden: !HELP_OPEN.has(help.title) },
+    el("strong", {}, help.title), el("p", {}, help.text),
+    help.reference ? el("p", { class: "help-reference", "data-reference": "true" }, `★ ${T("help_reference")}`) : null);
+  const toggle = el("button", { type: "button", class: "help-toggle", "aria-expanded": String(!box.hidden),
+    "aria-label": T("help_open", { name: help.title }), title: T("help_open", { name: help.title }) }, "?");
+  const show = (open) => {
+    box.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open) HELP_OPEN.add(help.title); else HELP_OPEN.delete(help.title);
+  };
+  const close = el("button", { type: "button", class: "help-close", "aria-label": T("help_close"),
+    title: T("help_close"), onclick: () => { show(false); toggle.focus(); } }, "✕");
+  box.append(close);
+  toggle.addEventListener("click", () => show(box.hidden));
+  const tip = el("span", { class: "help", onkeydown: (e) => {
+    if (e.key === "Escape" && !box.hidden) { show(false); toggle.focus(); e.stopPropagation(); }
+  } }, toggle, box);
+  return tip;
+}
+
+// A control with its help beside it (the control alone when there is none to give).
+function withHelp(control, help) {
+  const tip = helpTip(help);
+  return tip ? el("span", { class: "with-help" }, control, tip) : control;
+}
+
 // ---- language ---------------------------------------------------------------------------------------------------
 
 function applyStaticTexts() {
@@ -111,6 +146,7 @@ function applyStaticTexts() {
   for (const node of document.querySelectorAll("[data-i18n-placeholder]")) {
     node.placeholder = T(node.dataset.i18nPlaceholder);
   }
+  for (const node of document.querySelectorAll("[data-i18n-aria]")) node.setAttribute("aria-label", T(node.dataset.i18nAria));
   // The pages' links fold into a menu where the top bar has no room for them (the kiosk, a phone, a tablet).
 const menu = document.getElementById("menu");
 if (menu) {

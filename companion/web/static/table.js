@@ -332,9 +332,21 @@ async function addDraft(face, needed) {
   render();
 }
 
+// What option `index` does (its card, ability or space), as the game's present.py says it in this screen's language.
+function optionHelp(index) {
+  const help = (S.state && S.state.prompt && S.state.prompt.help) || {};
+  return (help[CATALOG.lang] || [])[index] || null;
+}
+
+// The helps of options that have no button of their own to stand beside (cards in a hand, dice to tap), in a row.
+function helpRow(indices) {
+  const tips = indices.map(optionHelp).filter(Boolean).map(helpTip);
+  return tips.length ? el("div", { class: "help-row" }, tips) : null;
+}
+
 function actionButton(label, index, cls = "") {
-  return el("button", { type: "button", class: `option ${cls}`, "data-option": index,
-    onclick: () => confirmOption(index) }, label);
+  return withHelp(el("button", { type: "button", class: `option ${cls}`, "data-option": index,
+    onclick: () => confirmOption(index) }, label), optionHelp(index));
 }
 
 function renderSetup() {

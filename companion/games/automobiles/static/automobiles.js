@@ -210,14 +210,15 @@ const Automobiles = (() => {
     return prompt.actor ? `${name(prompt.actor)}: ${phase}` : phase;
   }
 
-  const button = (o, i, label = optionLabel(o), cls = "") => el("button", { type: "button",
-    class: `option ${cls}`.trim(), "data-option": i, "data-type": o.type, onclick: () => confirmOption(i) }, label);
+  const button = (o, i, label = optionLabel(o), cls = "") => withHelp(el("button", { type: "button",
+    class: `option ${cls}`.trim(), "data-option": i, "data-type": o.type, onclick: () => confirmOption(i) }, label),
+  optionHelp(i));
 
   function stageLine() {
     const stage = v().stage;
     if (!stage || !stage.card) return null;
     const card = Object.values(cards()).find((c) => c.id === stage.card);
-    const what = card ? card.name : stage.card.replace("driver_", T("au_driver") + " ");
+    const what = card ? T(card.name) : stage.card.replace("driver_", T("au_driver") + " ");
     const count = stage.at_most > 1 && stage.at_most < 99 ? ` (${stage.done}/${stage.at_most})` : "";
     return el("p", { class: "au-stage" }, T("au_stage", { card: what }) + count);
   }
@@ -244,7 +245,7 @@ const Automobiles = (() => {
       const mine = options().map((o, i) => [o, i]).filter(([o]) => o.type === "activate" && o.colour === colour);
       return el("div", { class: `au-cube-row${mine.length ? "" : " idle"}`, "data-colour": colour },
         cube(colour, me.active[colour]),
-        el("span", { class: "au-card-name" }, card ? card.name : cubeName(colour)),
+        el("span", { class: "au-card-name" }, card ? T(card.name) : cubeName(colour)),
         mine.length ? el("span", { class: "au-choices" }, mine.map(([o, i]) => button(o, i)))
           : el("span", { class: "au-idle" }, T("au_cube_idle")));
     });
@@ -260,13 +261,13 @@ const Automobiles = (() => {
     const rows = COLOURS.filter((c) => c in costs).map((colour) => {
       const card = cards()[colour] || {};
       const index = buys.get(colour);
-      const label = [cube(colour), el("span", { class: "au-card-name" }, card.name || cubeName(colour)),
+      const label = [cube(colour), el("span", { class: "au-card-name" }, card.name ? T(card.name) : cubeName(colour)),
         el("b", { class: "au-cost" }, `$${costs[colour]}`,
           card.cost_is_reference ? el("sup", { class: "au-ref" }, "★") : null)];
       return index === undefined
         ? el("span", { class: "au-buy too-dear", "data-colour": colour }, label, el("small", {}, T("au_too_dear")))
-        : el("button", { type: "button", class: "option au-buy", "data-colour": colour, "data-option": index,
-          onclick: () => confirmOption(index) }, label);
+        : withHelp(el("button", { type: "button", class: "option au-buy", "data-colour": colour, "data-option": index,
+          onclick: () => confirmOption(index) }, label), optionHelp(index));
     });
     const startMoney = S.state.prompt.phase === "opening_buy" && track().reference;  // AU-13: a placeholder
     return el("div", { class: "au-buy-panel", id: "au-buy" },
@@ -415,7 +416,7 @@ const Automobiles = (() => {
     const list = COLOURS.filter((c) => cards()[c]).map((colour) => {
       const card = cards()[colour];
       return el("li", { class: "au-card", "data-colour": colour }, cardDetails(card.id, {}, [cube(colour),
-        el("span", { class: "au-card-name" }, card.name || cubeName(colour)),
+        el("span", { class: "au-card-name" }, card.name ? T(card.name) : cubeName(colour)),
         card.cost !== null && card.cost !== undefined ? el("span", { class: "au-cost" }, `$${card.cost}`,
           card.cost_is_reference ? el("sup", { class: "au-ref", "data-reference": "true" }, "★") : null) : null,
         el("span", { class: "au-card-value" }, T("au_value", { n: card.value }))], card.text));

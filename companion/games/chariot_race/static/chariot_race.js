@@ -366,7 +366,8 @@ const Chariot = (() => {
     }
     if (phase === "reroll" || phase === "fortune") {
       const paid = phase === "fortune";
-      nodes.push(el("p", {}, paid ? T("fortune_spend", { fortune: car.fortune }) : T("free_reroll")));
+      nodes.push(el("p", {}, paid ? T("fortune_spend", { fortune: car.fortune }) : T("free_reroll")),
+        helpRow(options().map((o, i) => (o.type === "reroll" || o.type === "turn" ? i : -1)).filter((i) => i >= 0)));
       nodes.push(el("div", { id: "current-dice", class: "dice-row" }, v.dice.map((face, i) => dieButton(face, {
         index: i, selected: S.selection.includes(i), onclick: () => toggleDie(i) }))));
       nodes.push(el("p", { class: "hint control-only" }, T("select_dice")));

@@ -140,7 +140,7 @@ const Cubitos = (() => {
       const at = Object.fromEntries(track.spaces.map((s) => [s.id, s]));
       const g = svg("g", { class: "cu-segment", "data-track": track.id, transform: `translate(${dx} 0)` });
       g.append(svg("text", { class: "cu-track-name", x: b.minX + 0.2, y: b.minY + 0.7 },
-        `${track.name}${track.reference ? " *" : ""}`));
+        `${T(track.name)}${track.reference ? " *" : ""}`));
       for (const [a, c] of track.edges) {
         const p = at[a];
         const q = at[c];
@@ -353,7 +353,7 @@ const Cubitos = (() => {
           : me && me.bought.length >= 2 ? "cu_two_bought" : "cu_too_dear";
       }
       const faces = kind ? [...new Set(kind.faces.map((f) => f.label))] : [];
-      const body = [el("span", { class: "cu-card-name" }, el("span", { class: `swatch colour-${colour}` }), card.name),
+      const body = [el("span", { class: "cu-card-name" }, el("span", { class: `swatch colour-${colour}` }), T(card.name)),
         el("span", { class: "cu-cost", "data-cost": costs[colour] }, `${costs[colour]}●`,
           card.cost_is_reference ? refMark() : null),
         el("span", { class: "cu-faces" }, faces.map((label) => die(colour, label, 20)),
@@ -361,8 +361,8 @@ const Cubitos = (() => {
         el("span", { class: "cu-left", "data-left": left }, T("cu_left", { n: left })),
         why ? el("small", { class: "cu-why" }, T(why)) : null];
       if (option >= 0 && control) {
-        return el("button", { type: "button", class: "cu-card buyable", "data-colour": colour, "data-option": option,
-          onclick: () => confirmOption(option) }, body);
+        return withHelp(el("button", { type: "button", class: "cu-card buyable", "data-colour": colour,
+          "data-option": option, onclick: () => confirmOption(option) }, body), optionHelp(option));
       }
       if (buying) return el("div", { class: `cu-card${why ? " unaffordable" : ""}`, "data-colour": colour }, body);
       // A tap on a card in play opens what it does, in the screen's language; it stays open while the table plays on.

@@ -392,10 +392,12 @@ const Hexen = (() => {
       nodes.push(el("p", { class: "big" }, T(key, { witch: witchName(info.witch), name: name(decides) })));
       const playable = new Map();
       options().forEach((o, i) => { if (o.type === "play" && !playable.has(o.card)) playable.set(o.card, i); });
-      nodes.push(el("p", { class: "hint" }, T("hx_hand")), handRow(decides, { playable }));
+      nodes.push(el("p", { class: "hint" }, T("hx_hand")),
+        helpRow(options().map((o, i) => (o.type === "play" ? i : -1)).filter((i) => i >= 0)),
+        handRow(decides, { playable }));
       const stay = findOption((o) => o.type === "stay");
-      if (stay >= 0) nodes.push(el("div", { class: "choices" }, el("button", { type: "button", id: "hx-stay",
-        class: "option", "data-option": stay, onclick: () => confirmOption(stay) }, T("hx_stay"))));
+      if (stay >= 0) nodes.push(el("div", { class: "choices" }, withHelp(el("button", { type: "button", id: "hx-stay",
+        class: "option", "data-option": stay, onclick: () => confirmOption(stay) }, T("hx_stay")), optionHelp(stay))));
       nodes.push(chainList());
       return nodes;
     }

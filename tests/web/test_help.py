@@ -1,0 +1,104 @@
+"""Help at the point of choice, in Chromium: the "?" beside "Use One More" opens what the card does in the screen's
+language, below the button (covering no control), and closes by its button, its close button or Escape; every game
+that has help shows it in one and the same component."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from companion.controls import option_help
+from companion.games.bots import RandomBot, roll
+from companion.web import create_app
+from companion.web.server import Server
+from tests.conftest import PIN, LiveServer
+from tests.web.conftest import shoot
+from tests.web.test_one_language import options_of
+from tests.web.test_screens import boxes, overlaps
+
+pytestmark = pytest.mark.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+
+TABLET = (1024, 768)
+
+
+def play_until(session, game_id: str, wanted: str, seed: int = 1, most: int = 2000) -> int:
+    """Bots play ``game_id`` until an option of type ``wanted`` has help that is not reference text; its index."""
+    session.new_game(game_id, options_of(game_id), seed=seed)
+    rng, bot = random.Random(seed), RandomBot()
+    for _ in range(most):
+        snapshot = session.snapshot()
+        helps = option_help(snapshot)["en"]
+        for index, option in enumerate(snapshot["prompt"]["options"]):
+            if option["type"] == wanted and helps[index] and not helps[index]["reference"]:
+                return index
+        prompt = session.prompt()
+        session.act(roll(session.game, bot.choose(session.game, session.state, prompt, rng), rng, session.state),
+                    actor=prompt.actor)
+    raise AssertionError(f"no {wanted} with help in {most} actions")
+
+
+@pytest.fixture
+def server(session) -> Iterator[LiveServer]:
+    app = create_app(session, control_pin=PIN)
+    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
+    yield LiveServer(session, server)
+    session.broker.close()
+    server.stop()
+
+
+def help_beside(page: Any, index: int) -> tuple[Any, Any]:
+    """The "?" beside option ``index``'s button and the text it opens."""
+    pair = page.locator(f".with-help:has([data-option='{index}'])").first
+    return pair.locator(".help-toggle"), pair.locator(".help-text")
+
+
+def test_use_a_card_says_what_it_does_beside_the_button(server, open_page):
+    index = play_until(server.session, "cubitos", "ability")
+    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET)
+    button = page.locator(f"button[data-option='{index}']")
+    expect(button).to_contain_text("Use One More")
+    toggle, text = help_beside(page, index)
+    expect(text).to_be_hidden()
+    box = toggle.bounding_box()
+    assert box["width"] >= 44 and box["height"] >= 44  # a thumb's target
+    toggle.click()
+    expect(text).to_be_visible()
+    expect(text).to_contain_text("One More")
+    expect(text).to_contain_text("When you push, before the roll: put this die into your ready zone.")
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    [opened] = boxes(page, ".help-text:not([hidden])")
+    controls = [b for b in boxes(page, "button, [role=button], summary, input, select")
+                if not b["text"].startswith("✕")]
+    assert not [b["text"] for b in controls if overlaps(opened, b)]
+    shoot(page, "help-cubitos")
+    page.keyboard.press("Escape")
+    expect(text).to_be_hidden()
+    expect(toggle).to_be_focused()  # Escape gives the focus back to the "?"
+    page.keyboard.press("Enter")
+    expect(text).to_be_visible()
+    text.locator(".help-close").click()
+    expect(text).to_be_hidden()
+
+
+def test_the_help_speaks_the_screens_language(server, open_page):
+    index = play_until(server.session, "cubitos", "ability")
+    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET, locale="de-DE")
+    toggle, text = help_beside(page, index)
+    toggle.click()
+    expect(text).to_contain_text("Einer geht noch")
+    expect(text).to_contain_text("Beim Riskieren, vor dem Wurf")
+
+
+@pytest.mark.parametrize(("game_id", "wanted"), [("automobiles", "activate"), ("chariot-race", "repair"),
+                                                 ("hexenrennen", "stay")])
+def test_every_game_gives_its_help_in_the_same_place(server, open_page, game_id, wanted):
+    index = play_until(server.session, game_id, wanted)
+    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET, locale="nl-NL")
+    toggle, text = help_beside(page, index)
+    toggle.click()
+    expect(text).to_be_visible()
+    expect(text.locator("p").first).not_to_be_empty()

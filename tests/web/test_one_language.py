@@ -1,0 +1,126 @@
+"""One language per screen: every game played by bots into its phases, and every text its presentation gives a
+screen (the options' names and help, the log, the cards' names) checked for words of another language."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from companion.controls import with_option_labels
+from companion.games import GAMES, get_game, get_presentation
+from companion.games.bots import RandomBot, roll
+from companion.session import TableSession
+from companion.texts import LANGUAGES, catalog, ui
+from companion.web.logtext import log_entries
+from tests.languages import foreign_in, foreign_words
+
+PLAYERS = {"dice-race": {"players": [{"name": "Julia"}, {"name": "Klaus"}]}}
+STEPS = 600
+
+
+def options_of(game_id: str) -> dict[str, Any]:
+    presentation = get_presentation(game_id)
+    return PLAYERS.get(game_id) or presentation.DEMO_OPTIONS
+
+
+def played(session: TableSession, game_id: str, seed: int = 3) -> list[dict[str, Any]]:
+    """The snapshots (with their options' names) of a game the bots play from set-up to its end (or ``STEPS``)."""
+    game = get_game(game_id)
+    session.new_game(game_id, options_of(game_id), seed=seed)
+    rng, bot, shots = random.Random(seed), RandomBot(), []
+    for _ in range(STEPS):
+        shots.append(with_option_labels(session.snapshot()))
+        if game.is_over(session.state):
+            break
+        prompt = game.prompt(session.state)
+        session.act(roll(game, bot.choose(game, session.state, prompt, rng), rng, session.state), actor=prompt.actor)
+    return shots
+
+
+def screen_texts(session: TableSession, game_id: str, lang: str) -> list[str]:
+    """What the presentation gives a ``lang`` screen of a played game: option names, log lines, help texts."""
+    presentation = get_presentation(game_id)
+    shots = played(session, game_id)
+    texts = [label for shot in shots for label in ((shot.get("prompt") or {}).get("labels") or {}).get(lang, [])
+             if label]
+    view = shots[-1]["view"]
+    stored = [event.to_json() for event in session.events()]
+    names = presentation.names(view, lang)
+    texts += [line["text"] for entry in log_entries(stored, lang=lang, names=names, game=game_id)
+              for line in entry["lines"]]
+    texts += [f"{item['title']}: {item['text']}" for shot in shots
+              for item in ((shot.get("prompt") or {}).get("help") or {}).get(lang, []) if item]
+    return texts
+
+
+def test_the_word_lists_know_the_languages_apart():
+    assert {"verschleiß", "würfel"} <= foreign_words("en") and "dobbelsteen" in foreign_words("de")
+    assert "turbo" not in foreign_words("en")  # a word every language uses is no language's own
+    assert not {"julia", "klaus"} & foreign_words("en")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_text_of_a_game_speaks_the_screens_language(session, game_id, lang):
+    players = [p["name"] for p in options_of(game_id)["players"]]
+    texts = screen_texts(session, game_id, lang)
+    assert len(texts) > 10
+    assert foreign_in(lang, texts, allowed=players) == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_screen_texts_speak_their_language(lang):
+    assert foreign_in(lang, [ui(lang, key) for key in catalog(lang)["ui"]]) == {}
+
+
+@pytest.mark.parametrize(("lang", "activated", "stepped"), [
+    ("de", "Julia aktiviert einen weißen Würfel (3. Gang)", "Julia: der hellgraue Würfel fährt auf L1-9"),
+    ("nl", "Julia activeert een wit blokje (3e versnelling)", "Julia: het lichtgrijze blokje rijdt naar L1-9"),
+    ("en", "Julia activates a white cube (3rd gear)", "Julia's light grey cube enters L1-9")])
+def test_a_cubes_colour_is_inflected_and_its_card_named_in_the_screens_language(lang, activated, stepped):
+    from companion.games.automobiles.present import describe_event
+    names = {"red": "Julia"}
+    assert describe_event({"type": "activated", "player": "red", "colour": "white", "card": "gear_3"}, lang=lang,
+                          names=names) == activated
+    assert describe_event({"type": "stepped", "player": "red", "colour": "light_grey", "to": "L1-9"}, lang=lang,
+                          names=names) == stepped
+
+
+@pytest.mark.parametrize(("lang", "line"), [("de", "Der Tisch ist mit Einkaufen fertig"),
+                                            ("nl", "De tafel is klaar met kopen"), ("en", "The table is done buying")])
+def test_a_choice_without_a_player_is_the_tables(lang, line):
+    stored = [{"seq": 1, "actor": "table", "type": "done", "payload": {"action": {"type": "done"}, "phase": "buy",
+                                                                        "events": []}}]
+    [entry] = log_entries(stored, lang=lang, names={"blue": "Julia"}, game="cubitos")
+    assert entry["lines"][0]["text"] == line
+
+
+@pytest.mark.parametrize("game_id", ["automobiles", "cubitos"])
+def test_the_names_of_cards_and_tracks_are_texts_of_every_language(session, game_id):
+    view = played(session, game_id)[0]["view"]
+    layout = get_presentation(game_id).layout(view)
+    keys = [card["name"] for card in layout["cards"].values()] + [t["name"] for t in layout.get("tracks") or []]
+    for lang in LANGUAGES:
+        assert all(key in catalog(lang)["ui"] for key in keys)
+
+
+@pytest.mark.parametrize("game_id", ["automobiles", "chariot-race", "cubitos", "hexenrennen"])
+def test_the_choices_of_a_game_say_what_they_do_in_every_language(session, game_id):
+    helps = {lang: [h for shot in played(session, game_id) for h in (shot["prompt"].get("help") or {}).get(lang, [])
+                    if h] for lang in LANGUAGES}
+    assert helps["en"] and all(len(helps[lang]) == len(helps["en"]) for lang in LANGUAGES)
+    assert all(h["title"] and h["text"] and isinstance(h["reference"], bool) for h in helps["de"])
+
+
+def test_use_bob_says_what_bob_does():
+    from companion.games.cubitos.present import option_help
+    snapshot = {"game": {"id": "cubitos"}, "view": {"cards": {"blue": "bob"}}}
+    bob = option_help({"type": "ability", "ability": "bob.1"}, snapshot, "en")
+    assert bob == {"title": "Bob", "reference": False,
+                   "text": "End of phase 6: receive every bonus of a space 1 or 2 spaces from your runner (not its own "
+                           "space)."}
+    krabs = option_help({"type": "ability", "ability": "mr_krabs.1"}, snapshot, "de")
+    assert krabs["title"] == "Mr. Krabs" and krabs["reference"] is True
+    assert option_help({"type": "buy", "die": "blue"}, snapshot, "nl")["title"] == "Bob"
