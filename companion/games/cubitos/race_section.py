@@ -400,10 +400,6 @@ def on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> St
 # --------------------------------------------------------------------------------------- CU-48, CU-49 phase 7
 
 
-def before7_options(state: State) -> list[Action]:
-    return [{"type": "go"}, *ability_options(state, "before7")]
-
-
 def buy_options(state: State) -> list[Action]:
     """CU-48, CU-49: up to 2 dice of 2 different colours, from the stock, paid in coins."""
     player = state.players[state.current]
