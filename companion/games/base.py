@@ -183,6 +183,9 @@ class Phase:
       table, never hidden in a handler. It may name the phase itself (a phase that repeats while it can).
     * ``skip`` says that the phase, just entered, has nothing to decide in this state (no fortune to spend, no die
       to steer): it is passed over to its ``next`` without a prompt.
+    * ``alone`` says that the phase's only option decides nothing (a "done" with nothing to buy): it returns the
+      event that tells the log so, naming the option's type as its ``action``, and the option is played at once
+      (its handler, then ``next``); it returns None while there is a choice.
     * A phase without ``actions`` but with a ``handler`` is automatic: its handler runs as soon as it is entered
       (the end of a turn, the end of a round), then its ``next``.
     * ``next=None`` with a handler (legacy): the handler sets the phase itself.
@@ -194,6 +197,7 @@ class Phase:
     handler: Handler | None = None
     next: Next | None = None
     skip: Callable[[Any], bool] | None = None
+    alone: Callable[[Any], Event | None] | None = None
 
     @property
     def automatic(self) -> bool:
@@ -208,8 +212,9 @@ class Phase:
 
 def enter(state: Any, phase: str, phases: Mapping[str, Phase], events: list[Event],
           end_if: Callable[[Any], bool] | None = None) -> Any:
-    """``state`` moved into ``phase`` and on through every phase that decides nothing (``skip``, automatic), to the
-    next one a player decides in; ``end_if`` (boardgame.io's game-level ``endIf``) ends the game at any step.
+    """``state`` moved into ``phase`` and on through every phase that decides nothing (automatic, ``alone``,
+    ``skip``), to the next one a player decides in; ``end_if`` (boardgame.io's game-level ``endIf``) ends the game
+    at any step.
 
     ``setup`` enters its first phase with it, so a game that starts with nothing to decide moves on at once."""
     for _ in range(MAX_STEPS):
@@ -217,13 +222,18 @@ def enter(state: Any, phase: str, phases: Mapping[str, Phase], events: list[Even
             phase = OVER
         state = state._replace(phase=phase)
         step = phases[phase]
+        action: Action = {}
         if step.automatic:
-            state = step.handler(state, {}, events)  # type: ignore[misc]
+            state = step.handler(state, action, events)  # type: ignore[misc]
+        elif step.alone is not None and (told := step.alone(state)) is not None:
+            events.append(told)
+            action = {"type": told["action"]}
+            state = step.handler(state, action, events)  # type: ignore[misc]
         elif step.skip is None or not step.skip(state):
             return state
         if step.next is None:
             return state
-        phase = step.after(state, {})
+        phase = step.after(state, action)
     raise RuntimeError(f"no decision after {MAX_STEPS} steps from the {state.phase} phase: the flow loops")
 
 

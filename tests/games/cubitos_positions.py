@@ -82,11 +82,21 @@ def race_phase(state: State, phase: str, p: int = 0, **changes: Any) -> State:
 
 
 def play(state: State, *actions: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    """Apply ``actions`` in turn; the events of all of them. A "done" that the table played by itself just before
+    (it was the only option: a ``by_itself`` event) is passed over, as no player taps it."""
     events: list[dict[str, Any]] = []
+    more: list[dict[str, Any]] = []
     for action in actions:
+        if played_by_itself(more, action):
+            continue
         state, more = GAME.apply(state, action)
         events += more
     return state, events
+
+
+def played_by_itself(events: list[dict[str, Any]], action: dict[str, Any]) -> bool:
+    """``action`` is a bare choice that ``events`` say the table made by itself (``Phase.alone``)."""
+    return set(action) == {"type"} and any(e["type"] == "by_itself" and e["action"] == action["type"] for e in events)
 
 
 def options(state: State) -> list[dict[str, Any]]:

@@ -116,7 +116,7 @@ def test_e8_garfield_with_an_empty_grey_stock_still_gives_the_coin_and_steps():
 @pytest.mark.parametrize(("also", "coins"), [(("brown/team", "green/blank"), 5), (("brown/blank",), 2), ((), 0)])
 def test_e12_ted_the_cat_pays_for_active_brown_and_green_dice(also, coins):
     state = with_cards(begin(TWO), "ted_the_cat")
-    state = support(state, active=active(state, "white/team", *also))
+    state = support(state, steps=1, active=active(state, "white/team", *also))  # a step keeps the round in phase 6
     state, _ = use(state, "ted_the_cat.1")
     assert state.players[0].coins == coins
 
@@ -399,7 +399,7 @@ def test_cu89_the_lead_die_is_never_put_into_the_stock_by_hand():
 
 def test_dieter_is_mandatory_for_the_most_swords_and_gives_back_a_red_die():
     state = with_cards(begin(TWO), "dieter")
-    state = support(state, swords=2, active=active(state, "red/team"))
+    state = support(state, swords=2, steps=1, active=active(state, "red/team"))  # a step keeps the round going
     uses = [o for o in options(state) if o.get("ability") == "dieter.1"]
     assert uses and {"type": "done"} not in options(state)
     state, _ = play(state, uses[0])
@@ -428,7 +428,7 @@ def test_s29_bob_takes_the_bonuses_of_a_space_one_or_two_away_through_water_but_
 def test_s28_schlaegertyp_gives_back_a_die_before_phase_7_after_credits_were_taken():
     state = with_cards(begin(TWO), "schlaegertyp")
     state = with_player(state, 1, done_rolling=True)
-    state = race_phase(state, "move", active=active(state, "orange/team"), took_credits=True)
+    state = race_phase(state, "move", active=active(state, "orange/team"), took_credits=True, coins=9)  # to buy
     state = race_phase(state, "move", 1)
     state, _ = play(state, {"type": "done"})
     assert (state.phase, state.current) == ("before7", 0)
@@ -567,7 +567,7 @@ def test_s35_mahatma_rolls_the_ready_zone_twice_and_a_kaesehaeppchen_placed_then
     state = with_cards(begin(TWO), "mahatma", "kaesehaeppchen")
     yellow = dice_of(state, "yellow", 1)
     state = support(state, active=active(state, "blue/team"), ready=tuple(yellow) + state.players[0].draw[:3],
-                    draw=state.players[0].draw[3:])
+                    draw=state.players[0].draw[3:], steps=1)  # a step to take: the table waits in phase 6
     mahatma = next(o for o in options(state) if o.get("ability") == "mahatma.1")
     assert mahatma["roll"] == 4
     state, _ = play(state, {**mahatma, "dice": ["yellow/team", "grey_light/blank", "grey_light/blank",
@@ -637,10 +637,10 @@ def test_s31_mutiger_maasdamer_moving_the_runner_in_the_roll_section_triggers_no
                     left_start=True)
     state, _ = push_roll(state, ["grey_light/blank"] * 2)
     state, _ = use(state, "mutiger_maasdamer.1", to="b")
-    state, _ = play(state, {"type": "pass"})
-    while state.phase != "move" or state.current != 0:
-        state, _ = play(state, options(state)[0])
-    state, _ = play(state, {"type": "done"})
+    state, events = play(state, {"type": "pass"})
+    ended = {"type": "by_itself", "player": state.table.colours[0], "phase": "move", "action": "done"}
+    while ended not in events:  # no step to take: phase 6 ends by itself, on b
+        state, events = play(state, options(state)[0])
     assert state.players[0].space == "b" and state.players[0].credits == 0
 
 

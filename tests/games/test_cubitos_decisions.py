@@ -55,7 +55,7 @@ def test_cu23_roll_order_after_the_refill(monkeypatch):
 
 
 def test_cu90_converting_is_not_taking(monkeypatch):
-    table = race_phase(with_player(begin(TWO), 1, done_rolling=True), "buy", credits=1)
+    table = race_phase(with_player(begin(TWO), 1, done_rolling=True), "buy", credits=1, coins=9)  # dice to buy
     assert not play(table, {"type": "convert"})[0].players[0].took_credits
     monkeypatch.setattr(race_section, "CONVERTING_IS_NOT_TAKING", False)
     assert play(table, {"type": "convert"})[0].players[0].took_credits

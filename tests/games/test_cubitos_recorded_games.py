@@ -4,7 +4,9 @@ players, every race with its cards, random and greedy bots) hashed into one dige
 The view is what a table sees, so the rules' inner shape may change without a new recording; the play may not.
 Recorded anew for issue 37: the bots' score moved to ``bot.py`` and became exact (two options it rated alike were
 told apart by float rounding, differently on Python 3.12+), phase 5 asks a player with an any-time ability, and an
-ability that empties the ready zone in the choice to push leaves a pass (CU-37). A deliberate change of the rules
+ability that empties the ready zone in the choice to push leaves a pass (CU-37). Recorded anew for issue 35: a
+"done" that is the only option of phase 6 or 7 is played by itself (a ``by_itself`` event), and moves forward are
+listed first (the bots' choices change with the order). A deliberate change of the rules
 changes them too: check the change is meant, then re-record with ``python -m tests.games.test_cubitos_recorded_games``
 and paste the table it prints.
 """
@@ -66,36 +68,36 @@ def digest(seed: int, players: int, race: str, bot_name: str) -> str:
 
 
 RECORDED = {
-    0: '67654245df8cdb79',  # 2 players, combomania, random
-    1: 'bb6f5bc4147ad7f6',  # 3 players, das_grosse_finale, greedy
-    2: 'bd1205bab5fea0f4',  # 4 players, liebling_der_fans, random
-    3: '3d85852f79ee54b6',  # 2 players, race_1, greedy
-    4: '4dabb95b930b8af2',  # 3 players, race_2, random
-    5: 'e7d6a74547ff8a1b',  # 4 players, race_3, greedy
-    6: '7f6220968cffb62e',  # 2 players, race_4, random
-    7: 'dac4a83873081098',  # 3 players, race_5, greedy
-    8: '2aa27e17b90f7d7b',  # 4 players, race_6, random
-    9: '4885773afd3e0456',  # 2 players, race_7, greedy
-    10: '37922ac0584ad750',  # 3 players, combomania, random
-    11: 'd5aebc110e9c0752',  # 4 players, das_grosse_finale, greedy
-    12: 'c8080485b47ebf0f',  # 2 players, liebling_der_fans, random
-    13: 'c81c47eb5521abba',  # 3 players, race_1, greedy
-    14: '16d28775e5bb949e',  # 4 players, race_2, random
-    15: '4d783c82fee9f766',  # 2 players, race_3, greedy
-    16: 'bcce5b7546b2cab3',  # 3 players, race_4, random
-    17: '5dadda295b98d7c9',  # 4 players, race_5, greedy
-    18: '4f411fd4b5003431',  # 2 players, race_6, random
-    19: '02e104e1c61337c2',  # 3 players, race_7, greedy
-    20: 'de0f773daaecb0da',  # 4 players, combomania, random
-    21: '5e8b4c4d087ba921',  # 2 players, das_grosse_finale, greedy
-    22: '6e9cba7f44ea6da0',  # 3 players, liebling_der_fans, random
-    23: 'c4c369af65ba9d32',  # 4 players, race_1, greedy
-    24: '22b5d6ac7d43b1e3',  # 2 players, race_2, random
-    25: '07a46886bdd1ce93',  # 3 players, race_3, greedy
-    26: '86447c3e89681044',  # 4 players, race_4, random
-    27: 'c30f39ed31601e09',  # 2 players, race_5, greedy
-    28: '6bde9180d1fa536c',  # 3 players, race_6, random
-    29: '1d64b87fc3b7c98d',  # 4 players, race_7, greedy
+    0: '2e2fd94b29ab5707',  # 2 players, combomania, random
+    1: 'ab8b71dbd05307fc',  # 3 players, das_grosse_finale, greedy
+    2: '1ebb30ba9013f7fd',  # 4 players, liebling_der_fans, random
+    3: 'dec8742ab254a457',  # 2 players, race_1, greedy
+    4: '2f750414a93d4e6a',  # 3 players, race_2, random
+    5: '15b66445ffbdbcb9',  # 4 players, race_3, greedy
+    6: '921d68b5da31bf24',  # 2 players, race_4, random
+    7: '3f7a261627085fa3',  # 3 players, race_5, greedy
+    8: '51a5b22ed43ac272',  # 4 players, race_6, random
+    9: '582578743b3ca607',  # 2 players, race_7, greedy
+    10: '207c2749a033aada',  # 3 players, combomania, random
+    11: '13c30b4f76ee53a1',  # 4 players, das_grosse_finale, greedy
+    12: '73848a28b1ad7b7a',  # 2 players, liebling_der_fans, random
+    13: '131b30c36a27c23a',  # 3 players, race_1, greedy
+    14: '8d9b69231136728d',  # 4 players, race_2, random
+    15: 'f52141905923e08d',  # 2 players, race_3, greedy
+    16: '9ced9bcfb09c2dcb',  # 3 players, race_4, random
+    17: '504b0b5e7717575e',  # 4 players, race_5, greedy
+    18: '9d38ff552b3184f0',  # 2 players, race_6, random
+    19: '3917c56e2f664cfe',  # 3 players, race_7, greedy
+    20: '6c5f1304351a38f4',  # 4 players, combomania, random
+    21: '981fb7ca4f3a2297',  # 2 players, das_grosse_finale, greedy
+    22: '583ce376a6e46337',  # 3 players, liebling_der_fans, random
+    23: 'f2729c2ff3496e5b',  # 4 players, race_1, greedy
+    24: '9f28570b6919a5bb',  # 2 players, race_2, random
+    25: '42e8db963ae0033e',  # 3 players, race_3, greedy
+    26: '4e9bab3d8f7673fc',  # 4 players, race_4, random
+    27: '9409777ead932def',  # 2 players, race_5, greedy
+    28: '176981cfbd20e095',  # 3 players, race_6, random
+    29: '06409bb04bb5bce3',  # 4 players, race_7, greedy
 }
 
 

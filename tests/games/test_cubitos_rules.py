@@ -338,7 +338,7 @@ def test_s22_the_fan_marker_stays_on_13_and_pays_six_credits_for_each_space_beyo
 
 def test_cu66_a_give_back_bonus_may_be_declined_or_returns_a_die_to_the_stock():
     track = line_track("S - a(give_back 1) - F")
-    state = race_phase(begin(TWO, track=track), "move", steps=1)
+    state = race_phase(begin(TWO, track=track), "move", steps=1, coins=9)  # dice to buy: the round goes on
     state, _ = play(state, step("a"), {"type": "done"})
     assert state.phase == "bonus" and {"type": "decline"} in options(state)
     before = len(state.stock)
@@ -373,14 +373,13 @@ def test_s23_of_two_runners_that_reached_the_finish_the_farther_from_the_start_w
 def test_s24_the_round_is_played_to_its_end_after_a_runner_reaches_the_finish():
     track = line_track("S - a - F")
     state = begin(TWO, track=track)
-    state = with_player(state, 1, done_rolling=True)
+    state = with_player(state, 1, done_rolling=True, steps=1)
     state = race_phase(state, "move", 0, space="a", steps=1, left_start=True)
     lead = state.lead
     state, _ = play(state, step("F"), {"type": "done"})
     assert ending(state) and state.phase == "move" and state.current == 1
-    state, _ = play(state, {"type": "done"})
-    assert state.phase == "buy"
-    state = finish_round(state)
+    state, events = play(state, {"type": "done"})
+    assert [e["phase"] for e in events if e["type"] == "by_itself"] == ["buy", "buy"]  # nothing to buy
     assert state.phase == "over" and state.winners == (0,) and state.lead == lead
 
 
@@ -434,7 +433,7 @@ def test_greedy_bot_races_end_and_replay_exactly_with_every_die_in_one_place(rac
 def test_a_move_is_a_listed_path_and_a_path_through_a_shortcut_stops_there():
     track = line_track("S - a - k - l - m - F", k={"type": "shortcut", "pay": {"coins": 4}, "to": "m"})
     state = race_phase(begin(TWO, track=track), "move", space="a", steps=3, coins=4, left_start=True)
-    assert {"type": "move", "path": ["k"]} in options(state) and "l" not in destinations(state)
+    assert {"type": "move", "path": ["k"], "forward": True} in options(state) and "l" not in destinations(state)
     with pytest.raises(IllegalAction, match="CU-63"):
         play(state, {"type": "move", "path": ["k", "l"]})
     with pytest.raises(IllegalAction, match="CU-58"):

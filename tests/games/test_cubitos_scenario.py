@@ -59,7 +59,8 @@ def test_a_race_whose_runner_reached_the_finish_ends_when_its_turns_are_chained(
     position = {"race": "race_1", "lead": "blue", "phase": "buy", "current": "blue", "players": [
         {"name": "Ada", "colour": "blue", "draw": {"grey_light": 7, "grey_dark": 2}, "ready": {"lead": 1},
          "done_rolling": True, "reached": True, "space": "A05"},
-        {"name": "Bo", "colour": "red", "draw": {"grey_light": 7, "grey_dark": 2}, "done_rolling": True}]}
+        {"name": "Bo", "colour": "red", "draw": {"grey_light": 7, "grey_dark": 2}, "done_rolling": True,
+         "coins": 9}]}  # Bo can buy: the turn waits for him
     first = GAME.scenario(position, {"player": "blue", "actions": [{"type": "done"}]})
     assert first["position"]["players"][0]["reached"] and first["position"]["current"] == "red"
     last = GAME.scenario(first["position"], {"player": "red", "actions": [{"type": "done"}]})

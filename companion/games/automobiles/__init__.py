@@ -1,19 +1,46 @@
 """Automobiles (David Short, AEG / Pegasus): the rules engine. ``GAME`` implements ``companion.games.base.Game``.
 
 See ``README.md`` beside this file for the rules by id (AU-n), the action vocabulary, set-up options and the view.
-The rules (``rules.py``) and the scenario command built on them (``scenario.py``) meet here.
+The modules import downwards only: ``kit`` (the box) < ``state`` < ``track`` < ``stages`` < ``cards``, ``turn``,
+``setup``, ``season`` < ``rules`` (the phases, ``apply``) < ``scenario``; ``view`` is the dashboard's JSON; the
+package ties the game together.
 """
+
+from __future__ import annotations
 
 from typing import Any
 
-from companion.games.automobiles.rules import Automobiles as Rules
-from companion.games.automobiles.scenario import run_scenario
+from companion.games.automobiles import rules, scenario
+from companion.games.automobiles.state import COLOURS, State
+from companion.games.automobiles.view import view
 
 
-class Automobiles(Rules):
-    def scenario(self, position: Any, turn: Any) -> dict[str, Any]:
-        """A rule dispute: one player's decisions from a position (``scenario.py``; formats in the README)."""
-        return run_scenario(position, turn)
+class Automobiles:
+    """The game as the ``Game`` protocol names its parts: each is a function of ``rules`` or ``scenario``."""
+
+    id = "automobiles"
+    title = "Automobiles"
+    dice_set = "automobiles"
+    die_faces = COLOURS
+    """The camera's labels: the cube colours of cubes.json (a draw is read as colours, AU-52)."""
+    setup = staticmethod(rules.setup)
+    prompt = staticmethod(rules.prompt)
+    apply = staticmethod(rules.apply)
+    roll_dice = staticmethod(rules.roll_dice)
+    scenario = staticmethod(scenario.run_scenario)
+
+    def view(self, state: State) -> dict[str, Any]:
+        return view(state, rules.options(state))
+
+    def is_over(self, state: State) -> bool:
+        return state.phase == "over"
+
+    def seats(self, state: State) -> dict[str, bool]:
+        return dict(zip(state.table.colours, state.table.bots, strict=True))
+
+    def dice_chances(self) -> dict[str, dict[str, float]]:
+        """No dice: the cubes are drawn from a bag, whose odds change with every draw (AU-50), not a die's."""
+        return {}
 
 
 GAME = Automobiles()

@@ -18,8 +18,7 @@ from typing import Any
 
 from companion.games.automobiles import cards, season, stages, turn
 from companion.games.automobiles import setup as opening
-from companion.games.automobiles.state import COLOURS, State, as_list, money, seat
-from companion.games.automobiles.view import view
+from companion.games.automobiles.state import State, as_list, money, seat
 from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, enter
 
 Next = Callable[[State, Mapping[str, Any]], str]
@@ -190,38 +189,3 @@ def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> li
     if len(bag) >= k:
         return sorted(rng.sample(bag, k))
     return sorted(bag + rng.sample(discard, k - len(bag)))
-
-
-class Automobiles:
-    """The rules as ``companion.games.base.Game``; the package adds the scenario command (``scenario.py``)."""
-
-    id = "automobiles"
-    title = "Automobiles"
-    dice_set = "automobiles"
-    die_faces = COLOURS
-    """The camera's labels: the cube colours of cubes.json (a draw is read as colours, AU-52)."""
-
-    def setup(self, options: Mapping[str, Any], rng: random.Random) -> State:
-        return setup(options, rng)
-
-    def prompt(self, state: State) -> Prompt:
-        return prompt(state)
-
-    def apply(self, state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
-        return apply(state, action)
-
-    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
-        return roll_dice(state, option, rng)
-
-    def view(self, state: State) -> dict[str, Any]:
-        return view(state, options(state) if state.phase != "over" else [])
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def seats(self, state: State) -> dict[str, bool]:
-        return dict(zip(state.table.colours, state.table.bots, strict=True))
-
-    def dice_chances(self) -> dict[str, dict[str, float]]:
-        """No dice: the cubes are drawn from a bag, whose odds change with every draw (AU-50), not a die's."""
-        return {}

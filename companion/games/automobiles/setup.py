@@ -17,8 +17,8 @@ from companion.games.automobiles.state import (
     State,
     Table,
     Turn,
-    add,
     available,
+    buy,
     buys,
     cubes,
     minus,
@@ -182,11 +182,8 @@ def start_money(state: State, p: int) -> int:
 def on_opening_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     p = state.actor
     if action["type"] == "buy":
-        colour = action["colour"]
-        price = state.table.cost(colour)
-        state = state._replace(stock=add(state.stock, colour, -1)).with_turn(spent=state.turn.spent + price)
-        events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": price})
-        return state.with_player(p, aside=add(state.players[p].aside, colour))
+        state, price = buy(state, p, action["colour"], "aside", events)
+        return state.with_turn(spent=state.turn.spent + price)
     events.append({"type": "opening_buy_done", "player": seat(state, p),
                    "lost": start_money(state, p) - state.turn.spent})
     order = state.table.order

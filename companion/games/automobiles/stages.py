@@ -17,6 +17,7 @@ from companion.games.automobiles.state import (
     add,
     as_list,
     available,
+    buy,
     buyable,
     buys,
     cost_for_sum,
@@ -193,12 +194,7 @@ def on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> St
             return close(state, stage, events)
         return state
     elif stage.kind == "buy":
-        colour = action["colour"]
-        price = state.table.cost(colour)
-        state = state._replace(stock=add(state.stock, colour, -1))
-        zone = stage.dst or "used"
-        state = state.with_player(p, **{zone: add(getattr(state.players[p], zone), colour)})
-        events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": price})
+        state, price = buy(state, p, action["colour"], stage.dst or "used", events)
         if stage.hi <= 1:
             return close(state, stage, events)
         stage = stage._replace(budget=stage.budget - price, done=stage.done + 1)

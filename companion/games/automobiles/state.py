@@ -398,6 +398,15 @@ def remove_all(state: State, p: int, colour: str, zone: str, events: list[Event]
     return state
 
 
+def buy(state: State, p: int, colour: str, zone: str, events: list[Event]) -> tuple[State, int]:
+    """AU-36: a cube from the stock into ``zone`` of ``p``; returns the table and the price paid."""
+    price = state.table.cost(colour)
+    state = state._replace(stock=add(state.stock, colour, -1))
+    state = state.with_player(p, **{zone: add(getattr(state.players[p], zone), colour)})
+    events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": price})
+    return state, price
+
+
 def value(state: State, colour: str) -> int:
     return WEAR_VALUE if colour == WEAR else state.table.value(colour)
 

@@ -18,8 +18,8 @@ from companion.games.automobiles.state import (
     Stage,
     State,
     Turn,
-    add,
     available,
+    buy,
     buys,
     count,
     driver_ready,
@@ -129,13 +129,8 @@ def on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
     """AU-35..AU-37, AU-104, AU-105."""
     p, kind = state.current, action["type"]
     if kind == "buy":
-        colour = action["colour"]
-        price = state.table.cost(colour)
-        state = state._replace(stock=add(state.stock, colour, -1)).with_turn(
-            spent=state.turn.spent + price, drivers_used=state.turn.drivers_used | {"driver_04"})
-        state = state.with_player(p, used=add(state.players[p].used, colour))
-        events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": price})
-        return state
+        state, price = buy(state, p, action["colour"], "used", events)
+        return state.with_turn(spent=state.turn.spent + price, drivers_used=state.turn.drivers_used | {"driver_04"})
     if kind == "use_driver":
         driver = action["driver"]
         state = state.uses_driver(driver).uses_driver("driver_04")  # driver_04 only at the start of the buy phase

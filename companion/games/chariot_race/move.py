@@ -185,30 +185,49 @@ def move_options(state: State) -> list[Action]:
     A path ends early where the chariot would wreck (nothing after a wreck can differ), else it has ``speed`` steps.
     """
     board = state.table.board
-    i = state.current
-    car = state.cars[i]
+    car = state.cars[state.current]
     if car.speed == 0:
         return [{"type": "move", "path": [], "to": board.ids[car.space], "damage": 0, "wrecked": False}]
-    ways = (("straight", board.ahead), ("in", board.inward), ("out", board.outward))
-    options: list[Action] = []
-    stack = [(Work(state, []).walk(), car.speed, state.dice.count("steer"), ())]
-    while stack:  # depth first; a branch copies the work only where a space does something
-        walk, left, steers, path = stack.pop()
-        for step, target in (ways if steers else ways[:1]):
-            there = target[walk.here]
-            if there == NO_SPACE:
-                continue
-            way = path + (step,)
-            if walk.plain(there):
-                ahead, wrecked = walk.passing(there), False
-            else:
-                ahead = walk.fork()
-                wrecked = ahead.enter(there, last=left == 1)
-            if wrecked:
-                options.append({"type": "move", "path": list(way), "to": None, "damage": car.damage, "wrecked": True})
-            elif left == 1:
-                options.append({"type": "move", "path": list(way), "to": board.ids[ahead.here],
-                                "damage": car.damage - ahead.work.cars[i].damage, "wrecked": False})
-            else:
-                stack.append((ahead, left - 1, steers - (step != "straight"), way))
-    return options
+    ways = _ways_on(Work(state, []).walk(), car.speed, state.dice.count("steer"), (), {})
+    return [{"type": "move", "path": list(path), "to": to, "damage": damage, "wrecked": to is None}
+            for path, to, damage in ways]
+
+
+Way = tuple[tuple[str, ...], str | None, int]
+"""A way to the end of the move: its steps, the space it ends on (None: the chariot wrecks), the damage it costs."""
+
+
+def _ways_on(walk: Walk, left: int, steers: int, hits: tuple[int, ...],
+             known: dict[tuple[Any, ...], list[Way]]) -> list[Way]:
+    """The ways of ``left`` more steps from ``walk`` with at most ``steers`` steps off the straight, depth first.
+
+    ``hits`` are the spaces on the way that did something (a curve, a caltrop, a ram): only they changed the table,
+    so ways that reach the same space after the same hits (in then out, out then in) go on alike and are walked
+    once; ``known`` holds them for this one listing.
+    """
+    key = (walk.here, walk.laps, left, steers, hits)
+    if key in known:
+        return known[key]
+    board, mover = walk.work.board, walk.work.state.cars[walk.work.mover]
+    steps = (("straight", board.ahead), ("in", board.inward), ("out", board.outward))
+    ways: list[Way] = []
+    deeper = []
+    for step, target in steps if steers else steps[:1]:
+        there = target[walk.here]
+        if there == NO_SPACE:
+            continue
+        if walk.plain(there):
+            ahead, wrecked, after = walk.passing(there), False, hits
+        else:
+            ahead, after = walk.fork(), (*hits, there)
+            wrecked = ahead.enter(there, last=left == 1)
+        if wrecked:
+            ways.append(((step,), None, mover.damage))
+        elif left == 1:
+            ways.append(((step,), board.ids[ahead.here], mover.damage - ahead.work.cars[walk.work.mover].damage))
+        else:
+            deeper.append((step, ahead, steers - (step != "straight"), after))
+    for step, ahead, more, after in reversed(deeper):  # the order the options have always been listed in
+        ways += [((step, *rest), to, damage) for rest, to, damage in _ways_on(ahead, left - 1, more, after, known)]
+    known[key] = ways
+    return ways

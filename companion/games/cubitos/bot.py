@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from companion.games.cubitos.state import Player, State, Table, face
+from companion.games.cubitos.state import Player, State, Table, face, spaces_left
 
 
 def score(state: State, actor: str) -> float:
@@ -39,18 +39,3 @@ def _worth(table: Table, die: int, label: str) -> Fraction:
     shown = face(table, die, label)
     return Fraction(3, 2) * shown.steps + Fraction(shown.coins, 3) + Fraction(shown.credits, 2) \
         + (shown.team or shown.special)
-
-
-def spaces_left(table: Table, player: Player) -> int:
-    """Fewest spaces from the runner to the race finish: this lap, the laps left and the tracks still to come.
-
-    On a finish the runner has done this track (its last lap), or it begins another lap from the start (CU-141).
-    """
-    track = table.segments[player.segment]
-    later = sum(t.to_finish[t.start] * table.laps + 1 for t in table.segments[player.segment + 1:])
-    last = player.segment == len(table.segments) - 1
-    if player.space == track.finish and player.laps + 1 < table.laps + (last and not player.reached):
-        return (table.laps - player.laps) * track.to_finish[track.start] + later
-    if player.space == track.finish:
-        return later
-    return track.to_finish[player.space] + (table.laps - 1 - player.laps) * track.to_finish[track.start] + later

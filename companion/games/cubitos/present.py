@@ -140,6 +140,8 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
                     origin=event.get("from"))
     if kind == "passed_die":
         return text(lang, "cu_passed_die", fields, to=names.get(event.get("to", ""), event.get("to")))
+    if kind == "by_itself":  # a phase whose only option decided nothing (rules._alone)
+        return text(lang, f"cu_by_itself_{event.get('phase')}", fields)
     if kind == "game_over":
         return text(lang, "cu_game_over", winner=names.get(event.get("winner", ""), event.get("winner")))
     if kind == "tie":
@@ -222,8 +224,8 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     if kind == "move":
         path = option.get("path") or []
         to = path[-1] if path else "?"
-        return ui(lang, "cu_opt_move", steps=len(path),
-                       to=ui(lang, "cu_next_track") if to == "next_track" else to)  # CU-142
+        key = "cu_opt_move_forward" if option.get("forward") else "cu_opt_move_back"
+        return ui(lang, key, steps=len(path), to=ui(lang, "cu_next_track") if to == "next_track" else to)  # CU-142
     if kind == "buy":
         cost = (view.get("costs") or {}).get(option.get("die"), "?")
         return ui(lang, "cu_opt_buy", die=die_name(lang, option.get("die", "")), coins=cost)

@@ -35,6 +35,7 @@ from companion.games.cubitos.state import (
     reach_finish,
     receive_bonuses,
     seat,
+    spaces_left,
     track_of,
 )
 
@@ -294,7 +295,13 @@ def walks(state: State) -> list[tuple[list[str], State, list[Event]]]:
 
 
 def move_options(state: State) -> list[Action]:
-    moves: list[Action] = [{"type": "move", "path": path} for path, _, _ in walks(state)]
+    """The walks (those that bring the runner nearer the race finish first, each ``forward`` or not), the end of
+    the move, conversions and abilities."""
+    p, table = state.current, state.table
+    left = spaces_left(table, state.players[p])
+    moves: list[Action] = [{"type": "move", "path": path, "forward": spaces_left(table, after.players[p]) < left}
+                           for path, after, _ in walks(state)]
+    moves.sort(key=lambda move: not move["forward"])
     return [{"type": "done"}, *moves, *convert_options(state), *ability_options(state, *ANY_TIME)]
 
 
@@ -391,10 +398,6 @@ def on_bonus(state: State, action: Mapping[str, Any], events: list[Event]) -> St
 
 
 # --------------------------------------------------------------------------------------- CU-48, CU-49 phase 7
-
-
-def before7_options(state: State) -> list[Action]:
-    return [{"type": "go"}, *ability_options(state, "before7")]
 
 
 def buy_options(state: State) -> list[Action]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.games.base import (
@@ -58,6 +58,13 @@ def _use(moment: str) -> Any:
                                           use_ability(state, action, events, moment))
 
 
+def _alone(kind: str) -> Callable[[State], Event | None]:
+    """A phase's ``alone``: a ``kind`` listed as the only option decides nothing (a "done" with nothing to move or
+    buy), so it is played by itself and the log says so."""
+    return lambda state: ({"type": "by_itself", "player": seat(state, state.current), "phase": state.phase,
+                           "action": kind} if options(state) == [{"type": kind}] else None)
+
+
 def _again(moment: str, then: str) -> Any:
     """The ``next`` of such a moment: the moment again while an ability can still be used after one, else ``then``."""
     return lambda state, action: (moment if action.get("type") == "ability"
@@ -102,7 +109,7 @@ PHASES: dict[str, Phase] = {
                         skip=lambda state: not race.START_SPECIAL_AFTER_PURCHASES or not race.special_waits(state)),
     "move": Phase("CU-58", ("move", "done", "convert", "buy_step", "ability"), race.move_options, race.on_move,
                   next=lambda state, action: ("bonus" if action.get("type") == "done"
-                                              else race.after_special(state, action))),
+                                              else race.after_special(state, action)), alone=_alone("done")),
     "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), race.shortcut_options,
                       race.on_shortcut, race.after_special),
     "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), race.bonus_options, race.on_bonus,
@@ -115,7 +122,8 @@ PHASES: dict[str, Phase] = {
     "before7": Phase("CU-101", ("ability", "go"), _using("before7"), _use("before7"), _again("before7", "buy"),
                      skip=race.usable_at("before7")),
     "buy": Phase("CU-48", ("buy", "done", "convert", "ability"), race.buy_options, race.on_buy,
-                 next=lambda state, action: "buy_next" if action.get("type") == "done" else "buy"),
+                 next=lambda state, action: "buy_next" if action.get("type") == "done" else "buy",
+                 alone=_alone("done")),
     "buy_next": Phase("CU-48", handler=race.pass_on, next=race.round_through("before7", "rest")),
     "rest": Phase("CU-50", handler=race.rest_all, next=lambda state, action: "end" if ending(state) else "next_round"),
     "end": Phase("CU-147", handler=race.end,

@@ -176,6 +176,21 @@ def lines_passed(table: Table, player: Player) -> int:
     return track.spaces[player.space].red_lines_passed + player.laps * track.red_lines_per_lap + earlier
 
 
+def spaces_left(table: Table, player: Player) -> int:
+    """Fewest spaces from the runner to the race finish: this lap, the laps left and the tracks still to come.
+
+    On a finish the runner has done this track (its last lap), or it begins another lap from the start (CU-141).
+    """
+    track = table.segments[player.segment]
+    later = sum(t.to_finish[t.start] * table.laps + 1 for t in table.segments[player.segment + 1:])
+    last = player.segment == len(table.segments) - 1
+    if player.space == track.finish and player.laps + 1 < table.laps + (last and not player.reached):
+        return (table.laps - player.laps) * track.to_finish[track.start] + later
+    if player.space == track.finish:
+        return later
+    return track.to_finish[player.space] + (table.laps - 1 - player.laps) * track.to_finish[track.start] + later
+
+
 def draw_limit(state: State, p: int) -> int:
     """CU-25, CU-26: the base limit, the limit tokens and the red lines between this runner and the leader."""
     lines = state.lines if RED_LINES_AT_ROUND_START else [lines_passed(state.table, q) for q in state.players]
