@@ -162,7 +162,7 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
         from dataclasses import replace
 
         config = replace(config, game=replace(config.game, id=game))
-    companion = runtime.build(config, camera=False)
+    companion = runtime.build(config, devices=False)
     if bots:
         runtime.start_bots(companion, delay=delay, humans=humans)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -176,7 +176,7 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
         sys.stdout.flush()
         companion.watchdog = systemd.Watchdog(check=companion.session.snapshot).start()  # no-op outside systemd
         systemd.notify("READY=1", f"STATUS=dashboard at {' '.join(tablets) or companion.url}")
-        companion.start_camera_soon()
+        companion.start_devices_soon()  # once the server answers: see serve_forever
         companion.server.serve_forever()
     except KeyboardInterrupt:
         pass
