@@ -70,9 +70,11 @@ class Server:
         finally:
             self.streams.stop()  # first: its thread wakes the loop through the trigger that close() ends
             for channel in list(self._server._map.values()):  # open streams too: browsers must see the server go
-                channel.close()
-            self._server.close()
+                if channel is not self._server.trigger:
+                    channel.close()
+            # Requests still running end before the trigger closes: each wakes the loop through it when done.
             self._server.task_dispatcher.shutdown(timeout=2)
+            self._server.close()
             self._stopped.set()
 
     def start(self) -> Server:
