@@ -173,12 +173,14 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
               f"page, or {pin_from})")
         tablets = tablet_urls(companion.server.host, companion.server.port)
         print(_where_tablets_open(companion.server.host, tablets))
-        for line in doctor.startup_report(config):
-            print(line)
         sys.stdout.flush()
+
+        def report() -> None:  # what this start uses (the journal's record), once the server has answered
+            print("\n".join(doctor.startup_report(config)), flush=True)
+
         companion.watchdog = systemd.Watchdog(check=companion.session.snapshot).start()  # no-op outside systemd
         systemd.notify("READY=1", f"STATUS=dashboard at {' '.join(tablets) or companion.url}")
-        companion.start_devices_soon()  # once the server answers: see serve_forever
+        companion.start_devices_soon(report=report)  # the report, the pins, the camera: after the first answer
         companion.server.serve_forever()
     except KeyboardInterrupt:
         pass

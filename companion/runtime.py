@@ -11,6 +11,7 @@ import logging
 import math
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -103,19 +104,27 @@ class Companion:
             self.hardware = self.controls.start(self.config.buttons,
                                                 min_confidence=self.config.tray.min_confidence).hardware
 
-    def start_devices_soon(self, *, wait: float = DEVICES_WAIT_SECONDS) -> None:
+    def start_devices_soon(self, *, wait: float = DEVICES_WAIT_SECONDS,
+                           report: Callable[[], None] | None = None) -> None:
         """Start the pins, then the camera, in a thread of their own once the server has answered its first request
         (or after ``wait`` seconds unasked). The camera's models and OpenCV take longer to load than the rest of
         the companion together, and gpiozero is a tenth of what a start imports: loaded beside the first answer
         they would slow it on a Pi's few cores. So a restarted table answers its screens first, dice typed in by
         hand and a screen's buttons (performed directly until the pins are up) work at once, and the camera says
-        "starting" until it reads."""
-        thread = threading.Thread(target=self._start_devices, args=(wait,), name="devices-start", daemon=True)
+        "starting" until it reads. ``report`` runs first in that thread (``companion serve``'s start-up lines:
+        reading the installed packages' versions is not what a first answer should wait for)."""
+        thread = threading.Thread(target=self._start_devices, args=(wait, report), name="devices-start",
+                                  daemon=True)
         self.threads.append(thread)
         thread.start()
 
-    def _start_devices(self, wait: float) -> None:
+    def _start_devices(self, wait: float, report: Callable[[], None] | None) -> None:
         self.server.answered.wait(wait)
+        if report is not None:
+            try:
+                report()
+            except Exception:  # a closed stdout, say: the pins and the camera start all the same
+                log.exception("the start-up report failed")
         if self.stop_event.is_set():
             return
         self.start_buttons()
