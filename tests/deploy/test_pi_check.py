@@ -84,3 +84,9 @@ def test_make_pi_check_runs_it() -> None:
     result = subprocess.run(["make", "-n", "-f", str(MAKEFILE), "pi-check"], capture_output=True, text=True,
                             cwd=MAKEFILE.parent)
     assert result.returncode == 0 and "deploy/pi-check.sh" in result.stdout, result.stderr
+
+
+def test_no_install_keeps_the_roots_venv_and_checks_the_copied_code_with_it(tmp_path: Path) -> None:
+    text = plan(tmp_path, "--no-install")
+    assert "install-pi.sh" not in text and "--no-install: install-pi.sh not run" in text
+    assert "companion doctor" in text and "-m 'not browser' tests/games tests/vision" in text
