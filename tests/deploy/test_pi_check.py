@@ -88,5 +88,5 @@ def test_make_pi_check_runs_it() -> None:
 
 def test_no_install_keeps_the_roots_venv_and_checks_the_copied_code_with_it(tmp_path: Path) -> None:
     text = plan(tmp_path, "--no-install")
-    assert "install-pi.sh" not in text and "--no-install: install-pi.sh not run" in text
+    assert "install-pi.sh --no-start" not in text and "--no-install: install-pi.sh not run" in text
     assert "companion doctor" in text and "-m 'not browser' tests/games tests/vision" in text
