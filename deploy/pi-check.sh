@@ -244,10 +244,12 @@ for module in ("lgpio", "gpiozero.pins.lgpio", "libcamera", "picamera2"):
     [ "$DRY_RUN" = 0 ] || return 0
     local log=$LOGS/versions.log package missing=() absent=()
     DETAIL="$(grep -o '^python [0-9.]* [a-z0-9_]*' "$log"); $(grep -o 'onnxruntime [^ ]* gpiozero [^ ]*' "$log")"
-    # An apt package the archive lacks (install-pi.sh said so) is reported; one it has that does not import fails.
+    # An apt package the archive lacks is reported; one installed that does not import fails. install-pi.sh installs
+    # each one apt has, so the root's dpkg database tells which (also after --no-install, which has no install log).
     for package in lgpio libcamera picamera2; do
         grep -q "^import $package ok" "$log" && continue
-        if grep -q "WARNING: python3-$package is not in this system's apt archives" "$LOGS/install.log"; then
+        if [ "$(dpkg-query --admindir="$ROOT/var/lib/dpkg" -W -f='${Status}' "python3-$package" 2>/dev/null)" \
+            != "install ok installed" ]; then
             absent+=("python3-$package")
         else
             missing+=("python3-$package")
