@@ -24,6 +24,8 @@ from companion.games import DEFAULT_GAME, GAMES
 from companion.lan import ALL_INTERFACES, tablet_urls
 from companion.store import EventStore, StoreError, backup
 
+log = logging.getLogger(__name__)
+
 Handler = Callable[[argparse.Namespace], int]
 
 
@@ -162,7 +164,7 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
         from dataclasses import replace
 
         config = replace(config, game=replace(config.game, id=game))
-    companion = runtime.build(config, camera=False)
+    companion = runtime.build(config, devices=False)
     if bots:
         runtime.start_bots(companion, delay=delay, humans=humans)
     signal.signal(signal.SIGTERM, _interrupt)
@@ -171,18 +173,22 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
               f"page, or {pin_from})")
         tablets = tablet_urls(companion.server.host, companion.server.port)
         print(_where_tablets_open(companion.server.host, tablets))
-        for line in doctor.startup_report(config):
-            print(line)
         sys.stdout.flush()
+
+        def report() -> None:  # what this start uses (the journal's record), once the server has answered
+            print("\n".join(doctor.startup_report(config)), flush=True)
+
         companion.watchdog = systemd.Watchdog(check=companion.session.snapshot).start()  # no-op outside systemd
         systemd.notify("READY=1", f"STATUS=dashboard at {' '.join(tablets) or companion.url}")
-        companion.start_camera_soon()
+        companion.start_devices_soon(report=report)  # the report, the pins, the camera: after the first answer
         companion.server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         systemd.notify("STOPPING=1")
         companion.stop()
+        # The journal's last word on a stop: without it a clean stop and a hang killed by systemd look alike.
+        log.info("stopped: the event log is closed")
     return 0
 
 

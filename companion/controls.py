@@ -42,9 +42,7 @@ import logging
 import threading
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
-
-from gpiozero import Factory
+from typing import TYPE_CHECKING, Any
 
 from companion.config import ButtonsConfig
 from companion.games import IllegalAction, get_presentation
@@ -52,9 +50,11 @@ from companion.session import NoGame, Stale, TableSession
 from companion.texts import DEFAULT_LANGUAGE, LANGUAGES, face, ui
 from hw import Hardware
 from hw import attach as attach_hardware
-from hw.buttons import BUTTONS
 from hw.follower import Message, SessionFollower
-from hw.press import PressKind
+from hw.press import BUTTONS, PressKind
+
+if TYPE_CHECKING:  # gpiozero loads with the pins (hw.attach), after a restarted table already answers
+    from gpiozero import Factory
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +167,14 @@ class TableControls:
         self._errors = itertools.count(1)
         self._attention = _AttentionClearer(session).start()
 
+    def start(self, config: ButtonsConfig, *, min_confidence: float = 0.8, pin_factory: Factory | None = None,
+              strict: bool = False) -> TableControls:
+        """Start the hardware the config's ``[buttons]`` asks for (:func:`hw.attach`, never raising unless
+        ``strict``) with its presses wired to :meth:`pressed`, and take it. Until then a screen's press is
+        performed directly, as with real pins."""
+        return self.use(attach_hardware(self.session, config, when_pressed=self.pressed,
+                                        min_confidence=min_confidence, pin_factory=pin_factory, strict=strict))
+
     def use(self, hardware: Hardware) -> TableControls:
         """Take ``hardware`` (started with ``when_pressed=self.pressed``) and say in the status what it is."""
         self.hardware = hardware
@@ -242,12 +250,10 @@ def attach(session: TableSession, config: ButtonsConfig, *, min_confidence: floa
     ``strict``), its presses wired to :func:`perform`, its state in ``status["buttons"]``."""
     controls = TableControls(session, hold_seconds=config.hold_seconds)
     try:
-        hardware = attach_hardware(session, config, when_pressed=controls.pressed, min_confidence=min_confidence,
-                                   pin_factory=pin_factory, strict=strict)
+        return controls.start(config, min_confidence=min_confidence, pin_factory=pin_factory, strict=strict)
     except Exception:
         controls.close()
         raise
-    return controls.use(hardware)
 
 
 class _AttentionClearer(SessionFollower):

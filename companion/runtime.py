@@ -11,6 +11,7 @@ import logging
 import math
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,6 @@ from flask import Flask
 
 from companion.config import Config
 from companion.controls import TableControls
-from companion.controls import attach as attach_controls
 from companion.games import Game, IllegalAction, Prompt, get_game, get_presentation
 from companion.games.base import BOT_KEY
 from companion.games.bots import Bot, GreedyBot, RandomBot, roll
@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 
 PENDING_FILE = "tray-roll.json"
 """In the data dir: the roll lying in the tray, offered again after a restart (not a game event)."""
+
+DEVICES_WAIT_SECONDS = 1.0
+"""How long a started table's pins and camera wait for its first answered request before they start anyway."""
 
 DEMO_PLAYERS = ["Julia", "Klaus", "Ben", "Anna"]
 """The demo's seats for a game whose presentation has no ``DEMO_OPTIONS`` of its own."""
@@ -67,8 +70,9 @@ class Companion:
     watchdog: Watchdog | None = None
     threads: list[threading.Thread] = field(default_factory=list)
     stop_event: threading.Event = field(default_factory=threading.Event)
-    camera_lock: threading.Lock = field(default_factory=threading.Lock)
-    """Held while the camera is handed over or taken for stopping (it may start while the table already serves)."""
+    devices_lock: threading.Lock = field(default_factory=threading.Lock)
+    """Held while the camera or the pins are handed over, or taken for stopping (they may start while the table
+    already serves)."""
 
     @property
     def url(self) -> str:
@@ -77,7 +81,7 @@ class Companion:
     def start_camera(self) -> TableCamera | None:
         """Start the camera (None when it cannot start, with the reason on the screens) and offer it to the pages."""
         camera = _start_camera(self.session, self.config)
-        with self.camera_lock:
+        with self.devices_lock:
             if self.stop_event.is_set():  # the table closed while the camera started
                 if camera:
                     camera.stop()
@@ -89,16 +93,45 @@ class Companion:
             camera.follow(self.session.game)  # a game started while the camera loaded
         return camera
 
-    def start_camera_soon(self) -> None:
-        """Start the camera in a thread of its own. Its models and OpenCV take longer to load than the rest of the
-        companion together, so a restarted table answers its screens first, dice typed in by hand work at once,
-        and the camera's status says "starting" until it reads."""
-        thread = threading.Thread(target=self.start_camera, name="camera-start", daemon=True)
+    def start_buttons(self) -> None:
+        """Start the pins the config's ``[buttons]`` asks for (buttons, status light, buzzer) and hand them to the
+        controls. Never raises: pins that cannot start are logged and shown in ``status["buttons"]``."""
+        # Under the lock (pins start in tens of milliseconds, not the camera's seconds): a stop waits for them and
+        # then closes them with the controls, and pins started after a stop are never started at all.
+        with self.devices_lock:
+            if self.controls is None or self.stop_event.is_set():
+                return
+            self.hardware = self.controls.start(self.config.buttons,
+                                                min_confidence=self.config.tray.min_confidence).hardware
+
+    def start_devices_soon(self, *, wait: float = DEVICES_WAIT_SECONDS,
+                           report: Callable[[], None] | None = None) -> None:
+        """Start the pins, then the camera, in a thread of their own once the server has answered its first request
+        (or after ``wait`` seconds unasked). The camera's models and OpenCV take longer to load than the rest of
+        the companion together, and gpiozero is a tenth of what a start imports: loaded beside the first answer
+        they would slow it on a Pi's few cores. So a restarted table answers its screens first, dice typed in by
+        hand and a screen's buttons (performed directly until the pins are up) work at once, and the camera says
+        "starting" until it reads. ``report`` runs first in that thread (``companion serve``'s start-up lines:
+        reading the installed packages' versions is not what a first answer should wait for)."""
+        thread = threading.Thread(target=self._start_devices, args=(wait, report), name="devices-start",
+                                  daemon=True)
         self.threads.append(thread)
         thread.start()
 
+    def _start_devices(self, wait: float, report: Callable[[], None] | None) -> None:
+        self.server.answered.wait(wait)
+        if report is not None:
+            try:
+                report()
+            except Exception:  # a closed stdout, say: the pins and the camera start all the same
+                log.exception("the start-up report failed")
+        if self.stop_event.is_set():
+            return
+        self.start_buttons()
+        self.start_camera()
+
     def stop(self) -> None:
-        with self.camera_lock:
+        with self.devices_lock:
             self.stop_event.set()
             camera = self.camera
         if self.watchdog:
@@ -116,15 +149,15 @@ class Companion:
         self.store.close()
 
 
-def build(config: Config, *, camera: bool = True) -> Companion:
+def build(config: Config, *, devices: bool = True) -> Companion:
     """Open the store, resume the last unfinished game and bind the server (not yet serving).
 
-    ``camera=False`` leaves the camera to :meth:`Companion.start_camera_soon` (``companion serve`` and ``demo``)."""
+    ``devices=False`` leaves the pins and the camera to :meth:`Companion.start_devices_soon` (``companion serve``
+    and ``demo``, once the server answers)."""
     keep_memory_flat()  # before any thread starts
     config.data_dir.mkdir(parents=True, exist_ok=True)
     store, session = open_table(config)
-    controls = attach_controls(session, config.buttons, min_confidence=config.tray.min_confidence)  # never raises
-    hardware = controls.hardware
+    controls = TableControls(session, hold_seconds=config.buttons.hold_seconds)  # no pins yet: see start_buttons
     app = create_app(
         session,
         control_pin=config.control_pin,
@@ -138,8 +171,9 @@ def build(config: Config, *, camera: bool = True) -> Companion:
     session.set_status(camera={"state": CameraState.STARTING, "source": config.camera.source})
     server = Server(app, host=config.server.host, port=config.server.port, threads=config.server.threads)
     app.config["LISTEN_ON"] = (server.host, server.port)  # the kiosk's QR code: where tablets can reach it
-    companion = Companion(config, store, session, server, hardware=hardware, controls=controls, app=app)
-    if camera:
+    companion = Companion(config, store, session, server, controls=controls, app=app)
+    if devices:
+        companion.start_buttons()
         companion.start_camera()
     return companion
 

@@ -198,6 +198,11 @@ run "$VENV/bin/pip" install --quiet -e "${PREFIX}[pi]"
 # apt's simplejpeg (used by picamera2) is built for Debian's numpy 1.24; the venv's numpy may be 2.x, which makes
 # `import picamera2` fail with "numpy.dtype size changed". A simplejpeg from PyPI in the venv matches pip's numpy.
 run "$VENV/bin/pip" install --quiet --upgrade simplejpeg
+# Byte-compiled now, as root: the service's user cannot write __pycache__ into root's $PREFIX, so each start would
+# compile the companion's own modules again (pip compiles the venv's packages, apt Debian's; -f is not needed).
+# A file that does not compile (a package's Python 2 example, say) is named, not fatal: Python skips it at start too.
+run "$VENV/bin/python" -m compileall -q -j 0 "$VENV/lib" "$PREFIX/companion" "$PREFIX/vision" "$PREFIX/hw" ||
+    note "WARNING: some files did not byte-compile (above); the companion still starts"
 run "$VENV/bin/python" -c 'import onnxruntime as o; v = tuple(int(x) for x in o.__version__.split(".")[:2]);
 assert v >= (1, 22), "onnxruntime " + o.__version__ + " crashes on import on a Pi 4; need >= 1.22";
 print("onnxruntime", o.__version__)'

@@ -23,14 +23,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from gpiozero import Factory
-
-from hw.buttons import PressHandler, TableButtons, VirtualButtons
-from hw.factory import HardwareError, factory_name, make_pin_factory
+from hw.factory import HardwareError
 from hw.follower import Followed
-from hw.status import ReadingBuzzer, StatusLight
+
+if TYPE_CHECKING:  # the modules that drive pins load gpiozero: imported by attach, once pins are wanted
+    from gpiozero import Factory
+
+    from hw.buttons import PressHandler, TableButtons, VirtualButtons
+    from hw.status import ReadingBuzzer, StatusLight
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +122,10 @@ def attach(
     """
     if not config.enabled:
         return Hardware()
+    from hw.buttons import TableButtons, VirtualButtons
+    from hw.factory import factory_name, make_pin_factory
+    from hw.status import ReadingBuzzer, StatusLight
+
     hardware = Hardware()
     try:
         problems = pin_conflicts(config)

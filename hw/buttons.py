@@ -35,11 +35,9 @@ from gpiozero import DigitalInputDevice, Factory
 from gpiozero.pins.mock import MockPin
 
 from hw.factory import HardwareError, factory_name
-from hw.press import BOUNCE_SECONDS, Press, PressKind, PressTracker
+from hw.press import BOUNCE_SECONDS, BUTTONS, Press, PressKind, PressTracker
 
 log = logging.getLogger(__name__)
-
-BUTTONS = ("confirm", "next", "back")
 
 PressHandler = Callable[[str, PressKind], Any]
 """``when_pressed(name, kind)``: what to do about one press. Its answer is kept as the press's outcome."""

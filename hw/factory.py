@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gpiozero import Device, Factory, PinFactoryFallback
+if TYPE_CHECKING:
+    from gpiozero import Factory
 
 FACTORIES: dict[str, tuple[str, str, str]] = {
     # name: (module, class, how to get it)
@@ -42,6 +43,9 @@ def make_pin_factory(name: str) -> Factory:
     ``auto`` asks gpiozero for its own default, the factory it would use if none were given.
     Raises :class:`HardwareError` naming the missing piece when the backend cannot start here.
     """
+    # gpiozero is imported here, where pins are made: a table serves its screens before it starts its pins.
+    from gpiozero import Device, PinFactoryFallback
+
     if name == "auto":
         try:
             with warnings.catch_warnings():  # one clear error below instead of a warning per backend tried

@@ -29,6 +29,9 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+BUTTONS = ("confirm", "next", "back")
+"""The table's buttons. Here, with no GPIO, so the screens can name them without loading gpiozero."""
+
 BOUNCE_SECONDS = 0.02
 """20 ms: longer than the bounce of common tactile switches (1-10 ms), far shorter than a deliberate tap."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 from typing import Any
 
-import segno
 from flask import Blueprint, Response, abort, current_app
 
 from companion.lan import tablet_urls
@@ -42,6 +41,8 @@ def join_svg() -> Response:
 
 def qr_svg(url: str) -> bytes:
     """Dark on white with the standard 4-module quiet zone: tablets' cameras read it off a dark kiosk page."""
+    import segno  # here, not at start: a restarted table answers its screens before it draws a QR code
+
     drawing = io.BytesIO()
     segno.make(url, error="m").save(drawing, kind="svg", border=4, dark="#000", light="#fff", omitsize=True,
                                      xmldecl=False, title=url)

@@ -27,8 +27,7 @@ from companion.session import TableSession
 from companion.web import logtext
 from companion.web.auth import csrf_token, has_control, requires_control
 from companion.web.strict import GAME, SEQ, BadInput, boolean, fields, json_object, query_int, refusal
-from hw.buttons import BUTTONS
-from hw.press import PressKind
+from hw.press import BUTTONS, PressKind
 from vision.camera_state import CameraState
 
 pages = Blueprint("pages", __name__)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from flask import Flask
 from waitress.server import create_server
@@ -31,8 +33,12 @@ class Server:
     """
 
     def __init__(self, app: Flask, *, host: str, port: int, threads: int = 24) -> None:
+        self.answered = threading.Event()
+        """Set once the first request has been answered: what can wait (the pins, the camera) starts then, so a
+        restarted table's first answer does not share the CPU with their imports."""
         # channel_timeout: a connection with no traffic for this long is closed (streams get keepalives).
-        self._server = create_server(app, host=host, port=port, threads=threads, channel_timeout=120,
+        self._server = create_server(self._noting_answers(app), host=host, port=port, threads=threads,
+                                     channel_timeout=120,
                                      connection_limit=MAX_STREAMS + SPARE_CONNECTIONS, ident="companion")
         self.streams = StreamHub(app.extensions["table_session"], wake=self._server.pull_trigger)
         self._server.channel_class = functools.partial(StreamChannel, hub=self.streams)
@@ -41,6 +47,14 @@ class Server:
         self._stopping = threading.Event()
         self._stopped = threading.Event()
         self._thread: threading.Thread | None = None
+
+    def _noting_answers(self, app: Flask) -> Callable[..., Iterable[bytes]]:
+        def wsgi(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+            try:
+                return app(environ, start_response)
+            finally:
+                self.answered.set()
+        return wsgi
 
     @property
     def url(self) -> str:
@@ -56,9 +70,11 @@ class Server:
         finally:
             self.streams.stop()  # first: its thread wakes the loop through the trigger that close() ends
             for channel in list(self._server._map.values()):  # open streams too: browsers must see the server go
-                channel.close()
-            self._server.close()
+                if channel is not self._server.trigger:
+                    channel.close()
+            # Requests still running end before the trigger closes: each wakes the loop through it when done.
             self._server.task_dispatcher.shutdown(timeout=2)
+            self._server.close()
             self._stopped.set()
 
     def start(self) -> Server:

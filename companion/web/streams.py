@@ -46,6 +46,8 @@ MAX_BACKLOG_BYTES = 256 * 1024
 KEEPALIVE_SECONDS = 15.0
 """A comment line this often when nothing happens: proxies keep the stream open and dead clients are found."""
 RETRY_AFTER_SECONDS = 10
+STOP_SECONDS = 5.0
+"""How long a stopping server waits for the hub's thread (at most one message's serialising, then it ends)."""
 
 HEAD = (
     b"HTTP/1.1 200 OK\r\n"
@@ -127,7 +129,7 @@ class StreamChannel(HTTPChannel):
                 queued.close()
             self.requests = []
         self.last_activity = time.time()
-        self.server.pull_trigger()
+        self.hub.wake()
 
     def received(self, data: bytes) -> bool:
         if self.streaming:
@@ -162,6 +164,10 @@ class StreamHub:
         self._streams: dict[StreamChannel, None] = {}  # oldest first
         self._dirty: set[StreamChannel] = set()
         self._closed = False
+        self._stopping = threading.Event()
+        """Set by :meth:`stop`: the hub's thread ends at its next message instead of serialising the backlog."""
+        self._stopped = False
+        """Set by :meth:`stop` under the lock: from then on nothing wakes the loop, whose trigger is closed next."""
         self._queue: queue.Queue[dict[str, Any] | None] | None = None
         self._thread: threading.Thread | None = None
 
@@ -180,18 +186,31 @@ class StreamHub:
         self._thread.start()
 
     def stop(self) -> None:
-        """End the hub's thread (the server is stopping); the server itself closes the connections."""
-        if self._queue is None:
-            return
-        self.session.broker.unsubscribe(self._queue)
-        while True:
-            try:
-                self._queue.put_nowait(None)
-                break
-            except queue.Full:
-                self._queue.get_nowait()
+        """End the hub's thread (the server is stopping); the server itself closes the connections.
+
+        Once this returns the hub never wakes the loop again, even if its thread is still busy: the server closes
+        the trigger next, and a wake after that raised ``OSError: [Errno 9] Bad file descriptor`` in the thread
+        (seen on a slow machine whose backlog of messages outlasted the join), or wrote into whatever file had
+        reused the trigger's descriptor."""
+        self._stopping.set()
+        if self._queue is not None:
+            self.session.broker.unsubscribe(self._queue)
+            while True:
+                try:
+                    self._queue.put_nowait(None)
+                    break
+                except queue.Full:
+                    self._queue.get_nowait()
         if self._thread:
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=STOP_SECONDS)
+        with self._lock:
+            self._stopped = True
+
+    def wake(self) -> None:
+        """Wake waitress's loop thread so it calls :meth:`pump`; nothing once the hub has stopped."""
+        with self._lock:  # the lock :meth:`stop` takes to say so: no wake can slip in after it returns
+            if not self._stopped:
+                self._wake()
 
     # -- on a request thread ----------------------------------------------------------------------------------------
 
@@ -233,12 +252,13 @@ class StreamHub:
             except queue.Empty:
                 self._broadcast(f": keepalive {time.time():.0f}\n\n".encode())
                 continue
-            if message is None:  # the table is going away: every stream ends once its data is out
+            # The table is going away: every stream ends once its data is out; a backlog left is not serialised.
+            if message is None or self._stopping.is_set():
                 with self._lock:
                     self._closed = True
                     for channel in list(self._streams):
                         self._end(channel, "finish")
-                self._wake()
+                self.wake()
                 return
             try:
                 data = sse(with_log_lines(self.session, labelled(message)))
@@ -252,7 +272,7 @@ class StreamHub:
             for channel in self._streams:
                 channel.pending.append(data)
             self._dirty.update(self._streams)
-        self._wake()
+        self.wake()
 
     def _end(self, channel: StreamChannel, how: str) -> None:
         """With the lock held: the channel leaves the hub and is closed by the next pump."""

@@ -53,7 +53,8 @@ def test_the_plan_builds_an_arm64_trixie_root_and_checks_the_install_in_it(tmp_p
         f"detect {tmp_path}/tray.jpg --dice d6 --json",  # the same photo on this machine, to compare
         "companion demo --host 127.0.0.1 --port",
         "/healthz",
-        "python -m pytest -q -p no:cacheprovider tests/games tests/vision",
+        # the rules and vision tests, all of them but the browser's (a Pi has no Playwright)
+        "python -m pytest -q -rs -p no:cacheprovider -m 'not browser' tests/games tests/vision",
     ]:
         assert expected in text, f"{expected!r} missing from the plan:\n{text}"
     assert "(dry run: nothing was changed)" in text
@@ -83,3 +84,9 @@ def test_make_pi_check_runs_it() -> None:
     result = subprocess.run(["make", "-n", "-f", str(MAKEFILE), "pi-check"], capture_output=True, text=True,
                             cwd=MAKEFILE.parent)
     assert result.returncode == 0 and "deploy/pi-check.sh" in result.stdout, result.stderr
+
+
+def test_no_install_keeps_the_roots_venv_and_checks_the_copied_code_with_it(tmp_path: Path) -> None:
+    text = plan(tmp_path, "--no-install")
+    assert "install-pi.sh --no-start" not in text and "--no-install: install-pi.sh not run" in text
+    assert "companion doctor" in text and "-m 'not browser' tests/games tests/vision" in text

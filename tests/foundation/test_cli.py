@@ -112,6 +112,34 @@ def test_demo_on_loopback_says_tablets_cannot_reach_it_and_how_to_let_them(tmp_p
         assert demo.wait(timeout=20) == 0
 
 
+def test_sigterm_stops_a_playing_demo_with_screens_open_cleanly_and_says_so(tmp_path):
+    """As systemd stops the companion: exit 0, the open screens' streams ended, and a log with no traceback (a
+    stream thread's `OSError: [Errno 9] Bad file descriptor` once followed the stop) that ends saying so."""
+    demo = subprocess.Popen(
+        [sys.executable, "-m", "companion", "demo", "--port", "0", "--data-dir", str(tmp_path / "demo"), "--delay",
+         "0.02"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        url = re.search(r"dashboard at (http://\S+)", demo.stdout.readline()).group(1)
+        screens = [urllib.request.urlopen(url + "api/stream", timeout=10) for _ in range(3)]
+        assert all(screen.readline().startswith(b"id: ") for screen in screens)  # each screen's hello
+        deadline = time.monotonic() + 20
+        while json.load(urllib.request.urlopen(url + "api/state", timeout=10))["seq"] < 5:
+            assert time.monotonic() < deadline, "the bots did not play"
+            time.sleep(0.05)
+    finally:
+        demo.send_signal(signal.SIGTERM)
+        _, log = demo.communicate(timeout=30)
+    assert demo.returncode == 0
+    assert "Traceback" not in log and "Error" not in log, log
+    assert log.rstrip().endswith("stopped: the event log is closed"), log
+    for screen in screens:
+        while screen.read(65536):  # what was sent before the stop, then the end of the stream
+            pass
+        screen.close()
+
+
 JULIA_POSITION = {
     "board": "A", "variants": {}, "caltrops": ["L2-09"], "order": ["green", "red"],
     "chariots": [{"id": "green", "space": "L2-07", "damage": 11, "speed": 6, "fortune": 0, "laps": 0},

@@ -10,7 +10,7 @@ from tests.conftest import PIN, PLAYERS, Client
 
 
 def test_a_table_serves_before_its_camera_has_started_and_offers_the_camera_once_it_has(tmp_path):
-    companion = build(demo_config(tmp_path / "data", port=0, pin=PIN), camera=False)
+    companion = build(demo_config(tmp_path / "data", port=0, pin=PIN), devices=False)
     companion.server.start()
     try:
         client = Client(companion.server.port)
@@ -24,7 +24,7 @@ def test_a_table_serves_before_its_camera_has_started_and_offers_the_camera_once
 
 
 def test_a_camera_that_finishes_starting_after_the_table_closed_is_stopped_not_kept(tmp_path):
-    companion = build(demo_config(tmp_path / "data", port=0, pin=PIN), camera=False)
+    companion = build(demo_config(tmp_path / "data", port=0, pin=PIN), devices=False)
     companion.stop()
     assert companion.start_camera() is None and companion.camera is None
 

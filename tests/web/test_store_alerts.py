@@ -16,7 +16,7 @@ expect = pytest.importorskip("playwright.sync_api").expect
 def test_the_kiosk_says_the_damaged_log_was_moved_aside_and_a_new_one_started(tmp_path, open_page):
     a_season(tmp_path / "data" / "events.sqlite3")
     damage(tmp_path / "data" / "events.sqlite3")
-    companion = runtime.build(demo_config(tmp_path / "data", port=0, pin=PIN), camera=False)
+    companion = runtime.build(demo_config(tmp_path / "data", port=0, pin=PIN), devices=False)
     companion.server.start()
     try:
         moved = companion.session.status()["store"]["file"]

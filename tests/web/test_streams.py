@@ -13,8 +13,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from companion.web import streams
-from tests.conftest import PIN
+from companion.web import create_app, streams
+from companion.web.server import Server
+from tests.conftest import PIN, PLAYERS
 from tests.foundation.test_api import read_sse_message
 
 ROLL = {"type": "roll", "dice": ["6"]}
@@ -191,3 +192,37 @@ def test_camera_views_beyond_the_limit_are_refused_and_actions_still_answered(em
     assert wait_for(lambda: view().status == 200)
     for viewer in viewers[1:]:
         viewer.close()
+
+
+def test_a_stopped_server_is_never_woken_however_long_its_hub_is_busy(session, monkeypatch):
+    """`companion demo` stopped by SIGTERM under qemu logged `OSError: [Errno 9] Bad file descriptor` from the
+    streams thread: its backlog outlasted the server's wait for it, and its next broadcast pulled the trigger the
+    server had closed (a descriptor another file may have taken by then). Here one message takes 0.5 s to
+    serialise and the server waits 0.05 s."""
+    failures: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_value))
+    monkeypatch.setattr(streams, "STOP_SECONDS", 0.05)
+    busy = threading.Event()
+
+    def slow(_session: Any, message: dict[str, Any]) -> dict[str, Any]:
+        busy.set()
+        time.sleep(0.5)
+        return message
+
+    monkeypatch.setattr(streams, "with_log_lines", slow)
+    session.new_game("dice-race", PLAYERS, seed=3)
+    server = Server(create_app(session, control_pin=PIN, default_game="dice-race"), host="127.0.0.1", port=0,
+                    threads=2).start()
+    screen = Stream(server.port)
+    for _ in range(3):  # a backlog: three messages of half a second each
+        session.set_status(buttons={"enabled": False})
+    assert busy.wait(5)
+    server.stop()
+    hub = server.streams._thread
+    hub.join(timeout=5)
+
+    assert not hub.is_alive(), "the hub's thread went on through the backlog after the stop"
+    assert failures == []
+    assert screen.ended()
+    screen.close()
+    session.store.close()
