@@ -76,12 +76,21 @@ def table(cars: dict[str, str], *, cards: dict[str, str] | None = None, track: s
 
 
 def act(state: State, *actions: dict[str, Any]) -> tuple[State, list[Event]]:
-    """Apply ``actions`` in turn; the events of all of them."""
+    """Apply ``actions`` in turn; the events of all of them. A "To the buy phase" or "Done" that the table played by
+    itself just before (it was the only option: a ``by_itself`` event) is passed over, as no player taps it."""
     events: list[Event] = []
+    more: list[Event] = []
     for action in actions:
+        if played_by_itself(more, action):
+            continue
         state, more = GAME.apply(state, action)
         events += more
     return state, events
+
+
+def played_by_itself(events: list[Event], action: dict[str, Any]) -> bool:
+    """``action`` is a bare choice that ``events`` say the table made by itself (``Phase.alone``)."""
+    return set(action) == {"type"} and any(e["type"] == "by_itself" and e["action"] == action["type"] for e in events)
 
 
 def options(state: State) -> list[dict[str, Any]]:
@@ -107,11 +116,16 @@ def player(state: State, letter: str) -> Player:
     return state.players[LETTERS.index(letter)]
 
 
-def end_turn(state: State, draw: list[str] | None = None) -> tuple[State, list[Event]]:
-    """From the action phase: no buy, the movement and wear phases (declining bonus fields), and the end-phase
+def end_turn(state: State, *last: dict[str, Any], draw: list[str] | None = None) -> tuple[State, list[Event]]:
+    """The ``last`` actions of the action phase (their events count: the turn may go on by itself after them), then
+    no buy, the movement and wear phases (declining bonus fields), and the end-phase
     draw (``draw``: the colours drawn, or whatever the bag shows first)."""
     me = state.current
-    state, events = act(state, {"type": "to_buy"}, {"type": "done"})
+    state, events = act(state, *last)
+    for phase, kind in (("action", "to_buy"), ("buy", "done")):
+        if state.phase == phase and state.current == me:  # else the table played it by itself (``Phase.alone``)
+            state, more = act(state, {"type": kind})
+            events += more
     while state.phase in ("movement", "wear", "end") and state.actor == me and state.current == me:
         opts = options(state)
         if opts and opts[0]["type"] == "draw":

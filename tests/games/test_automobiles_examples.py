@@ -30,12 +30,11 @@ STOP = {"type": "stop"}
 def test_sx_1_wear_counts_the_highest_colour_of_the_fields_used_once():
     """AU-43: four light grey fields and one dark grey give 3, not 2+2+2+2+3."""
     state = table({"A": "L0-09", **FAR}, active={"A": {"LG": 4, "DG": 1}})
-    state, _ = act(state, activate("light_grey"), step("L1-10", **{"from": "L0-09"}),
-                   activate("light_grey"), step("L0-12", **{"from": "L1-10"}),
-                   activate("light_grey"), step("L0-14", **{"from": "L0-12"}),
-                   activate("light_grey"), step("L0-16", **{"from": "L0-14"}),
-                   activate("dark_grey"), step("L1-18", **{"from": "L0-16"}))
-    state, events = end_turn(state)
+    state, events = end_turn(state, activate("light_grey"), step("L1-10", **{"from": "L0-09"}),
+                             activate("light_grey"), step("L0-12", **{"from": "L1-10"}),
+                             activate("light_grey"), step("L0-14", **{"from": "L0-12"}),
+                             activate("light_grey"), step("L0-16", **{"from": "L0-14"}),
+                             activate("dark_grey"), step("L1-18", **{"from": "L0-16"}))
     assert player(state, "A").segment == "L1-18"
     assert events_of(events, "wear_phase")[0]["owed"] == 3
     assert events_of(events, "gained")[0] == {"type": "gained", "player": "red", "colour": "brown", "n": 3}
@@ -45,8 +44,8 @@ def test_sx_1_wear_counts_the_highest_colour_of_the_fields_used_once():
                                               ("BK", None)])
 def test_sx_2_engineer_upgrades_a_discarded_gear_and_black_gains_nothing(gear, gained):
     """AU-63."""
-    state = table({"A": "L0-09", **FAR}, active={"A": {"YE": 1}}, discard={"A": {gear: 1}},
-                  cards={"yellow": "base_yellow_1"})
+    state = table({"A": "L0-09", **FAR}, active={"A": {"YE": 1, "W": 1}}, discard={"A": {gear: 1}},
+                  cards={"yellow": "base_yellow_1"})  # a white left to activate: the table waits
     colour = {"W": "white", "LG": "light_grey", "DG": "dark_grey", "BK": "black"}[gear]
     stock = count(state.stock, colour)
     state, _ = act(state, activate("yellow", gear=colour))
@@ -83,7 +82,10 @@ def test_sx_4_next_lower_colour_for_up_to_three_fields():
     state, _ = act(state, step("L2-06", **{"from": "L2-02"}), step("L2-10"))
     assert "L1-14" in landings(state)
     state, events = act(state, step("L1-14"))
-    assert state.phase == "action" and state.turn.placed[-1].segment == "L1-14"
+    # nothing left to activate: the table goes on to the buy phase by itself, the cube resting on L1-14
+    assert events_of(events, "placed")[-1]["segment"] == "L1-14"
+    assert events_of(events, "by_itself")[0] == {"type": "by_itself", "player": "red", "phase": "action",
+                                                 "action": "to_buy"}
 
 
 def test_sx_5_discarded_gear_names_the_colour_of_exactly_one_field():
@@ -115,8 +117,9 @@ def test_sx_7_as_many_dark_grey_fields_as_dark_grey_cubes_in_the_discard():
     state, _ = act(state, activate("blue"))
     assert zones(state, "A")["used"] == {"blue": 1, "brown": 2}
     assert GAME.prompt(state).info["at_most"] == 3
-    state, _ = act(state, step("L2-06", **{"from": "L2-02"}), step("L2-10"), step("L1-14"))
-    assert state.phase == "action"
+    state, events = act(state, step("L2-06", **{"from": "L2-02"}), step("L2-10"), step("L1-14"))
+    assert events_of(events, "placed")[-1]["segment"] == "L1-14"  # then nothing left to activate:
+    assert events_of(events, "by_itself")[0]["phase"] == "action"  # on to the buy phase by itself
 
 
 @pytest.mark.parametrize(("b_blue", "moves"), [(3, True), (4, False)])
@@ -193,8 +196,7 @@ def test_sx_14_split_start_is_its_own_field_until_the_car_leaves_it():
     assert state.protected == ("SA1",)
     moved, _ = act(state, activate("white"))
     assert landings(moved) == {"SA2"}
-    moved, events = act(moved, step("SA2", **{"from": "SA1"}))
-    moved, events = end_turn(moved)
+    moved, events = end_turn(moved, step("SA2", **{"from": "SA1"}))
     assert player(moved, "A").segment == "SA2" and events_of(events, "crossed")[0]["marker"] == "2"
     assert events_of(events, "wear_phase")[0]["owed"] == 1 and moved.protected == ()
     pit, _ = act(state, {"type": "pit_stop"}, {"type": "draw", "dice": ["white"] * 7})
@@ -273,7 +275,7 @@ def test_sx_20_adrenaline_gives_two_light_grey_fields_per_place_gained():
                                               ({"A": "L0-24", "B": "L0-20", "C": "L0-22", "D": "L0-16"}, 0)])
 def test_sx_21_catch_up_moves_only_behind_the_leader(cars, fields):
     """AU-93: last of 4: 3 dark grey fields; first: no movement, 1 wear, still legal."""
-    state = table(cars, active={"A": {"GR": 1}}, cards={"green": "rs_green_2"})
+    state = table(cars, active={"A": {"GR": 1, "W": 1}}, cards={"green": "rs_green_2"})  # a white to activate yet
     state, events = act(state, activate("green"))
     assert zones(state, "A")["used"] == {"green": 1, "brown": 1}
     if fields:
@@ -310,8 +312,8 @@ def test_sx_23_the_players_behind_move_best_placed_first_each_followed_by_sog():
 
 def test_sx_24_double_gears_reach_white_as_black_but_not_red_moves():
     """AU-96, AU-88."""
-    state = table({"A": "L2-10", **FAR}, active={"A": {"BL": 2, "RE": 1, "W": 1}},
-                  cards={"blue": "rs_blue_2", "red": "rs_red_3"})
+    state = table({"A": "L2-10", **FAR}, active={"A": {"BL": 2, "RE": 1, "W": 2}},
+                  cards={"blue": "rs_blue_2", "red": "rs_red_3"})  # a white left after all: the table waits
     state, events = act(state, activate("blue"), activate("red"), activate("white", **{"as": "black"}))
     assert state.stage.hi == 2
     twice, _ = act(state, step("L2-14", **{"from": "L2-10"}), STOP, activate("blue"))

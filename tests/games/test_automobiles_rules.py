@@ -94,23 +94,24 @@ def test_a_gear_cube_moves_exactly_one_field_of_its_colour():
 
 def test_the_end_phase_sweeps_everything_to_the_discard_and_draws_seven():
     """AU-47, AU-48, AU-24: bought and gained cubes arrive in the used area and leave with it."""
-    state = table({"A": "L0-05", **FAR}, active={"A": {"W": 1, "YE": 3}}, bag={"A": {"LG": 9}},
-                  prices={"W": (2, 1), "YE": (3, 1)})
+    state = table({"A": "L0-05", **FAR}, active={"A": {"W": 1, "YE": 4}}, bag={"A": {"LG": 9}},
+                  prices={"W": (1, 1), "YE": (3, 1)})  # $1 left after the yellow buys a white: the table waits
     state, _ = act(state, activate("white"), {"type": "step", "to": "L0-06", "from": "L0-05"}, {"type": "to_buy"},
                    {"type": "buy", "colour": "yellow"})
     assert zones(state, "A")["used"] == {"white": 1, "yellow": 1}
     state, _ = act(state, {"type": "done"}, {"type": "draw", "dice": ["light_grey"] * 7})
     assert zones(state, "A") == {"bag": {"light_grey": 2}, "active": {"light_grey": 7}, "used": {},
-                                 "discard": {"white": 1, "yellow": 4, "brown": 1}}
+                                 "discard": {"white": 1, "yellow": 5, "brown": 1}}
 
 
 def test_turn_effects_end_with_the_turn():
     """AU-18: base_red_1's no-wear lasts only this turn; AU-67: no wear in the wear phase."""
     state = table({"A": "L2-02", "B": "L0-20"}, active={"A": {"RE": 1, "DG": 1}}, bag={"A": {"W": 7}, "B": {"W": 7}},
                   cards={"red": "base_red_1"})
-    state, _ = act(state, activate("red"), activate("dark_grey"), {"type": "step", "to": "L2-06", "from": "L2-02"})
+    state, before = act(state, activate("red"), activate("dark_grey"), {"type": "step", "to": "L2-06", "from": "L2-02"})
     assert state.turn.no_wear
     state, events = end_turn(state)
+    events = before + events  # nothing left to activate: the turn went on by itself
     assert events_of(events, "wear_phase")[0]["owed"] == 0 and not state.turn.no_wear
 
 
@@ -125,8 +126,8 @@ def test_mechanic_removes_one_active_then_returns_one_to_the_bag():
 
 def test_yellow_4_moves_another_active_cube_to_used_then_removes_from_the_discard():
     """AU-66: illegal with no other active cube."""
-    state = table({"A": "L0-05", **FAR}, active={"A": {"YE": 1, "W": 1}}, discard={"A": {"BR": 3}},
-                  cards={"yellow": "base_yellow_4"})
+    state = table({"A": "L0-05", **FAR}, active={"A": {"YE": 1, "W": 2}}, discard={"A": {"BR": 3}},
+                  cards={"yellow": "base_yellow_4"})  # a white left to activate: the table waits
     state, _ = act(state, activate("yellow"), pick("white", "active"), pick("brown", "discard"),
                    pick("brown", "discard"))
     assert zones(state, "A")["used"] == {"yellow": 1, "white": 1} and zones(state, "A")["discard"] == {"brown": 1}
@@ -136,8 +137,8 @@ def test_yellow_4_moves_another_active_cube_to_used_then_removes_from_the_discar
 
 def test_purple_2_removes_up_to_six():
     """AU-72."""
-    state = table({"A": "L0-05", **FAR}, active={"A": {"PU": 1}}, discard={"A": {"BR": 8}},
-                  cards={"purple": "base_purple_2"})
+    state = table({"A": "L0-05", **FAR}, active={"A": {"PU": 1, "W": 1}}, discard={"A": {"BR": 8}},
+                  cards={"purple": "base_purple_2"})  # a white left to activate: the table waits
     state, _ = act(state, activate("purple"), *[pick("brown", "discard")] * 6)
     assert zones(state, "A")["discard"] == {"brown": 2} and state.phase == "action"
 
@@ -159,8 +160,8 @@ def test_purple_4_buys_exactly_one_cube_for_the_costs_removed():
     """AU-74: wear counts 0, the rest of the sum is lost."""
     prices = {"W": (2, 1), "LG": (4, 1), "DG": (6, 2), "BK": (8, 2), "YE": (3, 1), "RE": (4, 1), "PU": (5, 1),
               "BL": (6, 1), "GR": (6, 1)}
-    state = table({"A": "L0-05", **FAR}, active={"A": {"PU": 1}}, discard={"A": {"DG": 1, "BR": 1}},
-                  cards={"purple": "base_purple_4"}, prices=prices)
+    state = table({"A": "L0-05", **FAR}, active={"A": {"PU": 1, "W": 1}}, discard={"A": {"DG": 1, "BR": 1}},
+                  cards={"purple": "base_purple_4"}, prices=prices)  # a white left to activate: the table waits
     state, _ = act(state, activate("purple"), pick("brown", "discard"))
     assert STOP not in options(state)  # $0 buys nothing
     state, _ = act(state, pick("dark_grey", "discard"))
@@ -183,10 +184,10 @@ def test_blue_4_takes_discard_cubes_back_into_the_active_area():
 
 def test_rs_yellow_2_draws_one_then_removes_one_the_drawn_one_allowed():
     """AU-84."""
-    state = table({"A": "L0-05", **FAR}, active={"A": {"YE": 1}}, bag={"A": {"BR": 1}},
-                  cards={"yellow": "rs_yellow_2"})
+    state = table({"A": "L0-05", **FAR}, active={"A": {"YE": 1, "W": 1}}, bag={"A": {"BR": 1}},
+                  cards={"yellow": "rs_yellow_2"})  # a white left to activate: the table waits
     state, _ = act(state, activate("yellow"), {"type": "draw", "dice": ["brown"]}, pick("brown", "active"))
-    assert zones(state, "A")["active"] == {} and state.phase == "action"
+    assert zones(state, "A")["active"] == {"white": 1} and state.phase == "action"
     empty = table({"A": "L0-05", **FAR}, active={"A": {"YE": 1}}, cards={"yellow": "rs_yellow_2"})
     assert refused(empty, activate("yellow")) == "AU-84"
 
@@ -248,10 +249,12 @@ def test_driver_05_removes_discard_cubes_for_a_dollar_each():
     """AU-105."""
     state = table({"A": "L0-05", **FAR}, active={"A": {"YE": 2}}, discard={"A": {"BR": 5}},
                   drivers={"A": "driver_05"}, prices={"YE": (3, 1)})
-    state, _ = act(state, {"type": "to_buy"}, {"type": "use_driver", "driver": "driver_05"},
-                   pick("brown", "discard"), pick("brown", "discard"))
-    assert zones(state, "A")["discard"] == {"brown": 3} and state.stage is None
-    assert GAME.prompt(state).info["money"] == 0
+    state, events = act(state, {"type": "to_buy"}, {"type": "use_driver", "driver": "driver_05"},
+                        pick("brown", "discard"), pick("brown", "discard"))
+    # $0 left closes the pick and buys nothing: the table says "Done" by itself and sweeps the yellows to the discard
+    assert events_of(events, "by_itself") == [{"type": "by_itself", "player": "red", "phase": "buy", "action": "done"}]
+    assert events_of(events, "unspent")[0]["lost"] == 0
+    assert zones(state, "A")["discard"] == {"brown": 3, "yellow": 2} and state.phase == "end"
 
 
 def test_driver_08_removes_wear_before_the_end_draw_and_works_in_a_pit_stop():
@@ -290,8 +293,7 @@ def test_a_season_goes_on_with_the_placing_order_and_the_same_bags():
     """AU-111, AU-115, AU-116: the winner starts the next race on P1; every cube goes into the bag and each draws 7."""
     state = table({"A": "L1-30", "B": "L0-30"}, markers={"A": "Final"}, active={"A": {"LG": 1}},
                   season=["reference_oval"] * 3, bag={"A": {"W": 7}, "B": {"W": 7}}, discard={"B": {"YE": 2}})
-    state, _ = act(state, activate("light_grey"), {"type": "step", "to": "L0-00", "from": "L1-30"})
-    state, events = end_turn(state)
+    state, events = end_turn(state, activate("light_grey"), {"type": "step", "to": "L0-00", "from": "L1-30"})
     assert events_of(events, "finished") and not GAME.is_over(state)
     state, events = end_turn(state)
     assert events_of(events, "race_over") and state.phase == "sponsor"  # AU-113: the sponsors come first

@@ -52,8 +52,7 @@ def test_ox_1_a_gear_chain_goes_on_from_the_cube_placed_before():
     assert landings(state) == {"L0-06"}
     state, _ = act(state, step("L0-06", "L0-05"), activate("white"))
     assert [o for o in options(state) if o["type"] == "step"] == [step("L0-07", "L0-06")]
-    state, _ = act(state, step("L0-07", "L0-06"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, step("L0-07", "L0-06"))
     assert player(state, "A").segment == "L0-07" and wear_owed(events) == 1
 
 
@@ -63,8 +62,7 @@ def test_ox_2_a_car_blocks_and_a_field_of_another_colour_cannot_be_entered():
     assert refused(state, activate("white")) == "AU-28"
     state, _ = act(state, activate("light_grey"), step("L1-06", "L0-05"), activate("white"))
     assert landings(state) == {"L0-08", "L1-08"}
-    state, _ = act(state, step("L0-08", "L1-06"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, step("L0-08", "L1-06"))
     assert player(state, "A").segment == "L0-08" and wear_owed(events) == 2
     assert ranking(state)[0] == 0
 
@@ -75,16 +73,15 @@ def test_ox_3_a_multicolour_field_takes_either_colour_and_wears_as_its_highest(g
     state = table({"A": "L0-07", **FAR}, active={"A": {gear: 1}}, bag={"A": {"W": 7}})
     state, _ = act(state, activate(gear))
     assert landings(state) == ({"L1-08"} if gear == "light_grey" else {"L0-08", "L1-08"})
-    state, _ = act(state, step("L1-08", "L0-07"))
-    _, events = end_turn(state)
+    _, events = end_turn(state, step("L1-08", "L0-07"))
     assert wear_owed(events) == 2
 
 
 def test_ox_4_slipstream_behind_a_car_gives_no_wear():
     """AU-44."""
     state = table({"A": "L0-04", "B": "L0-07"}, active={"A": {"W": 2}}, bag={"A": {"W": 7}})
-    state, _ = act(state, activate("white"), step("L0-05", "L0-04"), activate("white"), step("L0-06", "L0-05"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, activate("white"), step("L0-05", "L0-04"), activate("white"),
+                             step("L0-06", "L0-05"))
     assert player(state, "A").segment == "L0-06" and wear_owed(events) == 0
     assert events_of(events, "wear_phase")[0]["slipstream"]
 
@@ -94,8 +91,7 @@ def test_ox_5_slipstream_inside_a_two_segment_field_despite_black():
     state = table({"A": "L2-10", "B": "L2-14"}, active={"A": {"BK": 1}}, bag={"A": {"W": 7}})
     state, _ = act(state, activate("black"))
     assert landings(state) == {"L2-12"}
-    state, _ = act(state, step("L2-12", "L2-10"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, step("L2-12", "L2-10"))
     assert player(state, "A").segment == "L2-12" and wear_owed(events) == 0
 
 
@@ -107,25 +103,22 @@ def test_ox_6_weaving_lets_a_cube_stop_early_and_find_slipstream():
     assert landings(state) == {"L1-14"}
     state, _ = act(state, step("L1-14", "L1-10"), activate("light_grey"))
     assert landings(state) == {"L0-12"}
-    state, _ = act(state, step("L0-12", "L1-10"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, step("L0-12", "L1-10"))
     assert player(state, "A").segment == "L1-14" and wear_owed(events) == 3
     weave = table(cars, active=active, bag=bag, weaving=True)
     state, _ = act(weave, activate("dark_grey"))
     assert landings(state) == {"L1-12", "L1-14"}
     state, _ = act(state, step("L1-12", "L1-10"), activate("light_grey"))
     assert "L0-14" in landings(state)
-    state, _ = act(state, step("L0-14", "L1-12"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, step("L0-14", "L1-12"))
     assert player(state, "A").segment == "L0-14" and wear_owed(events) == 0
 
 
 def test_ox_7_only_the_highest_colour_counts_for_wear():
     """AU-43: W, LG and DG fields: 3, not 6."""
     state = table({"A": "L0-02", **FAR}, active={"A": {"W": 1, "LG": 1, "DG": 1}}, bag={"A": {"W": 7}})
-    state, _ = act(state, activate("white"), step("L0-04", "L0-02"), activate("light_grey"), step("L1-04", "L0-02"),
-                   activate("dark_grey"), step("L2-06", "L1-04"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, activate("white"), step("L0-04", "L0-02"), activate("light_grey"),
+                             step("L1-04", "L0-02"), activate("dark_grey"), step("L2-06", "L1-04"))
     assert player(state, "A").segment == "L2-06" and wear_owed(events) == 3
 
 
@@ -150,12 +143,13 @@ def test_ox_9_money_is_the_value_of_the_cubes_still_active_and_is_lost_when_unsp
     state, _ = act(state, {"type": "to_buy"})
     assert GAME.prompt(state).info["money"] == 3
     assert {o["colour"] for o in options(state) if o["type"] == "buy"} == {"white", "yellow"}
-    state, _ = act(state, {"type": "buy", "colour": "white"})
-    assert GAME.prompt(state).info["money"] == 1
     assert refused(state, {"type": "buy", "colour": "purple"}) == "AU-36"
     assert refused(state, {"type": "buy", "colour": "brown"}) == "AU-36"
-    assert zones(state, "A")["used"] == {"white": 1}
-    state, events = act(state, {"type": "done"})
+    state, events = act(state, {"type": "buy", "colour": "white"})
+    assert events_of(events, "bought") == [{"type": "bought", "player": "red", "colour": "white", "cost": 2}]
+    # $1 left buys nothing: the table says "Done" by itself and the dollar is lost
+    assert events_of(events, "by_itself") == [{"type": "by_itself", "player": "red", "phase": "buy",
+                                               "action": "done"}]
     assert events_of(events, "unspent")[0]["lost"] == 1
     assert zones(state, "A")["discard"] == {"white": 3, "yellow": 1, "brown": 1} and zones(state, "A")["bag"] \
         == {"yellow": 7}
@@ -235,8 +229,7 @@ def test_ox_15_a_started_standard_turn_cannot_become_a_pit_stop():
 def test_ox_16_the_first_move_from_the_grid_crosses_the_line():
     """AU-33, AU-41, AU-56."""
     state = table({"A": "L0-30", "B": "L1-30"}, active={"A": {"LG": 1}}, bag={"A": {"W": 7}})
-    state, _ = act(state, activate("light_grey"), step("L0-00", "L0-30"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, activate("light_grey"), step("L0-00", "L0-30"))
     assert player(state, "A").segment == "L0-00" and events_of(events, "crossed")[0]["marker"] == "2"
     assert wear_owed(events) == 2
 
@@ -246,12 +239,10 @@ def test_ox_17_the_round_is_played_out_and_the_inner_lane_wins_a_tie():
     state = table({"A": "L0-12", "B": "L1-30", "C": "L0-30"}, markers={"A": "1", "B": "Final", "C": "Final"},
                   bag={"A": {"W": 7}, "B": {"W": 7}, "C": {"W": 7}}, active={"B": {"DG": 1}, "C": {"LG": 2}})
     state, _ = end_turn(state)
-    state, events = act(state, activate("dark_grey"), step("L1-02", "L1-30"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, activate("dark_grey"), step("L1-02", "L1-30"))
     assert events_of(events, "finished") and not GAME.is_over(state)
-    state, _ = act(state, activate("light_grey"), step("L0-00", "L0-30"), activate("light_grey"),
-                   step("L0-02", "L0-00"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, activate("light_grey"), step("L0-00", "L0-30"), activate("light_grey"),
+                             step("L0-02", "L0-00"))
     assert GAME.is_over(state) and events_of(events, "race_over")
     view = GAME.view(state)
     assert view["winners"] == [car("C")] and view["placings"][:2] == [car("C"), car("B")]
@@ -266,8 +257,8 @@ def test_ox_18_laps_count_before_the_segment():
 
 def test_ox_19_all_or_nothing_with_an_empty_stock():
     """AU-21, AU-23, AU-63."""
-    state = table({"A": "L0-05", **FAR}, active={"A": {"YE": 1}}, discard={"A": {"W": 1, "DG": 1}},
-                  stock={"LG": 0, "BK": 3}, cards={"yellow": "base_yellow_1"})
+    state = table({"A": "L0-05", **FAR}, active={"A": {"YE": 1, "W": 1}}, discard={"A": {"W": 1, "DG": 1}},
+                  stock={"LG": 0, "BK": 3}, cards={"yellow": "base_yellow_1"})  # a white to activate: it waits
     assert refused(state, activate("yellow", gear="white")) == "AU-63"
     state, _ = act(state, activate("yellow", gear="dark_grey"))
     assert zones(state, "A")["used"] == {"yellow": 1, "black": 1} and count(state.stock, "black") == 2
@@ -279,16 +270,14 @@ def test_ox_20_wear_takes_what_the_stock_has_and_the_effect_goes_on():
                   bag={"A": {"W": 7}}, cards={"blue": "base_blue_1"})
     state, _ = act(state, activate("blue"))
     assert count(state.stock, "brown") == 0 and state.stage.hi == 2
-    state, _ = act(state, step("L2-06", "L2-02"), STOP)
-    state, events = end_turn(state)
+    state, events = end_turn(state, step("L2-06", "L2-02"), STOP)
     assert wear_owed(events) == 3 and count(player(state, "A").discard, "brown") == 1
 
 
 def test_ox_21_sog_pulls_the_car_behind_to_the_front_of_its_field():
     """AU-49."""
     state = table({"A": "L2-14", "B": "L2-12"}, active={"A": {"BK": 1}}, bag={"A": {"W": 7}})
-    state, _ = act(state, activate("black"), step("L2-18", "L2-14"))
-    state, events = end_turn(state)
+    state, events = end_turn(state, activate("black"), step("L2-18", "L2-14"))
     assert wear_owed(events) == 4 and player(state, "B").segment == "L2-14" and events_of(events, "sog")
 
 
@@ -395,12 +384,13 @@ def test_ox_30_the_opening_buy_spends_the_start_money_and_fills_the_bags_after_e
     state = _priced(state, {"blue": 6, "purple": 5})
     state, _ = act(state, {"type": "done"}, {"type": "done"})
     assert state.actor == 2 and player(state, "C").segment == "L2-30"
-    both, _ = act(state, {"type": "buy", "colour": "blue"}, {"type": "buy", "colour": "purple"})
-    assert {"type": "buy", "colour": "white"} not in options(both)
-    two_blue, _ = act(state, {"type": "buy", "colour": "blue"}, {"type": "buy", "colour": "blue"})
-    assert refused(two_blue, {"type": "buy", "colour": "white"}) == "AU-13"
-    assert zones(two_blue, "C")["bag"] == {"white": 5, "light_grey": 2, "yellow": 5}
-    done, events = act(two_blue, {"type": "done"})
+    assert refused(_priced(state, {"purple": 13}), {"type": "buy", "colour": "purple"}) == "AU-13"
+    # $1 or $0 left buys nothing (a white costs more): the table ends C's opening buy by itself
+    for second in ("purple", "blue"):
+        done, events = act(state, {"type": "buy", "colour": "blue"}, {"type": "buy", "colour": second})
+        assert [(e["phase"], e["action"]) for e in events_of(events, "by_itself")] == [("opening_buy", "done")]
+    one, _ = act(state, {"type": "buy", "colour": "blue"})
+    assert one.phase == "opening_buy" and zones(one, "C")["bag"] == {"white": 5, "light_grey": 2, "yellow": 5}
     assert zones(done, "C")["bag"]["blue"] == 2 and done.phase == "opening_draw"
 
 
@@ -416,8 +406,8 @@ def _priced(state, costs):
 @pytest.mark.parametrize("setting", ["to_discard", "none"])
 def test_ox_31_an_activated_wear_cube_goes_straight_to_the_discard(setting):
     """AU-62."""
-    state = table({"A": "L0-05", **FAR}, active={"A": {"BR": 2, "PU": 1}}, discard={"A": {"W": 1}},
-                  cards={"purple": "base_purple_2"}, wear_activation=setting)
+    state = table({"A": "L0-05", **FAR}, active={"A": {"BR": 2, "PU": 1, "W": 1}}, discard={"A": {"W": 1}},
+                  cards={"purple": "base_purple_2"}, wear_activation=setting)  # a white to activate: it waits
     if setting == "none":
         assert refused(state, activate("brown")) == "AU-62"
         return

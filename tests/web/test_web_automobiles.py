@@ -108,9 +108,9 @@ def test_a_race_played_from_the_screen(race, open_page):
 
     # Movement and wear: her car follows her cubes; light grey fields cost 2 wear. The end draw refills the bag.
     expect(page.locator("#overlay .au-car[data-car=red]")).to_have_count(1)
-    assert session.snapshot()["view"]["players"][0]["segment"] == "L0-02"
     expect(page.locator("#events")).to_contain_text("Julia owes 2 wear")
     expect(page.locator("#prompt")).to_have_text("Julia: End phase")
+    assert session.snapshot()["view"]["players"][0]["segment"] == "L0-02"  # read once the tap has been played
     expect(page.locator("#au-odds")).to_contain_text("≥1 wear 38 %")  # 2 of the 9 cubes the discard refills with
     expect(page.locator("#au-odds")).to_contain_text("2 from the discard after the bag runs out")
     act(session, {"type": "draw", "dice": ["white"] * 2 + ["yellow"] * 3 + ["brown"] * 2})

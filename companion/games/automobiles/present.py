@@ -200,6 +200,8 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
         return text(lang, f"au_{kind}", fields, sponsor=sponsor_name(event.get("sponsor")))
     if kind == "no_effect":
         return text(lang, "au_no_effect", fields, card=card_name(lang, event.get("card")))
+    if kind == "by_itself":  # a phase whose only option decided nothing (rules.alone)
+        return text(lang, f"au_by_itself_{event.get('phase')}", fields)
     key = f"au_{kind}"
     if key in catalog(lang)["log"]:
         return text(lang, key, fields)

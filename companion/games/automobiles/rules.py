@@ -61,6 +61,13 @@ def stage_settled(state: State) -> bool:
     return state.stage is not None and not stages.undecided(state)
 
 
+def alone(kind: str) -> Callable[[State], Event | None]:
+    """A phase's ``alone``: a ``kind`` listed as the only option decides nothing ("To the buy phase" with nothing
+    left to activate, "Done" with nothing to buy), so it is played by itself and the log says so."""
+    return lambda state: ({"type": "by_itself", "player": seat(state, state.actor), "phase": state.phase,
+                           "action": kind} if options(state) == [{"type": kind}] else None)
+
+
 STAGE = stages.STAGE_ACTIONS
 
 
@@ -73,7 +80,7 @@ PHASES: dict[str, Phase] = {
     "driver": Phase("AU-99", ("driver",), opening.driver_options, opening.on_driver,
                     lambda s, a: "driver" if s.revealed else "opening_buy"),
     "opening_buy": Phase("AU-13", ("buy", "done"), opening.opening_buy_options, opening.on_opening_buy,
-                         waits("opening_draw", "opening_buy")),
+                         waits("opening_draw", "opening_buy"), alone=alone("done")),
     "opening_draw": stage_phase("AU-14"),
     "opening_drawn": Phase("AU-14", handler=opening.opening_drawn, next=waits("opening_draw", "begin_turn")),
     # a turn (AU-16..AU-57)
@@ -84,7 +91,7 @@ PHASES: dict[str, Phase] = {
     "deferred_moved": Phase("AU-119", handler=turn.deferred_moved, next="action"),
     "deferred": stage_phase("AU-119"),
     "action": Phase("AU-20", ("activate", "use_driver", "pit_stop", "to_buy"), turn.action_options, turn.on_action,
-                    after_action),
+                    after_action, alone=alone("to_buy")),
     "effect": stage_phase("AU-21"),
     "card": Phase("AU-21", handler=cards.next_card_step, next=effect_phase),
     "boost": stage_phase("AU-79"),
@@ -92,7 +99,7 @@ PHASES: dict[str, Phase] = {
     "to_action": Phase("AU-20", handler=turn.resume, next="action"),
     "buy": Phase("AU-36", ("buy", "done", "use_driver", *STAGE), *stage_or(turn.buy_options, turn.on_buy),
                  next=lambda s, a: "furthest_cube" if a["type"] == "done" else after_stage(s, a) if s.stage else "buy",
-                 skip=stage_settled),
+                 skip=stage_settled, alone=alone("done")),
     "driver_04_sort": Phase("AU-104", handler=turn.driver_04_sort, next=waits("buy", "to_buy")),
     "to_buy": Phase("AU-36", handler=turn.resume, next="buy"),
     "furthest_cube": Phase("AU-38", handler=turn.movement, next=waits("movement", "adrenaline")),
