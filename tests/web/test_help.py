@@ -25,15 +25,18 @@ expect = pytest.importorskip("playwright.sync_api").expect
 TABLET = (1024, 768)
 
 
-def play_until(session, game_id: str, wanted: str, seed: int = 1, most: int = 2000) -> int:
-    """Bots play ``game_id`` until an option of type ``wanted`` has help that is not reference text; its index."""
-    session.new_game(game_id, options_of(game_id), seed=seed)
+def play_until(session, game_id: str, wanted: str, seed: int = 1, most: int = 2000, reference: bool = False,
+               options: dict[str, Any] | None = None) -> int:
+    """Bots play ``game_id`` until an option of type ``wanted`` has help (not reference text unless ``reference``:
+    the spaces of a track or board in reference data); its index. A wrecking move has no destination to pick."""
+    session.new_game(game_id, options or options_of(game_id), seed=seed)
     rng, bot = random.Random(seed), RandomBot()
     for _ in range(most):
         snapshot = session.snapshot()
         helps = option_help(snapshot)["en"]
         for index, option in enumerate(snapshot["prompt"]["options"]):
-            if option["type"] == wanted and helps[index] and not helps[index]["reference"]:
+            if option["type"] == wanted and helps[index] and (reference or not helps[index]["reference"]) \
+                    and not option.get("wrecked"):
                 return index
         prompt = session.prompt()
         session.act(roll(session.game, bot.choose(session.game, session.state, prompt, rng), rng, session.state),
@@ -102,3 +105,13 @@ def test_every_game_gives_its_help_in_the_same_place(server, open_page, game_id,
     toggle.click()
     expect(text).to_be_visible()
     expect(text.locator("p").first).not_to_be_empty()
+
+
+def test_a_cubitos_move_says_what_the_spaces_on_its_way_do(server, open_page):
+    index = play_until(server.session, "cubitos", "move", reference=True)
+    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET, locale="de-DE")
+    toggle, text = help_beside(page, index)
+    toggle.click()
+    expect(text).to_be_visible()
+    expect(text).to_contain_text("Auf dem Weg nach")
+    expect(text).to_contain_text("Referenztext")  # the track's layout is reference data

@@ -124,3 +124,40 @@ def test_use_bob_says_what_bob_does():
     krabs = option_help({"type": "ability", "ability": "mr_krabs.1"}, snapshot, "de")
     assert krabs["title"] == "Mr. Krabs" and krabs["reference"] is True
     assert option_help({"type": "buy", "die": "blue"}, snapshot, "nl")["title"] == "Bob"
+
+
+def _cubitos_spaces(test):  # the first space of the reference track that ``test`` holds
+    from companion.games.cubitos.kit import load_kit
+    track = load_kit().tracks["verflinkst_und_zugenaeht"]
+    return next(s for s in track.spaces.values() if test(s))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_cubitos_move_says_what_the_spaces_on_its_way_do(lang):
+    from companion.games.cubitos.present import option_help
+    jet = _cubitos_spaces(lambda s: (s.special or {}).get("type") == "jet")
+    cut = _cubitos_spaces(lambda s: (s.special or {}).get("type") == "shortcut")
+    water = _cubitos_spaces(lambda s: s.kind == "water")
+    bonus = _cubitos_spaces(lambda s: any(b["type"] == "credits" for b in s.bonuses) and not s.special)
+    snapshot = {"game": {"id": "cubitos"}, "view": {"current": "blue", "tracks": ["verflinkst_und_zugenaeht"],
+                                                     "players": [{"colour": "blue", "track": 0, "space": cut.id}]}}
+    words = catalog(lang)["ui"]
+    move = option_help({"type": "move", "path": [water.id, jet.id, cut.id, bonus.id], "forward": True}, snapshot,
+                       lang)
+    assert move["reference"] is True and move["title"]  # the track's layout is reference data
+    for key, space in (("cu_help_water", water), ("cu_help_jet", jet), ("cu_help_shortcut", cut)):
+        assert words[key].split("{space}")[0] + space.id in move["text"]
+    assert words["cu_help_bonus"].split("{space}")[0] + bonus.id in move["text"]
+    passing = option_help({"type": "move", "path": [bonus.id, jet.id], "forward": True}, snapshot, lang)
+    assert words["cu_help_bonus"].split("{space}")[0] + bonus.id not in passing["text"]  # passing gives nothing
+    shortcut = option_help({"type": "shortcut"}, snapshot, lang)
+    assert shortcut["title"] == words["cu_opt_shortcut"] and str(cut.special["to"]) in shortcut["text"]
+    assert foreign_in(lang, [move["text"], shortcut["text"]]) == {}
+
+
+def test_a_played_cubitos_offers_help_on_its_moves_in_every_language(session):
+    shots = [s for s in played(session, "cubitos") if (s.get("prompt") or {}).get("phase") == "move"]
+    helped = [(shot, i) for shot in shots for i, option in enumerate(shot["prompt"]["options"])
+              if option["type"] == "move" and shot["prompt"]["help"]["en"][i]]
+    assert helped
+    assert all(shot["prompt"]["help"][lang][i]["text"] for shot, i in helped for lang in LANGUAGES)

@@ -260,6 +260,8 @@ def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: st
     elif option.get("type") == "buy":
         card_id = ((snapshot.get("view") or {}).get("cards") or {}).get(option.get("die"), "")
         abilities = list(kit.cards[card_id].abilities) if card_id in kit.cards else []
+    elif option.get("type") in ("move", "shortcut"):
+        return space_help(option, snapshot, lang)
     else:
         return None
     if not abilities:
@@ -267,6 +269,42 @@ def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: st
     return {"title": catalog(lang)["ui"].get(card_name_key(card_id), card_id),
             "text": " ".join(dict.fromkeys(ui(lang, ability_key(a)) for a in abilities)),
             "reference": not all(a.known for a in abilities)}
+
+
+def space_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """What the spaces of a move do (CU-59, CU-61..CU-66): the water, jets and shortcuts its path enters, and the
+    bonuses of the space it ends on (passing over a bonus gives nothing); for the shortcut option, the runner's own
+    space. ``reference`` as the track's data is (its layout is not the printed board's)."""
+    view = snapshot.get("view") or {}
+    runner = next((p for p in view.get("players") or [] if p.get("colour") == view.get("current")), None)
+    tracks = view.get("tracks") or []
+    if runner is None or not 0 <= runner.get("track", -1) < len(tracks):
+        return None
+    track = load_kit().tracks[tracks[runner["track"]]]
+    path = [s for s in (option.get("path") or [runner.get("space")]) if s in track.spaces]
+    texts = []
+    for space_id in path:
+        space = track.spaces[space_id]
+        special = space.special or {}
+        if space.kind == "water":
+            texts.append(ui(lang, "cu_help_water", space=space_id))
+        if special.get("type") == "jet":
+            texts.append(ui(lang, "cu_help_jet", space=space_id))
+        if special.get("type") == "shortcut":
+            pay, amount = next(iter(special["pay"].items()))
+            texts.append(ui(lang, "cu_help_shortcut", space=space_id, amount=amount, pay=ui(lang, f"cu_v_{pay}"),
+                            to=special.get("to")))
+    ends_here = option.get("type") == "move" and path and (option.get("path") or [None])[-1] == path[-1]
+    end = track.spaces[path[-1]] if ends_here else None  # a move onto the next track ends on none of these
+    if end is not None and end.bonuses:
+        bonuses = [ui(lang, f"cu_help_bonus_{b['type']}", n=b.get("n", b.get("max_cost", 1))) for b in end.bonuses]
+        texts.append(ui(lang, "cu_help_bonus", space=end.id, bonuses="; ".join(bonuses)))
+    if not texts:
+        return None
+    if option.get("type") == "move":  # the destination leads: two ways past one jet are two helps, not one
+        texts.insert(0, ui(lang, "cu_help_way", to=path[-1]))
+    return {"title": option_label(option, snapshot, lang) or ui(lang, "cu_opt_shortcut"), "text": " ".join(texts),
+            "reference": track.reference}
 
 
 def ability_detail(lang: str, key: str, value: Any, view: Mapping[str, Any]) -> str:

@@ -475,9 +475,10 @@ const Cubitos = (() => {
     if (ui.dest !== null && !list.some(([, i]) => i === ui.dest)) ui.dest = null;
     if (list.length) {
       nodes.push(el("p", { class: "hint" }, T("cu_move_pick")));
-      nodes.push(el("div", { class: "choices cu-moves" }, list.map(([o, i]) => el("button", { type: "button",
-        class: `option cu-move${ui.dest === i ? " selected" : ""}`, "data-option": i,
-        "data-dest": o.path[o.path.length - 1], onclick: () => pick(i) }, optionLabel(o)))));
+      // Each destination with what the spaces on its way do (water, jet, shortcut, the bonus where it ends).
+      nodes.push(el("div", { class: "choices cu-moves" }, list.map(([o, i]) => withHelp(el("button", {
+        type: "button", class: `option cu-move${ui.dest === i ? " selected" : ""}`, "data-option": i,
+        "data-dest": o.path[o.path.length - 1], onclick: () => pick(i) }, optionLabel(o)), optionHelp(i)))));
     }
     if (ui.dest !== null) {
       const o = options()[ui.dest];
