@@ -115,3 +115,13 @@ def test_a_cubitos_move_says_what_the_spaces_on_its_way_do(server, open_page):
     expect(text).to_be_visible()
     expect(text).to_contain_text("Auf dem Weg nach")
     expect(text).to_contain_text("Referenztext")  # the track's layout is reference data
+
+
+def test_a_chariot_move_says_what_the_spaces_on_its_way_do(server, open_page):
+    index = play_until(server.session, "chariot-race", "move", reference=True)
+    to = server.session.snapshot()["prompt"]["options"][index]["to"]
+    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET, locale="nl-NL")
+    page.locator(f".dest-btn[data-dest='{to}']").click()
+    pair = page.locator(".with-help:has(#confirm-move)")
+    pair.locator(".help-toggle").click()
+    expect(pair.locator(".help-text")).to_contain_text(f"Onderweg naar {to}")

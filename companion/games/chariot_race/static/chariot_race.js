@@ -409,8 +409,11 @@ const Chariot = (() => {
           el("p", { class: "big" }, T("move_to", { to: chosen.to }), " · ",
             el("b", { class: chosen.damage ? "bad" : "good" }, damageText(chosen))),
           el("p", { class: "path" }, stepsText(chosen.path)),
-          el("button", { type: "button", id: "confirm-move", class: "primary big", "data-option": index,
+          // What the spaces on the way do (curve, rocks, caltrop, ram); a way whose text another way to the same
+          // space already gave has none of its own, so it borrows that one.
+          withHelp(el("button", { type: "button", id: "confirm-move", class: "primary big", "data-option": index,
             onclick: () => confirmOption(index) }, T("confirm_move")),
+          optionHelp(index) || list.map((o) => optionHelp(options().indexOf(o))).find(Boolean) || null),
           list.length > 1 ? el("details", { class: "alternatives" },
             el("summary", {}, T("path_alternatives", { to: chosen.to })),
             list.map((o, k) => el("button", { type: "button", class: `option${k === S.alt ? " selected" : ""}`,
