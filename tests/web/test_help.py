@@ -125,3 +125,12 @@ def test_a_chariot_move_says_what_the_spaces_on_its_way_do(server, open_page):
     pair = page.locator(".with-help:has(#confirm-move)")
     pair.locator(".help-toggle").click()
     expect(pair.locator(".help-text")).to_contain_text(f"Onderweg naar {to}")
+
+
+def test_a_sponsor_says_what_it_does_where_it_is_chosen(server, open_page):
+    season = {"players": options_of("automobiles")["players"][:2], "season": ["reference_oval"] * 3}
+    index = play_until(server.session, "automobiles", "sponsor", reference=True, options=season, most=12000)
+    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET)
+    toggle, text = help_beside(page, index)
+    toggle.click()
+    expect(text).to_contain_text("At the end of each race")

@@ -191,3 +191,36 @@ def test_a_played_chariot_race_offers_help_on_its_moves_in_every_language(sessio
               if option["type"] == "move" and shot["prompt"]["help"]["en"][i]]
     assert helped
     assert all(shot["prompt"]["help"][lang][i]["text"] for shot, i in helped for lang in LANGUAGES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_sponsor_says_what_it_does_at_the_choosers_place(lang):
+    from companion.games.automobiles.present import option_help
+    players = [{"colour": "red", "sponsor": "sponsor_B1"}, {"colour": "blue", "sponsor": None},
+               {"colour": "green", "sponsor": None}]
+    snapshot = {"game": {"id": "automobiles"}, "view": {"actor": "red", "players": players,
+                                                         "placings": ["blue", "red", "green"]}}
+    words = catalog(lang)["ui"]
+    e1 = option_help({"type": "sponsor", "sponsor": "sponsor_E1"}, snapshot, lang)  # middle place: E1 verified
+    assert e1["reference"] is False and e1["text"].startswith("E1: ")
+    assert words["au_help_place_middle"] in e1["text"] and "6" in e1["text"]
+    assert words["au_help_special_wear_per_nonwear_removed"].split("{")[0] in e1["text"]
+    a1 = option_help({"type": "sponsor", "sponsor": "sponsor_A1"}, snapshot, lang)
+    assert a1["reference"] is True and "$6" in a1["text"]  # a placeholder amount
+    keep = option_help({"type": "keep_sponsor", "remove": "sponsor_A1"}, snapshot, lang)
+    assert keep["text"].startswith(ui(lang, "au_help_sponsor_keep", sponsor="B1", removed="A1"))
+    assert foreign_in(lang, [e1["text"], a1["text"], keep["text"]]) == {}
+
+
+def test_a_played_automobiles_season_offers_help_on_its_sponsors_in_every_language(session):
+    game, rng, bot = get_game("automobiles"), random.Random(3), RandomBot()
+    players = options_of("automobiles")["players"][:2]
+    session.new_game("automobiles", {"players": players, "season": ["reference_oval"] * 3}, seed=3)
+    for _ in range(20 * STEPS):  # bots play the first race to its end, where the sponsors are chosen (AU-113)
+        prompt = game.prompt(session.state)
+        if any(o["type"] == "sponsor" for o in prompt.options):
+            break
+        session.act(roll(game, bot.choose(game, session.state, prompt, rng), rng, session.state), actor=prompt.actor)
+    shot = with_option_labels(session.snapshot())
+    helped = [i for i, option in enumerate(shot["prompt"]["options"]) if option["type"] == "sponsor"]
+    assert helped and all(shot["prompt"]["help"][lang][i]["text"] for i in helped for lang in LANGUAGES)

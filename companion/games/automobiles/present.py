@@ -304,6 +304,8 @@ def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: st
     """What the card an option uses does (a cube's card, a driver), in ``lang``: the help one tap away from the
     choice; ``reference`` when the printed card is not in the rules text (its name unknown)."""
     kind = option.get("type")
+    if kind in ("sponsor", "keep_sponsor"):
+        return sponsor_help(option, snapshot, lang)
     if kind in ("use_driver", "driver"):
         driver = str(option.get("driver", ""))
         return {"title": f'{ui_text(lang, "au_driver")} {driver.replace("driver_", "")}',
@@ -315,6 +317,33 @@ def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: st
     card = kit.fixed_cards.get(card_id) or kit.action_cards.get(card_id)
     return {"title": card_name(lang, card_id), "text": ui_text(lang, card_text_key(card_id)),
             "reference": card is not None and card.name_de is None}
+
+
+def sponsor_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
+    """What taking (or keeping) a sponsor does for the player choosing, by their place in the race (AU-113,
+    AU-114); ``reference`` when the card's amounts are placeholders (not printed in the rules text)."""
+    view = snapshot.get("view") or {}
+    actor = view.get("actor")
+    players = {p.get("colour"): p for p in view.get("players") or []}
+    own = (players.get(actor) or {}).get("sponsor")
+    sponsor_id = option.get("sponsor") if option.get("type") == "sponsor" else own
+    sponsor = next((s for s in load_kit().sponsors if s["id"] == sponsor_id), None)
+    placings = view.get("placings") or []
+    if sponsor is None or actor not in placings:
+        return None
+    k, n = placings.index(actor) + 1, len(placings)  # AU-113: a 2-player race's second place is a middle place
+    place = "first" if k == 1 else "last" if k == n and n > 2 else "middle"
+    effect = sponsor["effects"][place]
+    special = ui_text(lang, f"au_help_special_{effect['special']}", **effect)
+    # The card's mark leads: two sponsors of one family with the same amounts are still two helps, not one
+    where = ui_text(lang, f"au_help_place_{place}")
+    text = f'{sponsor_name(sponsor_id)}: ' + ui_text(lang, "au_help_sponsor", place=where, n=effect["standard_remove"],
+                                                    special=special)
+    if option.get("type") == "keep_sponsor":
+        removed = sponsor_name(option.get("remove")) if option.get("remove") else "—"
+        text = f'{ui_text(lang, "au_help_sponsor_keep", sponsor=sponsor_name(own), removed=removed)} {text}'
+    return {"title": option_label(option, snapshot, lang) or f"Sponsor {sponsor_name(sponsor_id)}", "text": text,
+            "reference": not effect.get("verified", False)}
 
 
 def ui_text(lang: str, key: str, **fields: Any) -> str:
