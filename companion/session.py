@@ -687,6 +687,8 @@ class TableSession:
                     "over": current.game.is_over(current.state),
                 },
                 "seq": current.last_seq,
+                # Seat changes are not actions: with only those in the log there is nothing to undo.
+                "undoable": bool(current.actions),
                 # Who sits where, in seat order (a bot's seat marked): a phone takes a seat by these ids.
                 "seats": [{"id": actor, "bot": bot} for actor, bot in current.game.seats(current.state).items()],
                 "view": current.game.view(current.state),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -88,12 +89,28 @@ class LiveServer:
         return Client(self.port)
 
 
+@contextmanager
+def serving(session: TableSession, **app_options: Any) -> Iterator[LiveServer]:
+    """The real app served by real waitress on a free port, closed after."""
+    app = create_app(session, control_pin=PIN, **app_options)
+    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
+    try:
+        yield LiveServer(session, server)
+    finally:
+        session.broker.close()
+        server.stop()
+
+
 @pytest.fixture
 def live(session: TableSession) -> Iterator[LiveServer]:
-    """The real app served by real waitress on a free port, with a Dice Race game begun."""
+    """The real app on real waitress, with a Dice Race game begun."""
     session.new_game("dice-race", PLAYERS, seed=3)
-    app = create_app(session, control_pin=PIN, default_game="dice-race")
-    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
-    yield LiveServer(session, server)
-    session.broker.close()
-    server.stop()
+    with serving(session, default_game="dice-race") as served:
+        yield served
+
+
+@pytest.fixture
+def served(session: TableSession) -> Iterator[LiveServer]:
+    """The real app on real waitress with no game begun: the test sets the table up."""
+    with serving(session) as served:
+        yield served

@@ -1,12 +1,14 @@
 """The session is the only way in: rules check, the store keeps, replay rebuilds exactly what live play built."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from companion.games import IllegalAction, get_game
-from companion.session import NoGame, TableSession, replay
+from companion.session import NoGame, TableSession, names_of, replay, seated, summary_of
 from companion.store import EventStore
+from tests.powercut import killed_runs
 
 PLAYERS = {"players": [{"name": "Ada"}, {"name": "Bo"}, {"name": "Cy"}]}
 
@@ -177,6 +179,8 @@ while True:
         continue
     if session.game.is_over(session.state) or (session.history()[2] and rng.random() < 0.2):
         stored = session.undo(actor="table")
+    elif rng.random() < 0.1:
+        stored = session.change_seat(rng.randrange(2), name=rng.choice("ABCDE") + str(rng.random())[:8], actor="table")
     else:
         stored = session.act({"type": "roll", "dice": [rng.choice("3456")]}, actor=session.prompt().actor)
     print(stored.type, stored.game_id, stored.seq, flush=True)
@@ -184,25 +188,13 @@ while True:
 
 
 def test_a_power_cut_during_play_loses_no_acknowledged_event_and_resumes_the_table_as_its_log_says(tmp_path):
-    """SIGKILL at random moments of a process that plays, undoes (also a race's last roll) and starts races: every
-    event it was told was stored is there, and a restart resumes the latest race exactly where its log is, unless
-    that race is over."""
-    import subprocess
-    import sys
-    import time
-
+    """SIGKILL at random moments of a process that plays, renames, undoes (also a race's last roll) and starts
+    races: every event it was told was stored is there, every game's stored summary and names are the ones its log
+    replays to, and a restart resumes the latest race exactly where its log is, unless that race is over."""
     path = tmp_path / "events.sqlite3"
     EventStore(path).close()
-    rng = random.Random(3)
-    for kill in range(25):
-        child = subprocess.Popen([sys.executable, "-c", KEEP_PLAYING, str(path), str(kill)],
-                                 stdout=subprocess.PIPE, text=True)
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.01, 0.3))
-        child.kill()
-        child.wait()
-        told = [line.split() for line in child.stdout.read().split("\n")[:-1]]  # whole lines: the last may be cut
-        child.stdout.close()
+    for kill, lines in killed_runs(KEEP_PLAYING, path, random.Random(3), times=25, pause=(0.01, 0.3)):
+        told = [line.split() for line in lines]
         store = EventStore(path)
         for kind, game, seq in told:
             if kind != "game":
@@ -211,8 +203,17 @@ def test_a_power_cut_during_play_loses_no_acknowledged_event_and_resumes_the_tab
             assert told == [], f"kill {kill}: {told} told, no game stored"
             store.close()
             continue
+        for line in store.listing():
+            game = get_game(line.record.game)
+            events = store.events(line.record.id)
+            record = replace(line.record, options=seated(line.record.options, events))
+            state, _ = replay(game, record, events)
+            assert line.summary == summary_of(game, record, state), f"kill {kill}: game {line.record.id}"
+            assert line.names == names_of(game, state), f"kill {kill}: game {line.record.id}"
+            assert (line.record.finished is not None) == game.is_over(state)
         latest = store.games()[-1]
-        state, _ = replay(get_game(latest.game), latest, store.events(latest.id))
+        events = store.events(latest.id)
+        state, _ = replay(get_game(latest.game), replace(latest, options=seated(latest.options, events)), events)
         session = TableSession(store)
         if get_game(latest.game).is_over(state):
             assert not session.resume(), f"kill {kill}: a race that is over was resumed"

@@ -5,16 +5,12 @@ that has help shows it in one and the same component."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from companion.controls import option_help
 from companion.games.bots import RandomBot, roll
-from companion.web import create_app
-from companion.web.server import Server
-from tests.conftest import PIN, LiveServer
 from tests.web.conftest import shoot
 from tests.web.test_one_language import options_of
 from tests.web.test_screens import boxes, overlaps
@@ -44,24 +40,15 @@ def play_until(session, game_id: str, wanted: str, seed: int = 1, most: int = 20
     raise AssertionError(f"no {wanted} with help in {most} actions")
 
 
-@pytest.fixture
-def server(session) -> Iterator[LiveServer]:
-    app = create_app(session, control_pin=PIN)
-    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
-    yield LiveServer(session, server)
-    session.broker.close()
-    server.stop()
-
-
 def help_beside(page: Any, index: int) -> tuple[Any, Any]:
     """The "?" beside option ``index``'s button and the text it opens."""
     pair = page.locator(f".with-help:has([data-option='{index}'])").first
     return pair.locator(".help-toggle"), pair.locator(".help-text")
 
 
-def test_use_a_card_says_what_it_does_beside_the_button(server, open_page):
-    index = play_until(server.session, "cubitos", "ability")
-    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET)
+def test_use_a_card_says_what_it_does_beside_the_button(served, open_page):
+    index = play_until(served.session, "cubitos", "ability")
+    page = open_page(f"http://127.0.0.1:{served.port}/", control=True, viewport=TABLET)
     button = page.locator(f"button[data-option='{index}']")
     expect(button).to_contain_text("Use One More")
     toggle, text = help_beside(page, index)
@@ -87,9 +74,9 @@ def test_use_a_card_says_what_it_does_beside_the_button(server, open_page):
     expect(text).to_be_hidden()
 
 
-def test_the_help_speaks_the_screens_language(server, open_page):
-    index = play_until(server.session, "cubitos", "ability")
-    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET, locale="de-DE")
+def test_the_help_speaks_the_screens_language(served, open_page):
+    index = play_until(served.session, "cubitos", "ability")
+    page = open_page(f"http://127.0.0.1:{served.port}/", control=True, viewport=TABLET, locale="de-DE")
     toggle, text = help_beside(page, index)
     toggle.click()
     expect(text).to_contain_text("Einer geht noch")
@@ -98,18 +85,18 @@ def test_the_help_speaks_the_screens_language(server, open_page):
 
 @pytest.mark.parametrize(("game_id", "wanted"), [("automobiles", "activate"), ("chariot-race", "repair"),
                                                  ("hexenrennen", "stay")])
-def test_every_game_gives_its_help_in_the_same_place(server, open_page, game_id, wanted):
-    index = play_until(server.session, game_id, wanted)
-    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET, locale="nl-NL")
+def test_every_game_gives_its_help_in_the_same_place(served, open_page, game_id, wanted):
+    index = play_until(served.session, game_id, wanted)
+    page = open_page(f"http://127.0.0.1:{served.port}/", control=True, viewport=TABLET, locale="nl-NL")
     toggle, text = help_beside(page, index)
     toggle.click()
     expect(text).to_be_visible()
     expect(text.locator("p").first).not_to_be_empty()
 
 
-def test_a_cubitos_move_says_what_the_spaces_on_its_way_do(server, open_page):
-    index = play_until(server.session, "cubitos", "move", reference=True)
-    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET, locale="de-DE")
+def test_a_cubitos_move_says_what_the_spaces_on_its_way_do(served, open_page):
+    index = play_until(served.session, "cubitos", "move", reference=True)
+    page = open_page(f"http://127.0.0.1:{served.port}/", control=True, viewport=TABLET, locale="de-DE")
     toggle, text = help_beside(page, index)
     toggle.click()
     expect(text).to_be_visible()
@@ -117,20 +104,20 @@ def test_a_cubitos_move_says_what_the_spaces_on_its_way_do(server, open_page):
     expect(text).to_contain_text("Referenztext")  # the track's layout is reference data
 
 
-def test_a_chariot_move_says_what_the_spaces_on_its_way_do(server, open_page):
-    index = play_until(server.session, "chariot-race", "move", reference=True)
-    to = server.session.snapshot()["prompt"]["options"][index]["to"]
-    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET, locale="nl-NL")
+def test_a_chariot_move_says_what_the_spaces_on_its_way_do(served, open_page):
+    index = play_until(served.session, "chariot-race", "move", reference=True)
+    to = served.session.snapshot()["prompt"]["options"][index]["to"]
+    page = open_page(f"http://127.0.0.1:{served.port}/", control=True, viewport=TABLET, locale="nl-NL")
     page.locator(f".dest-btn[data-dest='{to}']").click()
     pair = page.locator(".with-help:has(#confirm-move)")
     pair.locator(".help-toggle").click()
     expect(pair.locator(".help-text")).to_contain_text(f"Onderweg naar {to}")
 
 
-def test_a_sponsor_says_what_it_does_where_it_is_chosen(server, open_page):
+def test_a_sponsor_says_what_it_does_where_it_is_chosen(served, open_page):
     season = {"players": options_of("automobiles")["players"][:2], "season": ["reference_oval"] * 3}
-    index = play_until(server.session, "automobiles", "sponsor", reference=True, options=season, most=12000)
-    page = open_page(f"http://127.0.0.1:{server.port}/", control=True, viewport=TABLET)
+    index = play_until(served.session, "automobiles", "sponsor", reference=True, options=season, most=12000)
+    page = open_page(f"http://127.0.0.1:{served.port}/", control=True, viewport=TABLET)
     toggle, text = help_beside(page, index)
     toggle.click()
     expect(text).to_contain_text("At the end of each race")

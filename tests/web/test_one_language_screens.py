@@ -7,16 +7,12 @@ language's on purpose; the games' titles are product names, the same on every sc
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from companion.games import GAMES, get_game
 from companion.games.bots import RandomBot, roll
-from companion.web import create_app
-from companion.web.server import Server
-from tests.conftest import PIN, LiveServer
 from tests.languages import foreign_in
 from tests.web.test_one_language import options_of
 
@@ -49,15 +45,6 @@ SCREEN_TEXTS = """(lang) => {
 }"""
 """Every text a player can read: the visible text nodes (the track's drawing too), open details, button labels,
 titles, aria-labels and placeholders."""
-
-
-@pytest.fixture
-def server(session) -> Iterator[LiveServer]:
-    app = create_app(session, control_pin=PIN)
-    server = Server(app, host="127.0.0.1", port=0, threads=8).start()
-    yield LiveServer(session, server)
-    session.broker.close()
-    server.stop()
 
 
 def play(session, steps: int, rng: random.Random) -> None:
@@ -95,14 +82,14 @@ def screen_texts(page: Any, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_every_screen_of_a_game_speaks_one_language(server, open_page, game_id):
-    session = server.session
+def test_every_screen_of_a_game_speaks_one_language(served, open_page, game_id):
+    session = served.session
     options = options_of(game_id)
     session.new_game(game_id, options, seed=11)
     rng = random.Random(11)
     # the players' names and the games' own (product names, one form in every language) are no language's words
     players = [p["name"] for p in options["players"]] + [get_game(g).title for g in GAMES]
-    url = f"http://127.0.0.1:{server.port}/"
+    url = f"http://127.0.0.1:{served.port}/"
     pages = {lang: open_page(url, control=True, locale=locale, viewport=TABLET)
              for lang, locale in LOCALES.items()}
     found: dict[str, dict[str, str]] = {lang: {} for lang in LOCALES}
@@ -126,8 +113,8 @@ def test_every_screen_of_a_game_speaks_one_language(server, open_page, game_id):
 
 
 @pytest.mark.parametrize("lang", sorted(LOCALES))
-def test_the_new_game_page_speaks_one_language(server, open_page, lang):
-    page = open_page(f"http://127.0.0.1:{server.port}/new", control=True, locale=LOCALES[lang], viewport=TABLET)
+def test_the_new_game_page_speaks_one_language(served, open_page, lang):
+    page = open_page(f"http://127.0.0.1:{served.port}/new", control=True, locale=LOCALES[lang], viewport=TABLET)
     titles = [get_game(g).title for g in GAMES]
     found: dict[str, str] = {}
     for game_id in sorted(GAMES):

@@ -118,6 +118,19 @@ def test_the_kiosk_stays_the_whole_table(race, open_page):
     expect(page.locator("body")).not_to_have_class(SEATED)
 
 
+def test_a_seat_change_alone_leaves_nothing_to_undo(race, open_page):
+    """A rename is in the log but is no action: Undo (and the wired Back) would take back nothing."""
+    race.session.change_seat(0, name="Jule", actor="table")
+    assert race.session.snapshot()["undoable"] is False
+    page = open_page(f"http://127.0.0.1:{race.port}/", control=True, viewport=TABLET)
+    expect(page.locator("#prompt")).to_contain_text("Jule")
+    expect(page.locator("#undo")).to_be_disabled()
+    expect(page.locator("#button-back .what")).to_have_text("—")
+    play_until(race.session, "red")
+    expect(page.locator("#undo")).to_be_enabled()
+    expect(page.locator("#button-back .what")).to_have_text("Undo")
+
+
 def test_every_game_seats_a_phone_within_its_width(every_game, open_page):
     page = open_page(f"http://127.0.0.1:{every_game.port}/?kiosk=0", control=True, viewport=PHONE, locale="de-DE")
     expect(page.locator("#prompt")).not_to_be_empty()

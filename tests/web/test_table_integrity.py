@@ -18,6 +18,7 @@ from companion.games import IllegalAction
 from companion.session import Stale, TableSession
 from companion.store import EventStore
 from tests.conftest import PIN, PLAYERS
+from tests.powercut import killed_runs
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 SCRIPT = {"X-Table-Pin": PIN}
@@ -384,21 +385,10 @@ while True:
 
 def test_a_power_cut_while_games_start_always_leaves_a_game_to_resume(tmp_path):
     """SIGKILL at random moments of a process that starts game after game: the table always resumes one."""
-    import subprocess
-    import sys
-    import time
-
     path = tmp_path / "events.sqlite3"
     EventStore(path).close()
-    rng = random.Random(7)
-    for _ in range(30):  # the old two-step start lost the game in about 1 of 12 such kills
-        child = subprocess.Popen([sys.executable, "-c", KEEP_STARTING_GAMES, str(path)], stdout=subprocess.PIPE,
-                                 text=True)
-        assert child.stdout.readline().strip() == "ready"
-        time.sleep(rng.uniform(0.01, 0.15))
-        child.kill()
-        child.wait()
-        child.stdout.close()
+    # the old two-step start lost the game in about 1 of 12 such kills
+    for _ in killed_runs(KEEP_STARTING_GAMES, path, random.Random(7), times=30, pause=(0.01, 0.15)):
         store = EventStore(path)
         assert store.current_game() is not None, "a power cut left the table with no game"
         store.close()

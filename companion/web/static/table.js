@@ -422,7 +422,7 @@ function renderButtons() {
       onclick: () => twoTaps("button-back", () => press("back", true)) },
     el("span", { class: "knob" }), el("span", { class: "name" }, T("button_back")),
     el("span", { class: "what" }, S.armed === "button-back" ? T("back_confirm")
-      : S.state.seq > 0 ? T("undo") : T("does_nothing")))),
+      : S.state.undoable ? T("undo") : T("does_nothing")))),
   ...(list.length > NEXT_PRESSES ? [el("p", { class: "hint" }, T("next_many", { n: list.length }))] : []));
 }
 
@@ -446,6 +446,7 @@ function renderArmed() {
   const undo = $("#undo");
   undo.textContent = T(S.armed === "undo" ? "undo_confirm" : "undo");
   undo.classList.toggle("armed", S.armed === "undo");
+  if (!S.busy) undo.disabled = !(S.state && S.state.undoable);
   if (S.state) renderButtons();
 }
 
@@ -572,7 +573,7 @@ function render() {
   renderRaceOver();
   renderGenericView();
   renderBoards();
-  renderButtons();
+  renderArmed();
   drawOverlay();
   lockControls();
   renderSeatBar();
