@@ -63,6 +63,37 @@ def test_new_game_asks_before_it_replaces_a_running_game_which_then_resumes_from
     assert errors == []
 
 
+COLOURS = {"chariot-race": ["green", "yellow", "blue", "red"], "cubitos": ["blue", "yellow", "red", "white"],
+           "automobiles": ["red", "blue", "yellow", "green"]}
+
+
+@pytest.mark.parametrize(("game_id", "options", "shown"), [
+    ("chariot-race", {"board": "B", "variants": {"no_damage_after_finish": True, "alternative_chariots": False},
+                      "start": {"order": ["red", "blue", "yellow", "green"]}},
+     ["input[name=board][value=B]", "input[name=no_damage_after_finish]", "input[name=start][value=chosen]"]),
+    ("cubitos", {"race": "race_3"}, ["input[name=race][value=race_3]"]),
+    ("automobiles", {"track": "reference_oval", "card_pool": "racing_season", "open_bags": False},
+     ["input[name=au-pool][value=racing_season]"]),
+])
+def test_new_game_starts_from_the_last_games_own_settings_too(race, open_page, game_id, options, shown):
+    """A second game of the evening is the same game again: its board, race, variants and start order carry over."""
+    names = [p["name"] for p in race.session.record.options["players"]]
+    colours = COLOURS[game_id]
+    players = [{"name": name, "colour": colour} for name, colour in zip(names, colours, strict=True)]
+    race.session.new_game(game_id, {"players": players, **options}, seed=3)
+    last = race.session.record.options
+    page = open_page(f"http://127.0.0.1:{race.port}/new?kiosk=0", control=True)
+    expect(page.locator("#new-game")).to_have_attribute("data-last-setup", "loaded")
+    for selector in shown:
+        expect(page.locator(selector)).to_be_checked()
+    if game_id == "automobiles":
+        expect(page.locator("input[name=au-open-bags]")).not_to_be_checked()
+    page.click("#start-game")
+    page.click("#replace-confirm")
+    page.wait_for_url(f"http://127.0.0.1:{race.port}/")
+    assert race.session.record.options == last and race.session.record.seed != 3
+
+
 def test_the_games_list_speaks_german_and_shows_spectators_no_controls(race, open_page):
     session = race.session
     race_number = session.record.id

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
+from companion.games import GAMES, get_presentation
+from companion.games.bots import GreedyBot, RandomBot, roll
 from companion.games.chariot_race import present
+from companion.session import TableSession
+from companion.store import EventStore
 from companion.web import logtext
+from tests.web.test_one_language import options_of
 
 GAME = "chariot-race"
 
@@ -176,3 +182,22 @@ def test_the_session_stores_the_phase_an_action_was_chosen_in(session):
     lines = logtext.log_entries([e.to_json() for e in session.events()], lang="en", names={"green": "Julia"},
                                 game=GAME)
     assert lines[-1]["lines"][0]["text"] == "Julia keeps the dice"
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_choice_a_whole_game_makes_has_a_log_line_of_its_games_own(game_id):
+    """The log's fallback ("Julia: go") names an action by its code, in no player's language: no game needs it."""
+    session = TableSession(EventStore(":memory:"))
+    session.new_game(game_id, options_of(game_id), seed=11)
+    rng = random.Random(11)
+    for bot in [RandomBot()] * 400 + [GreedyBot()] * 5000:  # greedy bots end a Cubitos race in about 1,500 actions
+        if session.game.is_over(session.state):
+            break
+        prompt = session.prompt()
+        session.act(roll(session.game, bot.choose(session.game, session.state, prompt, rng), rng, session.state),
+                    actor=prompt.actor or "table")
+    presentation = get_presentation(game_id)
+    untold = {(event.payload["action"]["type"], event.payload.get("phase")) for event in session.events()
+              if not presentation.log_lines(event.payload["action"], event.payload.get("phase"),
+                                            event.payload["events"], actor=event.actor, lang="en", names={})}
+    assert session.game.is_over(session.state) and untold == set()

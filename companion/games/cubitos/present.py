@@ -168,7 +168,7 @@ def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lan
     kind = action.get("type")
     if kind == "done":
         return text(lang, DONE_LINES.get(phase or "", "cu_done"), player=actor)
-    if kind in ("decline", "skip"):
+    if kind in ("decline", "skip", "begin", "go"):
         return text(lang, f"cu_{kind}", player=actor)
     return None
 

@@ -3,15 +3,15 @@
 // many players, a hint, its own fieldsets and the options it sends; a game without one gets players by name only.
 // Each seat is a person's or a bot's ("bot": true in its players entry) where bots play (the demo): they play only
 // theirs. A table without bots offers no bot seats: nobody would move them.
-// The form starts from the last set-up (the game on the table and its players). A game still running is not replaced
-// unasked: the page says it stays in the games list, where it can be resumed.
+// The form starts from the last set-up (the game on the table, its players and its settings: the game's `restore`).
+// A game still running is not replaced unasked: the page says it stays in the games list, where it can be resumed.
 "use strict";
 
 // The game modules' screen-size listeners ask which game the table page draws; this page draws none.
 const gameUI = () => null;
 
 const PLAIN = { palette: ["green", "red", "blue", "yellow", "purple", "black"], maxPlayers: 6, hint: null,
-  startLabel: "start_game", fields: () => [], playersChanged: () => {}, problem: () => null,
+  startLabel: "start_game", fields: () => [], playersChanged: () => {}, restore: () => {}, problem: () => null,
   options: (players) => ({ players: players.map(({ colour, ...p }) => p) }) };  // no colours
 const setup = { players: [{ name: "", colour: "green", bot: false }, { name: "", colour: "red", bot: false }] };
 
@@ -145,6 +145,7 @@ async function startFromLastSetup() {
     radio.checked = true;
     setup.players = players.map((p) => (typeof p === "string" ? { name: p } : p)).map((p) => ({
       name: String(p.name || ""), colour: p.colour, bot: BOTS_PLAY && Boolean(p.bot) }));
+    form().restore(last.options);  // the game's own settings: its board, race, variants, as a rematch keeps them
   }
   renderGame();
   document.getElementById("new-game").dataset.lastSetup = "loaded";  // for a test to wait on

@@ -448,6 +448,10 @@ const Automobiles = (() => {
         onchange: (e) => { fieldState.open = e.target.checked; } }), T("au_open_bags")),
       el("p", { class: "hint" }, `★ ${T("au_reference_track_hint")}`))],
     playersChanged: () => {},
+    restore: (options) => {
+      if (["base", "racing_season", "both"].includes(options.card_pool)) fieldState.pool = options.card_pool;
+      if (typeof options.open_bags === "boolean") fieldState.open = options.open_bags;
+    },
     options: (list) => ({ players: list, track: "reference_oval", card_pool: fieldState.pool,
       open_bags: fieldState.open }),
   };

@@ -533,6 +533,17 @@ const Chariot = (() => {
       chosen.players = players.map((p) => ({ ...p }));
       renderStartOrder();
     },
+    // The last game's board, variants and start; a chosen order only with the same chariots (playersChanged)
+    restore: (options) => {
+      if (["A", "B"].includes(options.board)) chosen.board = options.board;
+      for (const variant of Object.keys(chosen.variants)) {
+        chosen.variants[variant] = Boolean(options.variants && options.variants[variant]);
+      }
+      const order = options.start && Array.isArray(options.start.order) ? options.start.order : null;
+      chosen.start = order ? "chosen" : "random";
+      chosen.order = order ? [...order] : [];
+      chosen.players = (options.players || []).map((p) => ({ ...p }));
+    },
     // CR-8: a chosen start order lists every chariot once
     problem: () => {
       const left = chariotIds().length - chosen.order.length;

@@ -594,6 +594,7 @@ const Cubitos = (() => {
         name: "race", value: race, checked: chosen.race === race || null,
         onchange: () => { chosen.race = race; } }), " ", T("cu_race_n", { n: k + 1 })))))],
     playersChanged: () => {},
+    restore: (options) => { if (RACES.includes(options.race)) chosen.race = options.race; },
     options: (list) => ({ players: list, race: chosen.race }),
   };
 

@@ -494,6 +494,7 @@ const Hexen = (() => {
       el("legend", { "data-i18n": "hx_tiles" }, T("hx_tiles")),
       el("p", { class: "hint big", "data-i18n": "hx_tiles_hidden" }, T("hx_tiles_hidden")))],
     playersChanged: () => {},
+    restore: () => {},  // the tiles lie face down in every game: nothing to carry over
     options: (players) => ({ players, tiles: "hidden" }),
   };
 
