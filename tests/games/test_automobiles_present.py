@@ -137,3 +137,17 @@ def test_a_move_and_its_log_line_name_the_field_not_the_segment_id():
     names = present.names(view, "nl")
     moved = {"type": "car_moved", "player": "red", "to": "L1-14"}
     assert present.describe_event(moved, lang="nl", names=names) == "Julia: auto rijdt naar rijstrook 2, veld 6, voor"
+
+
+def test_the_final_lap_is_a_word_in_the_log_and_the_standings_not_the_tracks_code():
+    """The lap track's last fields are "Final" and "Finish" in the data: a Dutch screen says "Laatste ronde"."""
+    crossed = {"type": "crossed", "player": "red", "marker": "Final"}
+    assert present.describe_event(crossed, lang="nl", names={"red": "Ada"}) == \
+        "Ada passeert de finish: rondemarker op Laatste ronde"
+    assert present.describe_event({**crossed, "marker": "3"}, lang="en", names={"red": "Ada"}) == \
+        "Ada crosses the finish line: lap marker on 3"
+    view = {"players": [{"colour": "red", "position": 1, "finished": False, "marker": "Final", "distance": 40,
+                         "points": 0}, {"colour": "blue", "position": 2, "finished": False, "marker": "2",
+                                        "distance": 30, "points": 0}]}
+    assert [(r["why"], r["text"]) for r in present.standings(view, {})] == [
+        ("distance", "au_standing_final_lap"), ("distance", "au_standing_distance")]

@@ -188,8 +188,9 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
     if kind == "moved_cube":
         return text(lang, "au_moved_cube", fields, origin=_zone(lang, event.get("from")),
                     target=_zone(lang, event.get("to")))
-    if kind == "crossed":
-        return text(lang, "au_crossed", fields)
+    if kind == "crossed":  # the lap track's fields are numbers, then "Final" and "Finish": those are words
+        marker = str(event.get("marker"))
+        return text(lang, "au_crossed", fields, marker=catalog(lang)["ui"].get(f"au_lap_{marker}", marker))
     if kind in ("race_over", "season_over"):
         return text(lang, f"au_{kind}", fields, winner=names.get(event.get("winner", ""), event.get("winner")))
     if kind == "wear_phase":
@@ -252,7 +253,8 @@ def standings(view: Mapping[str, Any], series: Mapping[str, Mapping[str, list[An
     for colour_id in order:
         p = by_colour[colour_id]
         why = "winner" if colour_id in winners else "finished" if p["finished"] else "distance"
-        rows.append({"actor": colour_id, "colour": colour_id, "why": why, "text": f"au_standing_{why}",
+        said = "final_lap" if why == "distance" and p["marker"] == "Final" else why  # a word, not a number
+        rows.append({"actor": colour_id, "colour": colour_id, "why": why, "text": f"au_standing_{said}",
                      "values": {"distance": p["distance"], "marker": p["marker"], "points": p["points"]},
                      "rank": order.index(colour_id)})
     return ranked(rows, key=lambda r: r["rank"])
