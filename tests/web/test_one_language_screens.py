@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.games import GAMES, get_game
-from companion.games.bots import RandomBot, roll
+from companion.games.bots import GreedyBot, RandomBot, roll
 from tests.languages import foreign_in
 from tests.web.test_one_language import options_of
 
@@ -23,8 +23,10 @@ LOCALES = {"de": "de-DE", "nl": "nl-NL", "en": "en-GB"}
 TABLET = (1024, 768)
 """Where long German words broke mid-word."""
 CHECKPOINTS = (0, 3, 12, 40, 400)
-"""Actions the bots play before each look: set-up, the first choices, a later round, the end (or the most the bots
-play in 400 actions: Chariot Race, Hexen Rennen and Dice Race end)."""
+"""Actions random bots play before each look: set-up, the first choices, later rounds (Chariot Race, Hexen Rennen
+and Dice Race may end before)."""
+THE_END = 10_000
+"""The last look: greedy bots play on until the game is over, its game-over screen."""
 
 SCREEN_TEXTS = """(lang) => {
   document.querySelectorAll('details').forEach((d) => { d.open = true; });
@@ -47,8 +49,8 @@ SCREEN_TEXTS = """(lang) => {
 titles, aria-labels and placeholders."""
 
 
-def play(session, steps: int, rng: random.Random) -> None:
-    bot = RandomBot()
+def play(session, steps: int, rng: random.Random, bot: Any = None) -> None:
+    bot = bot or RandomBot()
     for _ in range(steps):
         prompt = session.prompt()
         if prompt is None or not prompt.options or session.snapshot()["game"]["over"]:
@@ -95,11 +97,14 @@ def test_every_screen_of_a_game_speaks_one_language(served, open_page, game_id):
     found: dict[str, dict[str, str]] = {lang: {} for lang in LOCALES}
     broken: dict[str, set[str]] = {lang: set() for lang in LOCALES}
     done = 0
-    for checkpoint in CHECKPOINTS:
-        play(session, checkpoint - done, rng)
+    for checkpoint in (*CHECKPOINTS, THE_END):
+        for page in pages.values():  # away while the bots play: a screen would draw every state on the way
+            page.goto("about:blank")
+        # to the end as greedy bots play it: random ones take thousands of actions to finish a Cubitos race
+        play(session, checkpoint - done, rng, GreedyBot() if checkpoint == THE_END else None)
         done = checkpoint
         for lang, page in pages.items():
-            page.reload()
+            page.goto(url)
             expect(page.locator("#connection")).to_have_class("badge live")
             expect(page.locator("html")).to_have_attribute("lang", lang)
             page.wait_for_timeout(300)  # the log and the layout arrive after the state
@@ -108,6 +113,7 @@ def test_every_screen_of_a_game_speaks_one_language(served, open_page, game_id):
             broken[lang] |= set(page.evaluate(BROKEN_WORDS))
         if session.snapshot()["game"]["over"]:
             break
+    assert session.snapshot()["game"]["over"], "the game-over screen was read too"
     assert found == {lang: {} for lang in LOCALES}
     assert broken == {lang: set() for lang in LOCALES}
 
