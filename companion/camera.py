@@ -135,6 +135,7 @@ class TableCamera:
         moving, source = self.pipeline.settle.state in (ROLLING, SETTLING), self.source
         self.use_dice(game.dice_set)
         self._roll_of_the_game_before = moving and self.source is source
+        self._moved_logged.clear()  # each game numbers its events from 1
         self.session.tray_as_read()  # dice moved in the game before are no news in this one
 
     def use_dice(self, dice_set: str) -> None:
@@ -207,6 +208,7 @@ class TableCamera:
             self._moved_logged.clear()
             self.session.tray_as_read()
             return True
+        self._moved_logged = {key for key in self._moved_logged if key[0] == of}  # an earlier roll's are done
         moved = [{"die": c.die + 1, "kind": c.kind, "was": dice[c.die]["label"], "now": c.now} for c in changes
                  if c.kind in (MOVED, TURNED) and (of, c.die, c.kind, c.now) not in self._moved_logged]
         if moved:
