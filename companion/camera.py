@@ -1,10 +1,13 @@
 """The table's camera: the vision pipeline wired to the session, and what the dashboard asks of it.
 
 Vision knows nothing of games; this module is the one place that translates between them. A settled roll
-becomes *pending* dice in the session (shown, marked when doubtful, confirmed by a player); the pipeline's
-status (a `vision.camera_state.CameraState`) becomes ``status["camera"]["state"]`` for the screens and the status
-light. Each game started or resumed switches the camera to its dice set. A camera that fails never takes the
-table down: the pipeline reopens it with backoff, and dice can always be entered by hand.
+becomes *pending* dice in the session (shown, marked when doubtful, confirmed by a player); a tray that settles
+again differently before that replaces them (the screens say the tray was read again). Once a roll is confirmed,
+the tray is watched until its dice are picked up or a new roll lies there: dice nudged or turned meanwhile are
+stored as an event and shown on every screen (`TableSession.die_moved`), and the roll stays as confirmed. The
+pipeline's status (a `vision.camera_state.CameraState`) becomes ``status["camera"]["state"]`` for the screens and
+the status light. Each game started or resumed switches the camera to its dice set. A camera that fails never
+takes the table down: the pipeline reopens it with backoff, and dice can always be entered by hand.
 """
 
 from __future__ import annotations
@@ -97,6 +100,8 @@ class TableCamera:
         self.readings = threading.Condition()
         self.reading_count = 0
         self._roll_of_the_game_before = False
+        self._moved_logged: set[tuple[int, int, str, str | None]] = set()
+        """The moves of the confirmed roll's dice already stored (its event, die, kind, face now): each once."""
         self._switching = threading.Lock()
         self._teacher = Teacher(Path(config.data_dir), enrolment_path(config.data_dir, dice_set), self.pipeline)
         session.correction_listeners.append(self._teacher.keep_correction)
@@ -130,6 +135,8 @@ class TableCamera:
         moving, source = self.pipeline.settle.state in (ROLLING, SETTLING), self.source
         self.use_dice(game.dice_set)
         self._roll_of_the_game_before = moving and self.source is source
+        self._moved_logged.clear()  # each game numbers its events from 1
+        self.session.tray_as_read()  # dice moved in the game before are no news in this one
 
     def use_dice(self, dice_set: str) -> None:
         """Switch to `dice_set`: its model with the table's enrolment, its teacher, and a new source only where
@@ -165,11 +172,14 @@ class TableCamera:
     def _on_reading(self, reading: Any, image: Any) -> None:
         before, self._roll_of_the_game_before = self._roll_of_the_game_before, False
         if before:
-            log.info("a roll of the game before was dropped: %s", reading.labels)
+            if reading.dice:
+                log.info("a roll of the game before was dropped: %s", reading.labels)
             return
         game = self.session.game
         if game is not None and not set(reading.labels) <= set(game.die_faces):
             log.info("a reading of another game's dice was dropped: %s", reading.labels)
+            return
+        if self._still_the_confirmed_roll(reading):
             return
         refs = self._teacher.keep_reading(reading.frame_id, image, [d.box for d in reading.dice])
         dice = [{**d.to_dict(), **({"ref": ref} if ref else {})} for d, ref in zip(reading.dice, refs, strict=True)]
@@ -177,6 +187,34 @@ class TableCamera:
         with self.readings:
             self.reading_count += 1
             self.readings.notify_all()
+
+    def _still_the_confirmed_roll(self, reading: Any) -> bool:
+        """Whether ``reading`` shows the dice of the roll confirmed last, still in the tray: not a new roll, so it
+        is not offered. Dice of it moved or turned since it was read are stored and shown (each move once); the
+        tray as read again, or with only some dice taken out, ends the notice. An empty tray or a new roll is
+        offered as ever, which ends the watch."""
+        from vision.settle import MOVED, NEW, NUDGED, TURNED, placed, since_read
+
+        confirmed = self.session.confirmed_roll()
+        dice = confirmed["reading"]["dice"] if confirmed else []
+        if not reading.dice or not dice or not all("box" in d for d in dice):
+            return False
+        read = [(d.get("was", d["label"]), d["box"]) for d in dice]  # the camera's own face of a die set by hand
+        verdict, changes = since_read(read, placed(reading.dice))
+        if verdict == NEW:
+            return False
+        of = confirmed["seq"]
+        if verdict != NUDGED:  # as read, or dice taken out and the rest untouched
+            self._moved_logged.clear()
+            self.session.tray_as_read()
+            return True
+        self._moved_logged = {key for key in self._moved_logged if key[0] == of}  # an earlier roll's are done
+        moved = [{"die": c.die + 1, "kind": c.kind, "was": dice[c.die]["label"], "now": c.now} for c in changes
+                 if c.kind in (MOVED, TURNED) and (of, c.die, c.kind, c.now) not in self._moved_logged]
+        if moved:
+            self._moved_logged.update((of, m["die"] - 1, m["kind"], m["now"]) for m in moved)
+            self.session.die_moved(moved, of=of)
+        return True
 
     def _on_status(self, event: Any) -> None:
         if event.kind == CameraState.STILL:  # that roll has come to rest (read or not): the next one is the new game's
@@ -197,7 +235,7 @@ class TableCamera:
 
     def status(self) -> dict[str, Any]:
         status = {**self.pipeline.status, "source": self.source.name, "calibrated": self.pipeline.tray is not None,
-                  "dice_set": self.dice_set}
+                  "dice_set": self.dice_set, "tray": self.session.status().get("tray")}
         if self.off is not None:
             status.update(state=CameraState.OFF, message=self.off)
         return status

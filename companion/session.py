@@ -31,6 +31,15 @@ from companion.texts import LANGUAGES
 log = logging.getLogger(__name__)
 
 UNDO = "undo"
+DIE_MOVED = "die_moved"
+"""The type of the event the camera stores when the dice of a confirmed roll moved before they were picked up
+(:meth:`TableSession.die_moved`): a fact about the tray, not a choice; the rules never see it."""
+NOT_ACTIONS = frozenset({UNDO, SEAT, DIE_MOVED})
+"""The table's own event types: every other stored event is an action the rules applied."""
+CAMERA = "camera"
+"""The ``source`` of a reading the camera offered, and the actor of what it stores itself (:data:`DIE_MOVED`)."""
+TRAY = "tray"
+"""``status["tray"]``: the dice of the confirmed roll moved after they were read (every screen says so)."""
 T = TypeVar("T")
 
 
@@ -134,7 +143,7 @@ def replay(game: Game, record: GameRecord, events: list[StoredEvent]) -> tuple[A
         if event.type == UNDO:
             if actions:
                 actions.pop()
-        elif event.type != SEAT:  # a seat change is in the record's options already (companion.seating.seated)
+        elif event.type not in NOT_ACTIONS:  # a seat change is in the record's options already (seating.seated)
             actions.append((event.seq, event.payload["action"]))
     return play(game, record, actions), actions
 
@@ -190,6 +199,9 @@ class TableSession:
         self._consumed: dict[str, Any] | None = None
         """The reading the last action used and the event that stored it: offered again if that event is undone
         before the camera reads anything new, since the dice still lie in the tray."""
+        self._in_tray: dict[str, Any] | None = None
+        """The camera's roll confirmed last and the event that stored it, until the camera offers another: its dice
+        lie in the tray until they are picked up, and the camera watches them (:meth:`confirmed_roll`)."""
         self._typed_roll_restored = False
         """A roll typed in by hand was waiting when the table restarted: the camera's first look after the restart
         (of the dice that lay there all along, which it may well have misread) does not replace it."""
@@ -267,6 +279,7 @@ class TableSession:
         self._current = current
         self._pending = None
         self._consumed = None
+        self._in_tray = None
         self._typed_roll_restored = False
         self._cursor = 0
         self._restore_tray()
@@ -290,6 +303,7 @@ class TableSession:
             self._pending = None
             self._typed_roll_restored = False
             self._consumed = None
+            self._in_tray = None
             self._cursor = 0
             self._save_tray()
         self._game_changed(game)
@@ -436,6 +450,8 @@ class TableSession:
             current.actions.append((stored.seq, dict(action)))
             current.last_seq = stored.seq
             self._consumed = {"seq": stored.seq, "reading": reading} if reading is not None else None
+            if reading is not None and reading.get("source") == CAMERA:
+                self._in_tray = self._consumed
             self._pending = None
             self._typed_roll_restored = False
             self._cursor = 0
@@ -528,11 +544,61 @@ class TableSession:
                 log.info("the camera's first reading since the restart leaves the roll typed in before it: %s",
                          [d.get("label") for d in dice])
                 return
+            previous = self._pending
             self._readings += 1
             self._pending = {"dice": marked, "source": source, "change": change, "reading": self._readings}
-            self._consumed = None
+            if marked and source == "camera" and previous and previous.get("source") == "camera":
+                self._pending["replaces"] = previous["reading"]  # the tray changed before anyone confirmed it
+            self._consumed = self._in_tray = None
+            self._status.pop(TRAY, None)  # a new roll: the dice of the one before are gone
             self._save_tray()
         self._publish({"kind": "pending"})
+
+    def confirmed_roll(self) -> dict[str, Any] | None:
+        """The camera's roll confirmed last, while its dice lie in the tray (nothing was offered since, and it was
+        not taken back): ``{"seq": the event that stored it, "reading": the reading as it was confirmed}``."""
+        with self._lock:
+            if not self._watching():
+                return None
+            reading = self._in_tray["reading"]
+            return {"seq": self._in_tray["seq"], "reading": {**reading, "dice": [dict(d) for d in reading["dice"]]}}
+
+    def _watching(self, of: int | None = None) -> bool:
+        """Whether the camera's confirmed roll (the one of event ``of``, if given) still lies in the tray unread."""
+        watched = self._in_tray
+        if watched is None or self._pending is not None or self._current is None:
+            return False
+        return (of is None or of == watched["seq"]) and any(seq == watched["seq"] for seq, _ in self._current.actions)
+
+    def die_moved(self, moved: list[dict[str, Any]], *, of: int) -> StoredEvent | None:
+        """The dice of the roll confirmed in event ``of`` moved in the tray before they were picked up: kept in
+        the log (:data:`DIE_MOVED`, ``{"of": seq, "moved": [{"die", "was", "now", ...}]}``: ``die`` counts from 1,
+        as the screens do) and shown on every screen (``status["tray"]``) until the next roll is offered. The roll
+        stays as it was confirmed: the table applies only what a player chose. None (nothing stored) when that
+        roll is no longer the one in the tray (taken back, or another offered meanwhile)."""
+        with self._lock:
+            current = self._require_game()
+            if not self._watching(of):
+                return None
+            payload = {"of": of, "moved": [dict(m) for m in moved]}
+            over = current.game.is_over(current.state)
+            summary = summary_of(current.game, current.record, current.state)
+            stored = self._write_log(lambda: self.store.append(current.record.id, actor=CAMERA, type=DIE_MOVED,
+                                                               payload=payload, over=over, summary=summary))
+            current.last_seq = stored.seq
+            self._status[TRAY] = {"moved": payload["moved"], "seq": stored.seq}
+            self._save_tray()
+        log.warning("the dice of event %d moved after they were read: %s", of, moved)
+        self._publish({"kind": "event", "event": stored.to_json()})
+        self._stored(stored)
+        return stored
+
+    def tray_as_read(self) -> None:
+        """The tray no longer differs from the roll as it was confirmed (put back, or picked up): the notice goes."""
+        with self._lock:
+            if self._status.pop(TRAY, None) is None:
+                return
+        self._publish({"kind": "status"})
 
     def correct_die(self, index: int, label: str, *, actor: str, seq: int | None = None,
                     reading: int | None = None, game: int | None = None) -> None:
@@ -635,12 +701,13 @@ class TableSession:
     # -- the tray across a restart -----------------------------------------------------------------------------------
 
     def _save_tray(self) -> None:
-        """Keep what lies in the tray (the pending roll, and the roll the last action used) beside the log, so a
-        restart offers it again. Not a game event: nobody has confirmed it. Written atomically."""
+        """Keep what lies in the tray (the pending roll, the roll the last action used and the confirmed roll the
+        camera watches) beside the log, so a restart offers it again. Not a game event: nobody has confirmed it.
+        Written atomically."""
         if self.pending_path is None or self._current is None:
             return
         data = {"game": self._current.record.id, "seq": self._current.last_seq, "pending": self._pending,
-                "consumed": self._consumed, "readings": self._readings}
+                "consumed": self._consumed, "readings": self._readings, "in_tray": self._in_tray}
         try:
             temporary = self.pending_path.with_suffix(".tmp")
             with open(temporary, "w", encoding="utf-8") as file:
@@ -664,6 +731,10 @@ class TableSession:
         if not isinstance(data, dict) or data.get("game") != self._current.record.id:
             return
         self._readings = int(data.get("readings") or 0)
+        in_tray = data.get("in_tray")  # checked against the actions in effect when it is asked for
+        if isinstance(in_tray, dict) and isinstance(in_tray.get("seq"), int) and isinstance(
+                in_tray.get("reading"), dict) and isinstance(in_tray["reading"].get("dice"), list):
+            self._in_tray = in_tray
         if data.get("seq") == self._current.last_seq:
             self._pending, self._consumed = data.get("pending"), data.get("consumed")
             self._typed_roll_restored = bool(self._pending) and self._pending.get("source") == "manual"

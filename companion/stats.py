@@ -29,7 +29,8 @@ from typing import Any
 
 from companion import fairness
 from companion.games import GAMES, get_game, get_presentation
-from companion.seating import SEAT, seat_names, seated
+from companion.seating import seat_names, seated
+from companion.session import NOT_ACTIONS
 from companion.store import EventStore, GameRecord, StoredEvent
 
 log = logging.getLogger(__name__)
@@ -212,7 +213,7 @@ class TableStats:
             if self._touched is not None:
                 self._touched.add(event.game_id)
             live = self._live
-            if live is None or live.summary.number != event.game_id or event.type in (UNDO, SEAT):
+            if live is None or live.summary.number != event.game_id or event.type in NOT_ACTIONS:
                 record = self.store.game(event.game_id)
                 if record.game not in GAMES:
                     return
@@ -226,7 +227,7 @@ class TableStats:
         record = dataclasses.replace(record, options=seated(record.options, events))  # players renamed count so
         tally = _Tally(record, self._kinds_of(record.game))
         for event in events:
-            if event.type not in (UNDO, SEAT) and event.seq not in undone:
+            if event.type not in NOT_ACTIONS and event.seq not in undone:
                 tally.add(event)
             tally.summary.ended = max(tally.summary.ended, event.time)
         return tally

@@ -6,21 +6,27 @@ been still for `still_seconds` and at least `vote_frames` frames, the roll has s
 only after the next motion.
 
 `Vote` gathers the dice seen in each still frame, follows them by position and gives each die the label most
-frames agree on, so one blurred or glared frame does not decide a face. `compare` tells a fresh roll from a nudge:
-if some dice of the previous reading are still where they were with the same face, the new reading is a change.
+frames agree on, so one blurred or glared frame does not decide a face.
+
+`tray_changes` tells what differs between two readings of the tray, from their boxes (not from pixels, so a die's
+box wobbling a few pixels between readings is no change): a die moved by more than half its width, turned to
+another face, added or taken out. From it, `compare` tells a fresh roll from a nudge (some dice of the previous
+reading are still where they were with the same face: the new reading is a change), and `since_read` tells what
+became of a roll's dice after they were read: taken out, nudged, or a new roll.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.classify import Prediction
-from vision.reading import DieReading
+from vision.reading import DieReading, Point
 from vision.segment import Blob
 
 ROLLING, SETTLING, SETTLED, STILL = "rolling", "settling", "settled", "still"
@@ -153,15 +159,115 @@ class Vote:
         return out
 
 
-def compare(previous: list[DieReading] | None, current: list[DieReading], *, match: float = 0.35) -> str:
+HALF = 0.5
+"""A die lying less than half its width from where it was read is still there: a box wobbles a few pixels between
+readings of the same dice, a nudged die moves by more."""
+NUDGE = 1.5
+"""A die moved after it was read by at most this many of its widths was nudged; one further away was rolled again
+(or was another die)."""
+
+MOVED, TURNED, ADDED, REMOVED = "moved", "turned", "added", "removed"
+SAME, TAKEN, NUDGED, NEW = "same", "taken", "nudged", "new"
+
+Placed = tuple[str, Sequence[Point]]
+"""A die as the change detector sees it: its face and its box (the four corners of its outline)."""
+
+
+@dataclass(frozen=True)
+class TrayChange:
+    """One difference between two readings of the tray. `die` is the die's place in the earlier reading (from 0;
+    None for a die added), `was` its face then and `now` its face in the later reading (None for a die taken out);
+    `distance` how far it moved, in its widths."""
+
+    kind: str
+    die: int | None
+    was: str | None
+    now: str | None
+    distance: float = 0.0
+
+
+def _centre(box: Sequence[Point]) -> Point:
+    return (sum(x for x, _ in box) / len(box), sum(y for _, y in box) / len(box))
+
+
+def _width(box: Sequence[Point]) -> float:
+    return max(1e-6, (math.dist(box[0], box[1]) + math.dist(box[1], box[2])) / 2)
+
+
+def tray_changes(before: Sequence[Placed], after: Sequence[Placed], *, reach: float = HALF) -> list[TrayChange]:
+    """What differs between two readings of the tray, die by die (empty: the same dice where they were).
+
+    Dice are paired nearest first (each die of one reading with at most one of the other). A pair less than
+    `reach` of the earlier die's width apart is the same die where it was (turned, if its face differs); a pair
+    further apart is a die that moved. Dice left unpaired were taken out or added.
+
+    >>> def die(face, x):
+    ...     return face, ((x - 10, 0), (x + 10, 0), (x + 10, 20), (x - 10, 20))
+    >>> tray_changes([die("1", 50), die("2", 150)], [die("1", 53), die("2", 148)])
+    []
+    >>> [(c.kind, c.die, c.was, c.now) for c in tray_changes([die("1", 50), die("2", 150)], [die("5", 50)])]
+    [('turned', 0, '1', '5'), ('removed', 1, '2', None)]
+    """
+    centres = [_centre(box) for _, box in before]
+    widths = [_width(box) for _, box in before]
+    after_centres = [_centre(box) for _, box in after]
+    pairs = sorted((math.dist(centres[i], after_centres[j]) / widths[i], i, j)
+                   for i in range(len(before)) for j in range(len(after)))
+    paired: dict[int, tuple[int, float]] = {}
+    taken: set[int] = set()
+    for distance, i, j in pairs:
+        if i not in paired and j not in taken:
+            paired[i] = (j, distance)
+            taken.add(j)
+    changes = []
+    for i, (face, _) in enumerate(before):
+        if i not in paired:
+            changes.append(TrayChange(REMOVED, i, face, None))
+            continue
+        j, distance = paired[i]
+        now = after[j][0]
+        if distance >= reach:
+            changes.append(TrayChange(MOVED, i, face, now, round(distance, 2)))
+        elif now != face:
+            changes.append(TrayChange(TURNED, i, face, now, round(distance, 2)))
+    changes.extend(TrayChange(ADDED, None, None, after[j][0]) for j in range(len(after)) if j not in taken)
+    return changes
+
+
+def placed(dice: Sequence[DieReading]) -> list[Placed]:
+    return [(d.label, d.box) for d in dice]
+
+
+def compare(previous: list[DieReading] | None, current: list[DieReading]) -> str:
     """'same' (nothing moved: no new reading), 'change' (some dice stayed put), or 'new' (a fresh roll)."""
     if not previous:
         return "new"
-    kept = 0
-    for die in current:
-        side = math.dist(die.box[0], die.box[1])
-        if any(p.label == die.label and math.dist(p.center, die.center) < match * side for p in previous):
-            kept += 1
-    if kept == len(current) == len(previous):
+    changes = tray_changes(placed(previous), placed(current))
+    if not changes:
         return "same"
+    kept = len(previous) - sum(c.die is not None for c in changes)
     return "change" if kept else "new"
+
+
+def since_read(read: Sequence[Placed], now: Sequence[Placed]) -> tuple[str, list[TrayChange]]:
+    """What became of the dice of a roll that was read (`read`), from the tray as it settled later (`now`), and the
+    changes that tell it:
+
+    - SAME: every die lies where it was read, with the face read;
+    - TAKEN: dice were taken out (all of them: the tray is empty), the rest lie untouched;
+    - NUDGED: no die was added, at least one lies where it was read with its face, and every other one was taken
+      out, turned where it lay or moved by at most `NUDGE` of its widths;
+    - NEW: anything else, a new roll (dice added, or thrown again: no die kept, or one landed far away).
+
+    A lone die nudged looks like a new roll: nothing in the tray stayed put to tell them apart.
+    """
+    changes = tray_changes(read, now)
+    if not changes:
+        return SAME, changes
+    kinds = {c.kind for c in changes}
+    if kinds == {REMOVED}:
+        return TAKEN, changes
+    kept = len(read) - sum(c.die is not None for c in changes)
+    if ADDED not in kinds and kept and all(c.distance <= NUDGE for c in changes if c.kind == MOVED):
+        return NUDGED, changes
+    return NEW, changes

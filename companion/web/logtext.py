@@ -2,7 +2,8 @@
 
 Pure: stored events (``StoredEvent.to_json()``) and the actors' names in, lines of text out. What a game's actions
 and events read like is the game's own (``log_lines`` and ``names`` of its presentation, ``<package>/present.py``,
-with its texts in ``<package>/i18n/``); this module adds what every game shares: undo, dice set by hand, bots.
+with its texts in ``<package>/i18n/``); this module adds what every game shares: undo, dice set by hand, bots, dice
+that moved after they were read.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from companion.games import get_presentation
 from companion.seating import SEAT
+from companion.session import DIE_MOVED
 from companion.texts import DEFAULT_LANGUAGE, LANGUAGES, catalog, face, text
 
 __all__ = ["LANGUAGES", "DEFAULT_LANGUAGE", "catalog", "pick_language", "names_for", "bot_names",
@@ -92,6 +94,21 @@ def _seat_lines(change: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
     return [{"text": line, "forced": False, "event": SEAT} for line in lines]
 
 
+def _moved_lines(payload: Mapping[str, Any], lang: str) -> list[dict[str, Any]]:
+    """A :data:`DIE_MOVED` event's lines: each die of a confirmed roll that moved or turned before it was picked up.
+
+    >>> _moved_lines({"moved": [{"die": 2, "kind": "turned", "was": "5", "now": "3"}]}, "en")[0]["text"]
+    'Die 2 moved after it was read: read 5, now 3 (the roll stands as confirmed)'
+    """
+    lines = []
+    for die in payload.get("moved") or []:
+        was, now = face(lang, die.get("was")), face(lang, die.get("now"))
+        key = "die_moved_same_face" if die.get("was") == die.get("now") else "die_moved"
+        lines.append({"text": text(lang, key, n=die.get("die"), was=was, face=now), "forced": False,
+                      "event": DIE_MOVED})
+    return lines
+
+
 def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[str, str],
                 game: str | None = None,
                 earlier: Callable[[int], Mapping[str, Any] | None] | None = None) -> list[dict[str, Any]]:
@@ -133,6 +150,10 @@ def log_entries(stored: list[Mapping[str, Any]], *, lang: str, names: Mapping[st
         if event.get("type") == SEAT:
             entries.append({"seq": seq, "actor": event.get("actor"), "type": SEAT, "lines": _seat_lines(payload, lang),
                             "undone": False, "undoes": None, "bot": False})
+            continue
+        if event.get("type") == DIE_MOVED:
+            entries.append({"seq": seq, "actor": event.get("actor"), "type": DIE_MOVED,
+                            "lines": _moved_lines(payload, lang), "undone": False, "undoes": None, "bot": False})
             continue
         action = payload.get("action") or {}
         bot = payload.get("source") == BOT_SOURCE

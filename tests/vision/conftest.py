@@ -1,7 +1,8 @@
 """Fixtures for the vision tests: a tiny hand-made ONNX model with a real card, and synthetic scenes.
 
 The model's logits are a fixed linear map of the crop's mean colour, so it is deterministic and fast; these tests
-check the plumbing (segmentation, settling, voting, CLI), not accuracy (bench and tests/models do that).
+check the plumbing (segmentation, settling, voting, CLI), not accuracy (bench and tests/models do that). A rendered
+scene's dice can be moved, taken out or shown with another die's face, as a hand at the table would.
 """
 
 from __future__ import annotations
@@ -57,3 +58,38 @@ def classifier(tiny_card: Path):
     from vision.classify import Classifier
 
     return Classifier.load(tiny_card)
+
+
+def _square(scene, index: int) -> tuple[int, int, int, int]:
+    """The rows and columns of a square a die's side from its centre each way: the die with its shadow."""
+    die = scene.dice[index]
+    r, x, y = int(die.size), int(die.center[0]), int(die.center[1])
+    h, w = scene.image.shape[:2]
+    return max(0, y - r), min(h, y + r), max(0, x - r), min(w, x + r)
+
+
+def nudged(scene, index: int = 0, shift: int = -50) -> np.ndarray:
+    """The tray with die `index` pushed `shift` pixels to the right (the default: a die's width to the left, beyond
+    half the width of its box, which holds the die's sides as the camera sees them)."""
+    image = taken_out(scene, index)
+    y0, y1, x0, x1 = _square(scene, index)
+    image[y0:y1, x0 + shift:x1 + shift] = scene.image[y0:y1, x0:x1]
+    return image
+
+
+def taken_out(scene, index: int, image: np.ndarray | None = None) -> np.ndarray:
+    """The tray (`image`: the scene's unless given) with die `index` taken out: the empty tray where it lay."""
+    image = (scene.image if image is None else image).copy()
+    y0, y1, x0, x1 = _square(scene, index)
+    image[y0:y1, x0:x1] = scene.empty[y0:y1, x0:x1]
+    return image
+
+
+def turned(scene, index: int, like: int) -> np.ndarray:
+    """The tray with die `index` showing what die `like` shows (another face, where `index` lay)."""
+    image = scene.image.copy()
+    d, s = scene.dice[index], scene.dice[like]
+    r = int(min(d.size, s.size) * 0.75)
+    (x, y), (u, v) = (int(c) for c in d.center), (int(c) for c in s.center)
+    image[y - r:y + r, x - r:x + r] = scene.image[v - r:v + r, u - r:u + r]
+    return image

@@ -1,4 +1,5 @@
-// The live camera page: the MJPEG stream (reopened when it ends), the camera status, the calibration wizard.
+// The live camera page: the MJPEG stream (reopened when it ends), the camera status and the dice moved after
+// they were read, the calibration wizard.
 "use strict";
 
 const frame = document.getElementById("camera-frame");
@@ -15,6 +16,12 @@ async function refreshStatus() {
     const line = document.getElementById("camera-status");
     const why = status.message ? ` (${status.message})` : "";
     if (line) line.textContent = T("camera_status", { state: stateText(status.state) }) + why;
+    // Dice of the confirmed roll moved after they were read: said here as on the table's screens.
+    const tray = document.getElementById("camera-tray");
+    if (tray) {
+      tray.hidden = !status.tray;
+      tray.textContent = status.tray ? T("tray_moved", { n: status.tray.moved.length }) : "";
+    }
   } catch (_) {
     badge.textContent = T("reconnecting"); badge.className = "badge down";
   }

@@ -289,6 +289,8 @@ function rollBox(needed, optionIndex, { reroll = false } = {}) {
   const dice = pending ? pending.dice : [];
   if (dice.length) {
     box.append(el("p", { class: "source" }, T(pending.source === "manual" ? "entered_by_hand" : "read_by_camera")));
+    // The camera read the tray again before anyone confirmed: these are other dice than a moment ago.
+    if (pending.replaces) box.append(el("p", { id: "tray-changed", class: "warn" }, T("tray_changed")));
     const manual = pending.source === "manual";  // typed in: no confidence to show
     box.append(el("div", { id: "pending", class: "dice-row" }, dice.map((die, i) => dieButton(die.label, {
       index: i, pending: { ...die, manual }, onclick: () => openPicker(i) }))));
@@ -546,6 +548,15 @@ function renderStoreAlert() {
   alert.textContent = !store ? "" : store.state === "full" ? T("store_full") : T("store_moved_aside", { file: store.file });
 }
 
+// Dice of the confirmed roll moved in the tray before they were picked up (companion.session.TableSession.die_moved):
+// said on every screen, beside the controls, until the next roll; the roll counts as it was confirmed.
+function renderTrayNotice() {
+  const tray = (S.state.status || {}).tray;
+  const notice = $("#tray-notice");
+  notice.hidden = !tray;
+  notice.textContent = tray ? T("tray_moved", { n: tray.moved.length }) : "";
+}
+
 function render() {
   if (!S.state) return;
   const state = S.state;
@@ -566,6 +577,7 @@ function render() {
   document.getElementById("title").textContent = state.game ? state.game.title : T("title");
   renderBanner();
   renderStoreAlert();
+  renderTrayNotice();
   renderOrder();
   renderPhases();
   renderSetup();
