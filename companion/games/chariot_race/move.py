@@ -211,7 +211,9 @@ def _fork_of(walk: Walk, left: int, steers: int, hits: tuple[int, ...], known: d
     key = (walk.here, walk.laps, left, steers, hits)
     if key in known:
         return known[key]
-    board, mover = walk.work.board, walk.work.state.cars[walk.work.mover]
+    work = walk.work
+    board, damage = work.board, work.state.cars[work.mover].damage
+    spent = damage - work.cars[work.mover].damage  # by the hits so far: a plain space adds nothing
     steps = (("straight", board.ahead), ("in", board.inward), ("out", board.outward))
     ends: Fork = []
     goes_on: Fork = []
@@ -219,20 +221,22 @@ def _fork_of(walk: Walk, left: int, steers: int, hits: tuple[int, ...], known: d
         there = target[walk.here]
         if there == NO_SPACE:
             continue
+        more = steers - (step != "straight")
         if walk.plain(there):
-            ahead, wrecked, after, met = walk.passing(there), False, hits, ()
-        else:
-            ahead, after = walk.fork(), (*hits, there)
-            wrecked = ahead.enter(there, last=left == 1)
-            met = tuple(ahead.work.events)
+            if left == 1:
+                ends.append((step, (), board.ids[there], spent, None))
+            else:
+                goes_on.append((step, (), None, 0, _fork_of(walk.passing(there), left - 1, more, hits, known)))
+            continue
+        ahead = walk.fork()
+        wrecked = ahead.enter(there, last=left == 1)
+        met = tuple(ahead.work.events)
         if wrecked:
-            ends.append((step, met, None, mover.damage, None))
+            ends.append((step, met, None, damage, None))
         elif left == 1:
-            damage = mover.damage - ahead.work.cars[walk.work.mover].damage
-            ends.append((step, met, board.ids[ahead.here], damage, None))
+            ends.append((step, met, board.ids[ahead.here], damage - ahead.work.cars[work.mover].damage, None))
         else:
-            more = steers - (step != "straight")
-            goes_on.append((step, met, None, 0, _fork_of(ahead, left - 1, more, after, known)))
+            goes_on.append((step, met, None, 0, _fork_of(ahead, left - 1, more, (*hits, there), known)))
     known[key] = ends + goes_on[::-1]  # the order the options have always been listed in
     return known[key]
 
