@@ -15,7 +15,8 @@ from companion.games.chariot_race import GAME
 
 
 def digest(game, options: dict, seed: int, bot) -> str:
-    """sha256 over every prompt's phase, action (dice included) and the events it gave, and the final view."""
+    """sha256 over every prompt's phase, action (dice included, a move's effects left out) and the events it
+    gave, and the final view."""
     rng = random.Random(seed)
     state = game.setup(options, rng)
     log = []
@@ -23,7 +24,8 @@ def digest(game, options: dict, seed: int, bot) -> str:
         prompt = game.prompt(state)
         action = roll(game, bot.choose(game, state, prompt, rng), rng, state)
         state, events = game.apply(state, action)
-        log.append([prompt.phase, action, events])
+        # A move's effects are its events told beforehand (present.move_help reads them); the events are logged
+        log.append([prompt.phase, {k: v for k, v in action.items() if k != "effects"}, events])
     return hashlib.sha256(json.dumps([log, game.view(state)], sort_keys=True).encode()).hexdigest()
 
 

@@ -350,7 +350,9 @@ def test_cr18_move_options_show_the_place_behind_and_the_cost():
     state, _ = begin(position(car("green", "L1-02"), car("red", "L1-05"), order=["green", "red"]))
     state, _ = play(state, roll("steer", "drive", "fortune", "fortune"), DONE, {"type": "drive", "signs": [-1]})
     straight = next(o for o in options(state) if o["path"] == ["straight"] * 3)
+    effects = straight.pop("effects")
     assert straight == {"type": "move", "path": ["straight"] * 3, "to": "L1-04", "damage": 2, "wrecked": False}
+    assert [(e["type"], e["space"]) for e in effects] == [("rammed", "L1-05"), ("placed_behind", "L1-04")]
 
 
 def test_cr19_a_caltrop_costs_1_damage_and_returns_to_the_supply():
@@ -491,8 +493,10 @@ def test_julia_rulebook_example_costs_7_damage_and_wrecks_klaus():
     state, events = play(state, roll("drive", "drive", "gallop", "steer"), DONE, {"type": "drive", "signs": [1, -1]})
     assert chariot(state, "green")["speed"] == 8 and chariot(state, "green")["damage"] == 10
     move = next(o for o in options(state) if o["path"] == ["straight"] * 7 + ["in"])
-    assert move == {"type": "move", "path": ["straight"] * 7 + ["in"], "to": "L1-11", "damage": 6, "wrecked": False}
+    assert {k: v for k, v in move.items() if k != "effects"} == {
+        "type": "move", "path": ["straight"] * 7 + ["in"], "to": "L1-11", "damage": 6, "wrecked": False}
     state, events = play(state, move)
+    assert move["effects"] == events[:5]
     assert [(e["type"], e.get("space"), e.get("damage")) for e in events[:5]] == [
         ("curve_damage", "L2-14", 1), ("curve_damage", "L1-13", 3), ("rammed", "L1-13", 2),
         ("placed_behind", "L1-11", None), ("wrecked", "L1-13", None)]
@@ -527,6 +531,8 @@ def test_move_options_agree_with_what_the_move_does():
         _, events = play(state, option)
         moved = of_type(events, "moved")[0]
         assert (moved["to"], moved["damage"], moved["path"]) == (option["to"], option["damage"], option["path"])
+        assert option["effects"] == events[:events.index(moved)]  # the spaces' events, told before the choice
+    assert {e["type"] for option in found for e in option["effects"]} >= {"curve_damage", "rammed", "caltrop_hit"}
 
 
 def test_every_phase_declares_what_comes_next():

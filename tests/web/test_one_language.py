@@ -167,21 +167,23 @@ def test_a_played_cubitos_offers_help_on_its_moves_in_every_language(session):
 def test_a_chariot_move_says_what_the_spaces_on_its_way_do(lang):
     from companion.games.chariot_race.present import option_help
     words = catalog(lang)["ui"]
-    view = {"board": "B", "caltrops": ["L1-12"], "chariots": [
-        {"id": "red", "colour": "red", "player": "Julia", "space": "L1-10", "speed": 7},
-        {"id": "blue", "colour": "blue", "player": "Klaus", "space": "L1-11", "speed": 3}]}
+    view = {"board": "B", "chariots": [{"id": "red", "colour": "red", "player": "Julia"},
+                                       {"id": "blue", "colour": "blue", "player": "Klaus"}]}
     snapshot = {"game": {"id": "chariot-race"}, "view": view, "prompt": {"actor": "red", "phase": "move"}}
-    move = option_help({"type": "move", "path": ["straight"] * 3, "to": "L1-13", "damage": 5}, snapshot, lang)
+    effects = [{"type": "rammed", "chariot": "red", "target": "blue", "space": "L1-11"},
+               {"type": "caltrop_hit", "chariot": "red", "space": "L1-12", "damage": 1},
+               {"type": "curve_damage", "chariot": "red", "space": "L1-13", "speed": 7, "max_speed": 5, "damage": 2}]
+    move = option_help({"type": "move", "path": ["straight"] * 3, "to": "L1-13", "damage": 5, "effects": effects},
+                       snapshot, lang)
     assert move["reference"] is True and move["title"]  # the curve comes from the reconstructed board
     assert move["text"].startswith(words["cr_help_way"].format(to="L1-13"))
     assert ui(lang, "cr_help_curve", space="L1-13", max_speed=5, speed=7, damage=2) in move["text"]
     assert ui(lang, "cr_help_ram", space="L1-11", name="Klaus") in move["text"]
     assert ui(lang, "cr_help_caltrop_hit", space="L1-12") in move["text"]
-    view["chariots"][0]["space"] = "L1-03"
-    rocks = option_help({"type": "move", "path": ["straight"] * 2, "wrecked": True}, snapshot, lang)
+    rocks = option_help({"type": "move", "path": ["straight"] * 2, "wrecked": True,
+                         "effects": [{"type": "rocks", "chariot": "red", "space": "L1-05"}]}, snapshot, lang)
     assert ui(lang, "cr_help_rocks", space="L1-05") in rocks["text"]
-    view["chariots"][0]["space"] = "L0-00"
-    assert option_help({"type": "move", "path": ["straight"], "to": "L0-01"}, snapshot, lang) is None
+    assert option_help({"type": "move", "path": ["straight"], "to": "L0-01", "effects": []}, snapshot, lang) is None
     assert foreign_in(lang, [move["text"], rocks["text"]], allowed=["Klaus"]) == {}
 
 

@@ -179,27 +179,30 @@ class Walk:
 
 
 def move_options(state: State) -> list[Action]:
-    """CR-16: every legal path with where it ends and the damage it costs the mover (CR-17..CR-20, CR-22).
+    """CR-16: every legal path with where it ends, the damage it costs the mover and its ``effects``: the events of
+    the spaces on its way that do something (CR-17..CR-20, CR-22), so a screen says what a way meets without
+    working it out again.
 
-    Each path is walked by ``Walk.enter``, the code that applies a move, so the summary is what choosing it does.
+    Each path is walked by ``Walk.enter``, the code that applies a move, so an option says what choosing it does.
     A path ends early where the chariot would wreck (nothing after a wreck can differ), else it has ``speed`` steps.
     """
     board = state.table.board
     car = state.cars[state.current]
     if car.speed == 0:
-        return [{"type": "move", "path": [], "to": board.ids[car.space], "damage": 0, "wrecked": False}]
-    ways = _ways_on(Work(state, []).walk(), car.speed, state.dice.count("steer"), (), {})
-    return [{"type": "move", "path": list(path), "to": to, "damage": damage, "wrecked": to is None}
-            for path, to, damage in ways]
+        return [{"type": "move", "path": [], "to": board.ids[car.space], "damage": 0, "wrecked": False,
+                 "effects": []}]
+    options: list[Action] = []
+    _list(_fork_of(Work(state, []).walk(), car.speed, state.dice.count("steer"), (), {}), [], (), options)
+    return options
 
 
-Way = tuple[tuple[str, ...], str | None, int]
-"""A way to the end of the move: its steps, the space it ends on (None: the chariot wrecks), the damage it costs."""
+Fork = list[tuple[str, tuple[Event, ...], str | None, int, "Fork | None"]]
+"""Where a way can go from one place: per step its name, the events of the space it enters, and either the end of
+the way (the space, None when the chariot wrecks, and the damage the whole way costs) or the fork it leads to."""
 
 
-def _ways_on(walk: Walk, left: int, steers: int, hits: tuple[int, ...],
-             known: dict[tuple[Any, ...], list[Way]]) -> list[Way]:
-    """The ways of ``left`` more steps from ``walk`` with at most ``steers`` steps off the straight, depth first.
+def _fork_of(walk: Walk, left: int, steers: int, hits: tuple[int, ...], known: dict[tuple[Any, ...], Fork]) -> Fork:
+    """The steps from ``walk`` with ``left`` more steps, at most ``steers`` of them off the straight.
 
     ``hits`` are the spaces on the way that did something (a curve, a caltrop, a ram): only they changed the table,
     so ways that reach the same space after the same hits (in then out, out then in) go on alike and are walked
@@ -208,26 +211,42 @@ def _ways_on(walk: Walk, left: int, steers: int, hits: tuple[int, ...],
     key = (walk.here, walk.laps, left, steers, hits)
     if key in known:
         return known[key]
-    board, mover = walk.work.board, walk.work.state.cars[walk.work.mover]
+    work = walk.work
+    board, damage = work.board, work.state.cars[work.mover].damage
+    spent = damage - work.cars[work.mover].damage  # by the hits so far: a plain space adds nothing
     steps = (("straight", board.ahead), ("in", board.inward), ("out", board.outward))
-    ways: list[Way] = []
-    deeper = []
+    ends: Fork = []
+    goes_on: Fork = []
     for step, target in steps if steers else steps[:1]:
         there = target[walk.here]
         if there == NO_SPACE:
             continue
+        more = steers - (step != "straight")
         if walk.plain(there):
-            ahead, wrecked, after = walk.passing(there), False, hits
-        else:
-            ahead, after = walk.fork(), (*hits, there)
-            wrecked = ahead.enter(there, last=left == 1)
+            if left == 1:
+                ends.append((step, (), board.ids[there], spent, None))
+            else:
+                goes_on.append((step, (), None, 0, _fork_of(walk.passing(there), left - 1, more, hits, known)))
+            continue
+        ahead = walk.fork()
+        wrecked = ahead.enter(there, last=left == 1)
+        met = tuple(ahead.work.events)
         if wrecked:
-            ways.append(((step,), None, mover.damage))
+            ends.append((step, met, None, damage, None))
         elif left == 1:
-            ways.append(((step,), board.ids[ahead.here], mover.damage - ahead.work.cars[walk.work.mover].damage))
+            ends.append((step, met, board.ids[ahead.here], damage - ahead.work.cars[work.mover].damage, None))
         else:
-            deeper.append((step, ahead, steers - (step != "straight"), after))
-    for step, ahead, more, after in reversed(deeper):  # the order the options have always been listed in
-        ways += [((step, *rest), to, damage) for rest, to, damage in _ways_on(ahead, left - 1, more, after, known)]
-    known[key] = ways
-    return ways
+            goes_on.append((step, met, None, 0, _fork_of(ahead, left - 1, more, (*hits, there), known)))
+    known[key] = ends + goes_on[::-1]  # the order the options have always been listed in
+    return known[key]
+
+
+def _list(fork: Fork, path: list[str], effects: tuple[Event, ...], options: list[Action]) -> None:
+    """Add every way on from ``fork`` to ``options``, ``path`` and ``effects`` being the way so far."""
+    for step, met, to, damage, further in fork:
+        way = [*path, step]
+        if further is not None:
+            _list(further, way, effects + met, options)
+        else:
+            options.append({"type": "move", "path": way, "to": to, "damage": damage, "wrecked": to is None,
+                            "effects": [*effects, *met]})

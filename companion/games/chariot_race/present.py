@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import log_lines_of, ranked
-from companion.games.chariot_race.board import NO_LIMIT, NO_SPACE, Board, load_board
+from companion.games.chariot_race.board import NO_SPACE, Board, load_board
 from companion.games.chariot_race.components import load_chariot_board
 from companion.games.chariot_race.state import LAPS_TO_FINISH
 from companion.texts import catalog, colour, face, text, ui
@@ -324,38 +324,27 @@ def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: st
 
 
 def move_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
-    """What the spaces a move enters do (CR-17 curves, CR-18 rams, CR-19 caltrops, CR-20 rocks), in ``lang``; None
-    for a move that meets none. ``reference`` when a curve or rocks come from the board data, a reconstruction of
-    the printed board."""
-    view, prompt = snapshot.get("view") or {}, snapshot.get("prompt") or {}
-    car = next((c for c in view.get("chariots") or [] if c.get("id") == prompt.get("actor")), None)
-    if car is None or car.get("space") is None or not view.get("board"):
-        return None
-    board = load_board(view["board"])
-    others = {c["space"]: c["id"] for c in view.get("chariots") or [] if c.get("space") and c["id"] != car["id"]}
-    caltrops, names_ = set(view.get("caltrops") or []), names(view, lang)
+    """What the spaces a move enters do, in ``lang``, read from the option's ``effects`` (the rules' events for
+    CR-20 rocks, CR-17 curves, CR-18 rams and CR-19 caltrops, in the order the move meets them); None for a move that
+    meets none. ``reference`` when rocks or a curve come from the board data, a reconstruction of the printed
+    board."""
+    names_ = names(snapshot.get("view"), lang)
     texts, from_board = [], False
-    space = board.index[car["space"]]
-    for step in option.get("path") or []:
-        space = board.step(space, step)
-        if space == NO_SPACE:
-            break
-        where = board.ids[space]
-        if board.rocks[space]:  # rocks, curve, ram, caltrop: the order CR-19 enters a space in
+    for effect in option.get("effects") or []:
+        kind, where = effect.get("type"), effect.get("space")
+        if kind == "rocks":
             texts.append(ui(lang, "cr_help_rocks", space=where))
-            from_board = True
-        if board.max_speed[space] != NO_LIMIT:
-            top = board.max_speed[space]
-            texts.append(ui(lang, "cr_help_curve", space=where, max_speed=top, speed=car["speed"],
-                            damage=max(0, car["speed"] - top)))
-            from_board = True
-        if where in others:
-            texts.append(ui(lang, "cr_help_ram", space=where, name=names_.get(others[where], others[where])))
-        if where in caltrops:
+        elif kind == "curve_damage":
+            texts.append(ui(lang, "cr_help_curve", space=where, max_speed=effect["max_speed"], speed=effect["speed"],
+                            damage=effect["damage"]))
+        elif kind == "rammed":
+            texts.append(ui(lang, "cr_help_ram", space=where, name=names_.get(effect["target"], effect["target"])))
+        elif kind == "caltrop_hit":
             texts.append(ui(lang, "cr_help_caltrop_hit", space=where))
+        from_board = from_board or kind in ("rocks", "curve_damage")
     if not texts:
         return None
     # The destination leads the text: two ways through the same curve are two helps, not one (controls.option_help)
     return {"title": option_label(option, snapshot, lang) or ui(lang, "move_to", to=option.get("to")),
-            "text": " ".join([ui(lang, "cr_help_way", to=option.get("to") or board.ids[space]), *texts]),
+            "text": " ".join([ui(lang, "cr_help_way", to=option.get("to") or where), *texts]),
             "reference": from_board}

@@ -14,7 +14,7 @@ roll        ``{"type": "roll", "roll": n}`` + ``"dice"``                        
 reroll      free reroll: ``{"type": "reroll", "reroll": [i, ...], "roll": k}`` + ``"dice"`` / done  CR-13
 fortune     paid: reroll as above, ``{"type": "turn", "die": i, "face": f}``, ``{"type": "done"}``  CR-13
 drive       ``{"type": "drive", "signs": [1, -1, ...]}`` one sign per drive die                    CR-15
-move        ``{"type": "move", "path": ["straight", "in", ...]}`` (options add to/damage/wrecked)  CR-16
+move        ``{"type": "move", "path": ["straight", "in", ...]}`` (options add to/damage/wrecked/effects)  CR-16
 attack      ``{"type": "caltrop", "space": id}`` / ``{"type": "spear", "target": id}`` / done      CR-21
 ==========  ==========================================================================================
 """
