@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from label_errors import corrected  # noqa: E402
-from machine import open_benchmark  # noqa: E402
+from machine import open_benchmark, record  # noqa: E402
 
 from vision.card import load_card  # noqa: E402
 from vision.classify import Classifier  # noqa: E402
@@ -179,4 +179,4 @@ def run() -> dict:
 
 
 if __name__ == "__main__":
-    run()
+    record("enrolment", run())

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import served  # noqa: E402
 from fuzz_requests import Request, legal_action, random_request, send  # noqa: E402
-from machine import describe, machine_line  # noqa: E402
+from machine import describe, machine_line, record  # noqa: E402
 
 from companion.games import get_presentation  # noqa: E402
 
@@ -124,4 +124,4 @@ def run(requests: int = 10_000, seed: int = 19) -> dict[str, object]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=10_000)
-    run(parser.parse_args().requests)
+    record("fuzz_memory", run(parser.parse_args().requests))

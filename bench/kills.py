@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from machine import describe, machine_line  # noqa: E402
+from machine import describe, machine_line, record  # noqa: E402
 from restart import COMPANION, free_port, healthz  # noqa: E402
 
 from companion.games import get_game, get_presentation  # noqa: E402
@@ -200,4 +200,4 @@ def run(kills: int = 200, seed: int = 11) -> dict[str, object]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=200)
-    run(parser.parse_args().kills)
+    record("kills", run(parser.parse_args().kills))

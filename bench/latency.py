@@ -28,7 +28,7 @@ if str(ROOT / "bench") not in sys.path:
 if "vision" in sys.modules and not hasattr(sys.modules["vision"], "__path__"):
     del sys.modules["vision"]
 
-from machine import describe, machine_line  # noqa: E402
+from machine import describe, machine_line, record  # noqa: E402
 
 GOAL_P95_MS = 150.0
 ROLLS = 40
@@ -133,4 +133,4 @@ def run(rolls: int = ROLLS) -> dict:
 
 
 if __name__ == "__main__":
-    run()
+    record("latency", run())

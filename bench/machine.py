@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 import platform
 import sys
+import time
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent / "results.json"
 
 
 def cpu_model() -> str:
@@ -55,6 +60,15 @@ def open_benchmark(skipped: str | None = None) -> tuple[dict[str, object], str |
     if missing and skipped is not None:
         print(f"{skipped} skipped: {missing}")
     return machine, missing
+
+
+def record(name: str, figures: dict[str, object]) -> dict[str, object]:
+    """Keep a benchmark's latest figures in bench/results.json under its name, with when and where they were
+    measured: the README's figure is traced there, and git keeps the ones before it."""
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results[name] = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "machine": describe(), **figures}
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
+    return figures
 
 
 if __name__ == "__main__":

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(Path(__file__).resolve().parent))
 
-from machine import describe, machine_line  # noqa: E402
+from machine import describe, machine_line, record  # noqa: E402
 
 GOAL_SECONDS = 0.5
 COMPANION = Path(sys.executable).with_name("companion")
@@ -206,4 +206,4 @@ if __name__ == "__main__":
     parser.add_argument("--no-compile", action="store_true",
                         help="do not byte-compile the companion first (see above)")
     arguments = parser.parse_args()
-    run(arguments.restarts, arguments.events, compiled=not arguments.no_compile)
+    record("restart", run(arguments.restarts, arguments.events, compiled=not arguments.no_compile))

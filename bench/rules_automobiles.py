@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from machine import describe, machine_line
+from machine import describe, machine_line, record
 
 from companion.games import bots
 from companion.games.automobiles import GAME
@@ -104,4 +104,4 @@ def run() -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    run()
+    record("rules_automobiles", run())

@@ -11,7 +11,7 @@ import json
 import random
 
 from bot_games import rules_figures
-from machine import describe, machine_line
+from machine import describe, machine_line, record
 
 from companion.games.bots import GreedyBot, RandomBot
 from companion.games.chariot_race import GAME
@@ -34,4 +34,4 @@ def run() -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    run()
+    record("rules_chariot", run())

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from machine import describe, machine_line
+from machine import describe, machine_line, record
 
 from companion.games.bots import GreedyBot, RandomBot, replay, roll
 from companion.games.cubitos import GAME, rules
@@ -106,4 +106,4 @@ def run() -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    run()
+    record("rules_cubitos", run())

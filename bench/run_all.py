@@ -1,6 +1,6 @@
-"""Run every benchmark in bench/, print its figures and write them all to bench/results.json.
+"""Run every benchmark in bench/, print its figures and write each to bench/results.json (``machine.record``).
 
-Each benchmark is a script with ``run() -> dict`` that prints its own figures; this runner adds the machine
+Each benchmark is a script with ``run() -> dict`` that prints its own figures; they are recorded with the machine
 and the date so a figure in the README can always be traced to where and when it was measured. Every script
 runs in a process of its own: one pins itself to a core, another measures peak memory or starts workers, and
 none of that may leak into the next one's figures.
@@ -12,13 +12,12 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from machine import describe  # noqa: E402
+from machine import RESULTS, record  # noqa: E402
 
 HELPERS = {"run_all.py", "machine.py", "label_errors.py", "fuzz_requests.py", "served.py", "bot_games.py"}  # imported
 
@@ -31,7 +30,6 @@ CHILD = (
 
 
 def main() -> int:
-    results: dict[str, object] = {"machine": describe(), "date": time.strftime("%Y-%m-%d %H:%M:%S %Z")}
     failed = []
     for script in sorted(HERE.glob("*.py")):
         if script.name in HELPERS:
@@ -43,9 +41,8 @@ def main() -> int:
                 print(f"!! {script.name} failed with exit status {done.returncode}", flush=True)
                 failed.append(script.name)
                 continue
-            results[script.stem] = json.loads(Path(out.name).read_text())
-    (HERE / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {HERE / 'results.json'}")
+            record(script.stem, json.loads(Path(out.name).read_text()))
+    print(f"wrote {RESULTS}")
     return 1 if failed else 0
 
 

@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # before bench/, whose vision.py would hide the vision package
 
-from machine import describe, machine_line  # noqa: E402
+from machine import describe, machine_line, record  # noqa: E402
 from served import rss_mb  # noqa: E402
 
 from companion.web.streams import STREAMS_PER_ADDRESS  # noqa: E402
@@ -258,4 +258,4 @@ if __name__ == "__main__":
     if args.serve:
         serve(args.serve)
     else:
-        run(args.minutes)
+        record("streams", run(args.minutes))
