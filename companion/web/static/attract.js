@@ -48,7 +48,7 @@ function attractDraw() {
     const shown = ATTRACT_SLIDES[ATTRACT.slide](ATTRACT.data);
     if (shown) {
       ATTRACT.node.dataset.slide = String(ATTRACT.slide);
-      ATTRACT.node.replaceChildren(el("h2", {}, shown[0]), shown[1]);
+      ATTRACT.node.replaceChildren(el("h2", {}, shown[0]), ...[shown[1]].flat());
       return;
     }
     ATTRACT.slide = (ATTRACT.slide + 1) % ATTRACT_SLIDES.length;
