@@ -124,12 +124,12 @@ class _Tally:
             before = self.state
             try:
                 self.state, _ = self.game.apply(before, payload["action"])
-                if isinstance(reading, Mapping):  # a roll a player confirmed
-                    for luck in self.game.luck(before, payload["action"], self.state):
-                        summary.add_luck(self.game.player_of(before, luck.seat), luck)
             except Exception:
                 log.exception("stats: game %d does not replay at event %d", summary.number, event.seq)
                 self.state = None
+            if self.state is not None and isinstance(reading, Mapping):  # a roll a player confirmed
+                for luck in self.game.luck(before, payload["action"], self.state):
+                    summary.add_luck(self.game.player_of(before, luck.seat), luck)
 
     def finish(self) -> GameSummary:
         """The summary as the game stands now (a copy: the tally goes on), with its winners once it is over and
