@@ -128,8 +128,11 @@ class _Tally:
                 log.exception("stats: game %d does not replay at event %d", summary.number, event.seq)
                 self.state = None
             if self.state is not None and isinstance(reading, Mapping):  # a roll a player confirmed
-                for luck in self.game.luck(before, payload["action"], self.state):
-                    summary.add_luck(self.game.player_of(before, luck.seat), luck)
+                try:
+                    for luck in self.game.luck(before, payload["action"], self.state):
+                        summary.add_luck(self.game.player_of(before, luck.seat), luck)
+                except Exception:  # luck is a bonus: the rest of the log is still read
+                    log.exception("stats: no luck of game %d at event %d", summary.number, event.seq)
 
     def finish(self) -> GameSummary:
         """The summary as the game stands now (a copy: the tally goes on), with its winners once it is over and

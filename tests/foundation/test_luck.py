@@ -19,6 +19,8 @@ from tests.foundation.test_stats import camera_roll, stats, typed_roll
 __all__ = ["stats"]  # the statistics fixture, kept up to date by the session's events
 
 PLAYERS = {"players": [{"name": "Ada"}, {"name": "Bo"}]}
+LUCKY_RACE = ["6", "1"] * 3 + ["6"]
+"""Dice Race to 20: Ada's 6s win on her fourth roll."""
 
 
 def waiting_for_a_roll(game_id: str, options: dict, seed: int = 1):
@@ -208,3 +210,15 @@ def test_the_csv_gives_each_game_s_luck(session, stats):
     camera_roll(session, ["2"])
     (row,) = csv.DictReader(io.StringIO(stats.to_csv()))
     assert row["luck"] == "Ada pips 6/3.5; Bo pips 2/3.5"
+
+
+def test_a_fault_in_a_game_s_luck_loses_neither_the_game_nor_its_winner(session, stats, monkeypatch):
+    def broken(self, before, action, after):
+        raise ZeroDivisionError("a bug in a luck module")
+
+    monkeypatch.setattr(type(get_game("dice-race")), "luck", broken)
+    session.new_game("dice-race", PLAYERS, seed=1)
+    for face in LUCKY_RACE:
+        camera_roll(session, [face])
+    (game,) = stats.to_json()["games"]
+    assert game["over"] and game["winners"] == ["Ada"] and game["luck"] == []

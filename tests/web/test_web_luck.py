@@ -15,8 +15,8 @@ from tests.conftest import PIN, LiveServer
 
 pytestmark = pytest.mark.browser
 
-# Dice Race to 20: Ada rolls 6s, Bo 1s; Ada wins on her fourth roll
-LUCKY, UNLUCKY = ["6", "1"] * 3 + ["6"], "Ada"
+LUCKY = ["6", "1"] * 3 + ["6"]
+"""Dice Race to 20: Ada rolls 6s, Bo 1s; Ada wins on her fourth roll."""
 
 
 def camera_game(session: TableSession, faces: list[str], players: list[str] | None = None) -> None:
