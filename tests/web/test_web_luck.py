@@ -86,6 +86,8 @@ def test_the_kiosk_shows_the_evening_between_games_and_gives_way_to_the_next_gam
     expect(page.locator("#race-over")).to_be_visible()  # the game-over panel stays beside the evening, uncovered
     assert attract.locator("button, a, input").count() == 0  # no controls
     assert float(page.evaluate("getComputedStyle(document.querySelector('#attract li')).fontSize")[:-2]) >= 24
+    expect(page.locator("#race-over .luck-name")).to_have_count(2)  # luck over the game, readable from a chair too
+    assert page.evaluate("document.querySelector('#race-over .luck-name').getBoundingClientRect().height") >= 18
     # about ten seconds later: who was lucky, then the dice
     expect(attract).to_have_attribute("data-slide", "1", timeout=15_000)
     expect(attract.locator("h2")).to_have_text("Das Glück heute Abend")

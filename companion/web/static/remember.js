@@ -35,12 +35,13 @@ function luckList(rows) {
 }
 
 // Luck over one game, one picture per kind (a game counts one): a line per player from 0, its name at its end.
+// Drawn about as wide as the kiosk's turn panel, so its 20 px text stays 20 px there.
 function luckCharts(luck) {
   return luck.kinds.filter((kind) => kind.x > 0).map((kind) => {
     const names = Object.keys(kind.series);
     const values = Object.values(kind.series).flat();
     const top = Math.max(1, ...values.map(Math.abs));
-    const W = 720, H = 300, L = 56, R = 150, TOP = 16, B = 34;
+    const W = 460, H = 260, L = 56, R = 110, TOP = 16, B = 34;
     const px = (i) => L + ((W - L - R) * i) / kind.x;
     const py = (v) => TOP + ((H - TOP - B) * (top - v)) / (2 * top);
     const parts = [
