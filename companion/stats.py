@@ -71,12 +71,14 @@ class GameSummary:
     """Each confirmed roll's luck in order, with the name of the player whose seat it was."""
     luck_sums: dict[tuple[str, str], list[float]] = field(default_factory=dict)
     """(player, kind) -> [rolls, expected, actual]: ``luck`` summed."""
+    luck_json: list[dict[str, Any]] = field(default_factory=list)
+    """``luck_sums`` as ``luck_rows`` gives them, worked out once per version of the summary (``_Tally.finish``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "game": self.game, "title": get_game(self.game).title,
                 "started": round(self.started, 3), "duration": round(self.ended - self.started, 1),
                 "players": self.players, "over": self.over, "winners": self.winners, "rounds": self.rounds,
-                "axis": self.axis, "luck": luck_rows(self.luck_sums)}
+                "axis": self.axis, "luck": self.luck_json}
 
     def add_luck(self, player: str, luck: Luck) -> None:
         self.luck.append((player, luck))
@@ -138,6 +140,7 @@ class _Tally:
         """The summary as the game stands now (a copy: the tally goes on), with its winners once it is over and
         the rounds its chart counts."""
         summary = self.summary.copy()
+        summary.luck_json = luck_rows(summary.luck_sums)
         if self.state is None:
             return summary
         presentation = get_presentation(summary.game)
@@ -165,6 +168,49 @@ class _DiceSet:
     kinds: dict[str, _Kind]
     typed: int = 0
     corrected: int = 0
+
+
+@dataclass
+class _Evening:
+    """The evening's luck, summed as its games change: the latest game and those begun within ``EVENING_HOURS``
+    before it (a game falls out once a later one begins that much after it)."""
+
+    latest: float = float("-inf")
+    games: dict[int, GameSummary] = field(default_factory=dict)
+    sums: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    """(player ignoring case, kind) -> [rolls, expected, actual, games]."""
+    names: dict[str, str] = field(default_factory=dict)
+    """A player's name ignoring case -> its latest spelling."""
+
+    def put(self, old: GameSummary | None, new: GameSummary) -> None:
+        """``new`` replaces ``old``, the game's earlier summary (None for a new game)."""
+        if old is not None and self.games.pop(old.number, None) is not None:
+            self._add(old, -1)
+        if new.started > self.latest:
+            self.latest = new.started
+            for number, summary in list(self.games.items()):
+                if summary.started < self.latest - EVENING_HOURS * 3600:
+                    self._add(self.games.pop(number), -1)
+        if new.started >= self.latest - EVENING_HOURS * 3600:
+            self.games[new.number] = new
+            self._add(new, +1)
+
+    def _add(self, summary: GameSummary, sign: int) -> None:
+        for (player, kind), (rolls, expected, actual) in summary.luck_sums.items():
+            total = self.sums.setdefault((player.casefold(), kind), [0, 0.0, 0.0, 0])
+            for n, value in enumerate((rolls, expected, actual, 1)):
+                total[n] += sign * value
+            if sign > 0:
+                self.names[player.casefold()] = player
+
+    def to_json(self) -> dict[str, Any]:
+        """``games`` (numbers, newest first), each player's luck in them per kind (``players``, luckiest first,
+        each with its ``games``) and ``lucky`` (``LUCK_KINDS``: +1 where more than expected is lucky)."""
+        counted = {(self.names[p], kind): total for (p, kind), total in self.sums.items() if total[0]}
+        rows = luck_rows({key: total[:3] for key, total in counted.items()})
+        for row in rows:
+            row["games"] = counted[(row["player"], row["kind"])][3]
+        return {"games": sorted(self.games, reverse=True), "players": rows, "lucky": LUCK_KINDS}
 
 
 @dataclass
@@ -196,6 +242,7 @@ class TableStats:
         self._games: dict[int, GameSummary] = {}
         self._dice: dict[str, _DiceSet] = {}
         self._players: dict[str, _Player] = {}
+        self._evening = _Evening()
         self._live: _Tally | None = None
         """The game events arrive for (the table's current one), kept with its state so an action is one step."""
         self._touched: set[int] | None = None
@@ -231,6 +278,7 @@ class TableStats:
                 fresh._put(fresh._tally(record, events).finish())
         with self._lock:
             self._games, self._dice, self._players, self._live = fresh._games, fresh._dice, fresh._players, None
+            self._evening = fresh._evening
             touched, self._touched = self._touched, None
             for number in sorted(touched):
                 self._put(self._tally(self.store.game(number), self.store.events(number)).finish())
@@ -279,6 +327,7 @@ class TableStats:
             self._count(old, -1)
         self._games[summary.number] = summary
         self._count(summary, +1)
+        self._evening.put(old, summary)
 
     def _count(self, summary: GameSummary, sign: int) -> None:
         game = get_game(summary.game)
@@ -319,31 +368,8 @@ class TableStats:
                                "by_game": {g: dict(n) for g, n in p.by_game.items() if n["games"]}}
                               for p in self._players.values() if p.games), key=lambda p: (-p["wins"], p["name"]))
             games = [summary.to_json() for summary in sorted(self._games.values(), key=lambda s: -s.number)]
-            luck = self._evening_luck()
+            luck = self._evening.to_json()
         return {"dice": dice, "players": players, "games": games, "luck": luck, "complete": self.built.is_set()}
-
-    def _evening_luck(self) -> dict[str, Any]:
-        """``games`` (numbers) of the evening, newest first, and each player's luck in them per kind (``players``,
-        luckiest first), with ``lucky`` (``LUCK_KINDS``: +1 where more than expected is lucky)."""
-        if not self._games:
-            return {"games": [], "players": [], "lucky": LUCK_KINDS}
-        latest = max(summary.started for summary in self._games.values())
-        tonight = [s for s in self._games.values() if s.started >= latest - EVENING_HOURS * 3600]
-        sums: dict[tuple[str, str], list[float]] = {}
-        games: dict[tuple[str, str], int] = {}
-        for summary in tonight:
-            for (player, kind), (rolls, expected, actual) in summary.luck_sums.items():
-                key = (player.casefold(), kind)
-                total = sums.setdefault(key, [0, 0.0, 0.0])
-                total[0] += rolls
-                total[1] += expected
-                total[2] += actual
-                games[key] = games.get(key, 0) + 1
-        names = {p: self._players[p].name for p, _ in sums if p in self._players}
-        rows = luck_rows({(names.get(p, p), kind): total for (p, kind), total in sums.items()})
-        for row in rows:
-            row["games"] = games[(row["player"].casefold(), row["kind"])]
-        return {"games": sorted((s.number for s in tonight), reverse=True), "players": rows, "lucky": LUCK_KINDS}
 
     def luck_of(self, number: int) -> dict[str, Any] | None:
         """The luck over game ``number``, for its picture: per kind, each player's running sum of (actual -

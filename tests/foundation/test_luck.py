@@ -222,3 +222,19 @@ def test_a_fault_in_a_game_s_luck_loses_neither_the_game_nor_its_winner(session,
         camera_roll(session, [face])
     (game,) = stats.to_json()["games"]
     assert game["over"] and game["winners"] == ["Ada"] and game["luck"] == []
+
+
+def test_the_evening_ends_where_a_game_begins_more_than_twelve_hours_after_another(session, stats, monkeypatch):
+    import companion.store
+
+    session.new_game("dice-race", PLAYERS, seed=1)
+    camera_roll(session, ["6"])
+    later = companion.store.time.time() + 13 * 3600
+    monkeypatch.setattr(companion.store.time, "time", lambda: later)
+    session.new_game("dice-race", {"players": ["Cy", "Di"]}, seed=2)
+    camera_roll(session, ["2"])
+    luck = stats.to_json()["luck"]
+    assert luck["games"] == [2] and [row["player"] for row in luck["players"]] == ["Cy"]
+    rebuilt = TableStats(session.store)
+    rebuilt.rebuild()
+    assert rebuilt.to_json()["luck"] == luck
