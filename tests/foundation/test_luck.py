@@ -135,7 +135,8 @@ def test_a_game_s_luck_sums_each_player_s_confirmed_rolls(session, stats):
     (game,) = stats.to_json()["games"]
     assert game["luck"] == [
         {"player": "Ada", "kind": "pips", "rolls": 2, "expected": 7.0, "actual": 11.0, "luck": 4.0},
-        {"player": "Bo", "kind": "pips", "rolls": 2, "expected": 7.0, "actual": 3.0, "luck": -4.0}]
+        {"player": "Bo", "kind": "pips", "rolls": 2, "expected": 7.0, "actual": 3.0, "luck": -4.0},
+    ]
 
 
 def test_a_roll_typed_in_and_confirmed_counts_for_luck_and_an_undone_one_does_not(session, stats):
@@ -156,7 +157,10 @@ def test_the_evening_sums_each_player_s_luck_over_tonight_s_games_by_kind(sessio
     luck = stats.to_json()["luck"]
     assert luck["games"] == [2, 1] and luck["lucky"]["busts"] == -1
     assert {row["player"]: (row["games"], row["actual"], row["luck"]) for row in luck["players"]} == {
-        "Ada": (1, 6.0, 2.5), "bo": (1, 1.0, -2.5), "Cy": (1, 3.0, -0.5)}
+        "Ada": (1, 6.0, 2.5),
+        "bo": (1, 1.0, -2.5),
+        "Cy": (1, 3.0, -0.5),
+    }
 
 
 def test_a_renamed_player_s_luck_counts_under_the_new_name(session, stats):
@@ -173,8 +177,12 @@ def test_luck_over_a_game_is_each_player_s_running_sum_of_actual_minus_expected(
     luck = stats.luck_of(1)
     (kind,) = luck["kinds"]
     # after each roll: Ada +2.5 (6), Bo -2.5 (1), Ada 2.5 - 1.5 = 1
-    assert kind == {"kind": "pips", "lucky": 1, "x": 3, "series": {"Ada": [0.0, 2.5, 2.5, 1.0],
-                                                                     "Bo": [0.0, 0.0, -2.5, -2.5]}}
+    assert kind == {
+        "kind": "pips",
+        "lucky": 1,
+        "x": 3,
+        "series": {"Ada": [0.0, 2.5, 2.5, 1.0], "Bo": [0.0, 0.0, -2.5, -2.5]},
+    }
     assert stats.luck_of(2) is None
 
 
