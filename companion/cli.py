@@ -166,7 +166,7 @@ def _run_until_signal(config: Config, *, bots: bool, pin_from: str, game: str | 
         config = replace(config, game=replace(config.game, id=game))
     companion = runtime.build(config, devices=False)
     if bots:
-        runtime.start_bots(companion, delay=delay, humans=humans)
+        runtime.start_bots(companion, delay=delay, humans=humans, between=runtime.EVENING_SECONDS)
     signal.signal(signal.SIGTERM, _interrupt)
     try:  # a stop during the start-up lines stops as cleanly as one while serving
         print(f"Table companion {__version__}: dashboard at {companion.url}  (control PIN: shown on the kiosk "

@@ -226,29 +226,37 @@ def _start_camera(session: TableSession, config: Config) -> TableCamera | None:
         return None
 
 
-def start_bots(companion: Companion, *, seed: int | None = None, delay: float = 0.8, humans: int = 0) -> None:
+EVENING_SECONDS = 35.0
+"""How long ``companion demo`` waits between its games: the kiosk shows the evening meanwhile (static/attract.js:
+tonight's results, who was lucky, the dice verdicts, about ten seconds each)."""
+
+
+def start_bots(companion: Companion, *, seed: int | None = None, delay: float = 0.8, humans: int = 0,
+               between: float = 0.0) -> None:
     """Let bots play the seats that are theirs, and keep a demo game going while nobody else plays.
 
     ``humans``: the first seats of the demo's own games that are people's (``companion demo --humans N``).
+    ``between``: the seconds a finished demo game stays up before the next one (at least five moves' ``delay``).
     The New game page offers bot seats only on a table whose bots play them (``BOTS_PLAY``).
     """
     if companion.app is not None:
         companion.app.config["BOTS_PLAY"] = True
     thread = threading.Thread(
-        target=_bot_loop, args=(companion, random.Random(seed), delay, humans), name="demo-bots", daemon=True
+        target=_bot_loop, args=(companion, random.Random(seed), delay, humans, between), name="demo-bots",
+        daemon=True
     )
     companion.threads.append(thread)
     thread.start()
 
 
-def _bot_loop(companion: Companion, rng: random.Random, delay: float, humans: int) -> None:
+def _bot_loop(companion: Companion, rng: random.Random, delay: float, humans: int, between: float) -> None:
     session, stop = companion.session, companion.stop_event
     game_id = companion.config.game.id
     while not stop.is_set():
         game, state, seq, number = session.position()
         if game is None or game.is_over(state):
             if _demo_may_start(game, state):
-                if game is not None and stop.wait(5 * delay):  # the final position stays up a moment
+                if game is not None and stop.wait(max(5 * delay, between)):  # the result, then the evening
                     return
                 # Not over a game somebody started meanwhile. (Not under the session's lock: new_game tells the camera,
                 # whose thread may be waiting for that lock.)

@@ -11,24 +11,29 @@ not count (nobody can tell a typo from a loaded die), nor do actions taken back 
 **History.** Every game with at least one action: when it began, its players, its winners once it is over, how
 long it ran (to its last event) and how many rounds or turns (its presentation's chart axis). Per player, by name
 (ignoring case, as a game's seats do): games, wins, and both by game.
+
+**Luck.** Each roll a player confirmed (the camera's reading or a roll typed in, stored by a confirm) asks the game
+what its odds gave against what came (``Game.luck``: fortune faces, busts, wear drawn, pips). Per game and player the
+sums, and in order for the picture of luck over the game; per player over the evening (the games begun in the
+``EVENING_HOURS`` before the latest one), the sums of its games.
 """
 
 from __future__ import annotations
 
-import copy
 import csv
 import dataclasses
 import io
 import logging
 import random
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from companion import fairness
 from companion.games import GAMES, get_game, get_presentation
+from companion.games.base import LUCK_KINDS, Luck
 from companion.seating import seat_names, seated
 from companion.session import NOT_ACTIONS
 from companion.store import EventStore, GameRecord, StoredEvent
@@ -38,6 +43,8 @@ log = logging.getLogger(__name__)
 UNDO = "undo"
 CAMERA = "camera"
 """The ``source`` of a reading the camera made (``TableSession.offer_dice``); a typed-in roll's is ``manual``."""
+EVENING_HOURS = 12
+"""The evening: the latest game and every game begun this many hours before it."""
 
 
 @dataclass
@@ -61,12 +68,31 @@ class GameSummary:
     """Dice typed in by hand (not counted)."""
     corrected: int = 0
     """Dice the camera read that a player corrected by a tap (counted as the face set)."""
+    luck: list[tuple[str, Luck]] = field(default_factory=list)
+    """Each confirmed roll's luck in order, with the name of the player whose seat it was."""
+    luck_sums: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    """(player, kind) -> [rolls, expected, actual]: ``luck`` summed."""
+    luck_json: list[dict[str, Any]] = field(default_factory=list)
+    """``luck_sums`` as ``luck_rows`` gives them, worked out once per version of the summary (``_Tally.finish``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {"number": self.number, "game": self.game, "title": get_game(self.game).title,
                 "started": round(self.started, 3), "duration": round(self.ended - self.started, 1),
                 "players": self.players, "over": self.over, "winners": self.winners, "rounds": self.rounds,
-                "axis": self.axis}
+                "axis": self.axis, "luck": self.luck_json}
+
+    def add_luck(self, player: str, luck: Luck) -> None:
+        self.luck.append((player, luck))
+        sums = self.luck_sums.setdefault((player, luck.kind), [0, 0.0, 0.0])
+        sums[0] += 1
+        sums[1] += luck.expected
+        sums[2] += luck.actual
+
+    def copy(self) -> GameSummary:
+        """A copy that the tally's next events leave as it is (the rolls so far are kept, not copied)."""
+        return dataclasses.replace(self, players=list(self.players), winners=list(self.winners),
+                                   counts={kind: dict(faces) for kind, faces in self.counts.items()},
+                                   luck=list(self.luck), luck_sums={k: list(v) for k, v in self.luck_sums.items()})
 
 
 class _Tally:
@@ -98,16 +124,24 @@ class _Tally:
         elif self.kinds and isinstance(payload.get("action", {}).get("dice"), list):
             summary.typed += len(payload["action"]["dice"])
         if self.state is not None:
+            before = self.state
             try:
-                self.state, _ = self.game.apply(self.state, payload["action"])
+                self.state, _ = self.game.apply(before, payload["action"])
             except Exception:
                 log.exception("stats: game %d does not replay at event %d", summary.number, event.seq)
                 self.state = None
+            if self.state is not None and isinstance(reading, Mapping):  # a roll a player confirmed
+                try:
+                    for luck in self.game.luck(before, payload["action"], self.state):
+                        summary.add_luck(self.game.player_of(before, luck.seat), luck)
+                except Exception:  # luck is a bonus: the rest of the log is still read
+                    log.exception("stats: no luck of game %d at event %d", summary.number, event.seq)
 
     def finish(self) -> GameSummary:
         """The summary as the game stands now (a copy: the tally goes on), with its winners once it is over and
         the rounds its chart counts."""
-        summary = copy.deepcopy(self.summary)
+        summary = self.summary.copy()
+        summary.luck_json = luck_rows(summary.luck_sums)
         if self.state is None:
             return summary
         presentation = get_presentation(summary.game)
@@ -116,9 +150,8 @@ class _Tally:
         if hasattr(presentation, "chart_point"):
             summary.rounds, summary.axis = presentation.chart_point(view)[0], presentation.CHART_AXIS
         if summary.over and hasattr(presentation, "standings"):
-            names = actor_players(view)
             winners = [row["actor"] for row in presentation.standings(view, {}) if row.get("why") == "winner"]
-            summary.winners = list(dict.fromkeys(names.get(actor, actor) for actor in winners))
+            summary.winners = list(dict.fromkeys(self.game.player_of(self.state, actor) for actor in winners))
         return summary
 
 
@@ -136,6 +169,49 @@ class _DiceSet:
     kinds: dict[str, _Kind]
     typed: int = 0
     corrected: int = 0
+
+
+@dataclass
+class _Evening:
+    """The evening's luck, summed as its games change: the latest game and those begun within ``EVENING_HOURS``
+    before it (a game falls out once a later one begins that much after it)."""
+
+    latest: float = float("-inf")
+    games: dict[int, GameSummary] = field(default_factory=dict)
+    sums: dict[tuple[str, str], list[float]] = field(default_factory=dict)
+    """(player ignoring case, kind) -> [rolls, expected, actual, games]."""
+    names: dict[str, str] = field(default_factory=dict)
+    """A player's name ignoring case -> its latest spelling."""
+
+    def put(self, old: GameSummary | None, new: GameSummary) -> None:
+        """``new`` replaces ``old``, the game's earlier summary (None for a new game)."""
+        if old is not None and self.games.pop(old.number, None) is not None:
+            self._add(old, -1)
+        if new.started > self.latest:
+            self.latest = new.started
+            for number, summary in list(self.games.items()):
+                if summary.started < self.latest - EVENING_HOURS * 3600:
+                    self._add(self.games.pop(number), -1)
+        if new.started >= self.latest - EVENING_HOURS * 3600:
+            self.games[new.number] = new
+            self._add(new, +1)
+
+    def _add(self, summary: GameSummary, sign: int) -> None:
+        for (player, kind), (rolls, expected, actual) in summary.luck_sums.items():
+            total = self.sums.setdefault((player.casefold(), kind), [0, 0.0, 0.0, 0])
+            for n, value in enumerate((rolls, expected, actual, 1)):
+                total[n] += sign * value
+            if sign > 0:
+                self.names[player.casefold()] = player
+
+    def to_json(self) -> dict[str, Any]:
+        """``games`` (numbers, newest first), each player's luck in them per kind (``players``, luckiest first,
+        each with its ``games``) and ``lucky`` (``LUCK_KINDS``: +1 where more than expected is lucky)."""
+        counted = {(self.names[p], kind): total for (p, kind), total in self.sums.items() if total[0]}
+        rows = luck_rows({key: total[:3] for key, total in counted.items()})
+        for row in rows:
+            row["games"] = counted[(row["player"], row["kind"])][3]
+        return {"games": sorted(self.games, reverse=True), "players": rows, "lucky": LUCK_KINDS}
 
 
 @dataclass
@@ -167,6 +243,7 @@ class TableStats:
         self._games: dict[int, GameSummary] = {}
         self._dice: dict[str, _DiceSet] = {}
         self._players: dict[str, _Player] = {}
+        self._evening = _Evening()
         self._live: _Tally | None = None
         """The game events arrive for (the table's current one), kept with its state so an action is one step."""
         self._touched: set[int] | None = None
@@ -202,6 +279,7 @@ class TableStats:
                 fresh._put(fresh._tally(record, events).finish())
         with self._lock:
             self._games, self._dice, self._players, self._live = fresh._games, fresh._dice, fresh._players, None
+            self._evening = fresh._evening
             touched, self._touched = self._touched, None
             for number in sorted(touched):
                 self._put(self._tally(self.store.game(number), self.store.events(number)).finish())
@@ -250,6 +328,7 @@ class TableStats:
             self._count(old, -1)
         self._games[summary.number] = summary
         self._count(summary, +1)
+        self._evening.put(old, summary)
 
     def _count(self, summary: GameSummary, sign: int) -> None:
         game = get_game(summary.game)
@@ -290,7 +369,32 @@ class TableStats:
                                "by_game": {g: dict(n) for g, n in p.by_game.items() if n["games"]}}
                               for p in self._players.values() if p.games), key=lambda p: (-p["wins"], p["name"]))
             games = [summary.to_json() for summary in sorted(self._games.values(), key=lambda s: -s.number)]
-        return {"dice": dice, "players": players, "games": games, "complete": self.built.is_set()}
+            luck = self._evening.to_json()
+        return {"dice": dice, "players": players, "games": games, "luck": luck, "complete": self.built.is_set()}
+
+    def luck_of(self, number: int) -> dict[str, Any] | None:
+        """The luck over game ``number``, for its picture: per kind, each player's running sum of (actual -
+        expected) after each of the kind's rolls in the game (``x`` of them); None for a game not counted (yet)."""
+        with self._lock:
+            summary = self._games.get(number)
+            if summary is None:
+                return None
+            rolls = list(summary.luck)
+            answer = {"number": number, "game": summary.game, "title": get_game(summary.game).title,
+                      "players": summary.players, "totals": luck_rows(summary.luck_sums)}
+        kinds: dict[str, dict[str, Any]] = {}
+        for player, luck in rolls:
+            kind = kinds.setdefault(luck.kind, {"kind": luck.kind, "lucky": LUCK_KINDS.get(luck.kind, 1), "x": 0,
+                                                "series": {}})
+            lines = kind["series"]
+            lines.setdefault(player, [0.0] * (kind["x"] + 1))  # 0 before the kind's first roll
+            kind["x"] += 1
+            for line in lines.values():
+                line.append(line[-1])
+            lines[player][-1] += luck.actual - luck.expected
+        for kind in kinds.values():
+            kind["series"] = {player: [round(v, 3) for v in line] for player, line in kind["series"].items()}
+        return {**answer, "kinds": list(kinds.values())}
 
     @staticmethod
     def _verdict(tally: _Kind) -> dict[str, Any]:
@@ -302,32 +406,30 @@ class TableStats:
         """One line per game, oldest first: what a spreadsheet of the evenings needs."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["number", "date", "game", "players", "winners", "over", "minutes", "rounds", "counted"])
+        writer.writerow(["number", "date", "game", "players", "winners", "over", "minutes", "rounds", "counted",
+                         "luck"])
         with self._lock:
             summaries = sorted(self._games.values(), key=lambda s: s.number)
             for s in summaries:
                 writer.writerow([s.number, datetime.fromtimestamp(s.started).astimezone().isoformat("T", "minutes"),
                                  s.game, "; ".join(s.players), "; ".join(s.winners), "yes" if s.over else "no",
                                  round((s.ended - s.started) / 60, 1), "" if s.rounds is None else s.rounds,
-                                 _unit(s.axis)])
+                                 _unit(s.axis), _luck_cell(s.luck_sums)])
         return out.getvalue()
 
 
-def actor_players(view: Mapping[str, Any]) -> dict[str, str]:
-    """Actor id -> its player's name, as the rules' views list the seats: ``players`` with a ``name`` and the id
-    (``colour``, ``clan``, or the name itself), or, where a player may drive two, ``chariots`` with ``player``."""
-    found: dict[str, str] = {}
-    for chariot in _entries(view.get("chariots")):
-        found[chariot["id"]] = chariot["player"]
-    for player in _entries(view.get("players")):
-        actor = player.get("colour") or player.get("clan") or player.get("name")
-        if actor is not None and "name" in player:
-            found[actor] = player["name"]
-    return found
+def luck_rows(sums: Mapping[tuple[str, str], list[float]]) -> list[dict[str, Any]]:
+    """``(player, kind) -> [rolls, expected, actual]`` as JSON rows, each with its ``luck``: actual minus expected,
+    turned so that more is luckier (``LUCK_KINDS``); by kind, luckiest first."""
+    rows = [{"player": player, "kind": kind, "rolls": int(rolls), "expected": round(expected, 2),
+             "actual": round(actual, 2), "luck": round((actual - expected) * LUCK_KINDS.get(kind, 1), 2)}
+            for (player, kind), (rolls, expected, actual) in sums.items()]
+    return sorted(rows, key=lambda row: (row["kind"], -row["luck"], row["player"]))
 
 
-def _entries(value: Any) -> Iterable[Mapping[str, Any]]:
-    return [entry for entry in value if isinstance(entry, Mapping)] if isinstance(value, list) else []
+def _luck_cell(sums: Mapping[tuple[str, str], list[float]]) -> str:
+    """A game's luck in one CSV cell: "Ada pips 41/38.5; Bo pips 30/35" (actual/expected, per player and kind)."""
+    return "; ".join(f"{row['player']} {row['kind']} {row['actual']:g}/{row['expected']:g}" for row in luck_rows(sums))
 
 
 def _unit(axis: str | None) -> str:

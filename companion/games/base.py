@@ -347,6 +347,14 @@ class Game(Protocol):
         tray): :func:`roll_uniform` for a game of like dice; Cubitos rolls the coloured dice of a pool."""
         ...
 
+    def luck(self, before: Any, action: Mapping[str, Any], after: Any) -> list[Luck]:
+        """Each seat's luck in one confirmed roll (see :class:`GameBase`, which gives none by default)."""
+        ...
+
+    def player_of(self, state: Any, seat: str) -> str:
+        """The name of the player of ``seat`` (see :class:`GameBase`), for the statistics."""
+        ...
+
     def scenario(self, position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
         """Settle a rule dispute: play one ``turn`` from ``position`` through the same ``apply`` as a live game.
 
@@ -357,6 +365,45 @@ class Game(Protocol):
         the key for a malformed position or turn: an unknown key is refused, never ignored.
         """
         ...
+
+
+class Luck(NamedTuple):
+    """One confirmed roll of one seat as the odds saw it (``Game.luck``): ``expected`` is what the odds gave on
+    average, ``actual`` what came; ``kind`` (a code in ``LUCK_KINDS``) says what was counted. Data, no English."""
+
+    seat: str
+    kind: str
+    expected: float
+    actual: float
+
+
+LUCK_KINDS: dict[str, int] = {"pips": 1, "fortune": 1, "busts": -1, "wear": -1}
+"""A luck kind -> +1 where more than expected is lucky (pips, fortune faces), -1 where fewer is (busts, wear)."""
+
+
+def pip_luck(seat: str, dice: Any, faces: Sequence[str]) -> list[Luck]:
+    """The pips of a confirmed roll of like numbered dice against their mean (3.5 a die for a d6's ``faces``):
+    the luck of a game whose dice count steps."""
+    if not isinstance(dice, list) or not dice:
+        return []
+    mean = sum(int(face) for face in faces) / len(faces)
+    return [Luck(seat, "pips", len(dice) * mean, float(sum(int(face) for face in dice)))]
+
+
+class GameBase:
+    """The neutral defaults of the ``Game`` protocol's optional parts: a game's class inherits them and overrides
+    what it has (its ``luck.py`` beside the rules)."""
+
+    def luck(self, before: Any, action: Mapping[str, Any], after: Any) -> list[Luck]:
+        """What the odds gave against what came, per seat, in the confirmed roll ``action`` that took ``before``
+        to ``after``: asked of the game's own odds (the chances its prompts show), never a copy of its rules.
+        None by default: a game that tells no luck."""
+        return []
+
+    def player_of(self, state: Any, seat: str) -> str:
+        """The name of the player who plays ``seat`` (an actor id: a colour, a clan, a chariot) in ``state``: by
+        default the seat itself, as in a game whose actors are the players' names."""
+        return seat
 
 
 class Heuristic(Protocol):

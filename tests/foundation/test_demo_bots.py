@@ -154,3 +154,14 @@ def test_the_demo_with_one_human_keeps_the_first_seat_for_a_person(tables):
 def test_demo_humans_beyond_the_demo_s_seats_is_a_usage_error(tmp_path, capsys):
     assert main(["demo", "--humans", "5", "--data-dir", str(tmp_path)]) == 2
     assert "--humans 5" in capsys.readouterr().err
+
+
+def test_a_finished_demo_game_stays_up_while_the_kiosk_shows_the_evening(tables):
+    companion = tables(game="dice-race", bots=False)
+    session = companion.session
+    finished = session.new_game("dice-race", {"players": [dict(p, bot=True) for p in PEOPLE]}, seed=1).id
+    play_dice_race_to_the_end(session)
+    runtime.start_bots(companion, seed=1, delay=DELAY, between=2 * QUIET)
+    time.sleep(QUIET)  # well past five looks of the bots, still within the evening's pause
+    assert session.record.id == finished
+    assert wait_for(lambda: session.record.id != finished), "no new demo game after the evening"

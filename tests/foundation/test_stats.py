@@ -11,9 +11,10 @@ import random
 import pytest
 
 from companion.games import GAMES, get_game
+from companion.games.base import LUCK_KINDS
 from companion.runtime import demo_options
 from companion.session import TableSession
-from companion.stats import TableStats, actor_players
+from companion.stats import TableStats
 
 PLAYERS = {"players": [{"name": "Ada"}, {"name": "Bo"}]}
 
@@ -172,7 +173,8 @@ def test_events_stored_while_the_log_is_read_are_counted_once(session, monkeypat
 
 def test_the_answer_is_strict_json_even_before_any_roll(session, stats):
     session.new_game("chariot-race", demo_options("chariot-race", humans=4), seed=1)
-    assert stats.to_json() == {"dice": [], "players": [], "games": [], "complete": True}  # no event: nothing yet
+    nothing = {"games": [], "players": [], "lucky": LUCK_KINDS}  # no event: nothing yet
+    assert stats.to_json() == {"dice": [], "players": [], "games": [], "luck": nothing, "complete": True}
     json.dumps(stats.to_json(), allow_nan=False)
 
 
@@ -187,13 +189,12 @@ def test_the_csv_has_one_line_per_game_oldest_first(session, stats):
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_every_game_s_view_names_the_player_of_each_of_its_actors(game_id):
+def test_every_game_names_the_player_of_each_of_its_seats(game_id):
     game = get_game(game_id)
     for humans in (0, 2):
         options = demo_options(game_id, humans=humans)
         if game_id == "chariot-race":
             options = {"players": options["players"][:2]}  # two players drive two chariots each
         state = game.setup(options, random.Random(1))
-        names = actor_players(game.view(state))
-        assert set(names) >= set(game.seats(state))
-        assert set(names.values()) <= {p["name"] for p in options["players"]}
+        names = {game.player_of(state, seat) for seat in game.seats(state)}
+        assert names == {p["name"] for p in options["players"]}

@@ -45,7 +45,8 @@ def test_the_stats_answer_counts_the_camera_s_rolls_and_is_strict_json(session):
     assert not app.extensions["table_stats"].built.is_set()  # a restart does not read the log before asked
     client.get("/api/stats")
     assert app.extensions["table_stats"].built.wait(10)
-    empty = {"dice": [], "players": [], "games": [], "complete": True}
+    nothing = {"games": [], "players": [], "lucky": {"pips": 1, "fortune": 1, "busts": -1, "wear": -1}}
+    empty = {"dice": [], "players": [], "games": [], "luck": nothing, "complete": True}
     assert strict(client.get("/api/stats").get_data(as_text=True)) == empty
     loaded_evenings(session, games=3)
     answer = strict(client.get("/api/stats").get_data(as_text=True))

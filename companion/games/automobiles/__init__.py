@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.automobiles import rules, scenario
+from companion.games.automobiles import luck, rules, scenario
 from companion.games.automobiles.state import COLOURS, State
 from companion.games.automobiles.view import view
+from companion.games.base import GameBase
 
 
-class Automobiles:
+class Automobiles(GameBase):
     """The game as the ``Game`` protocol names its parts: each is a function of ``rules`` or ``scenario``."""
 
     id = "automobiles"
@@ -28,6 +29,7 @@ class Automobiles:
     apply = staticmethod(rules.apply)
     roll_dice = staticmethod(rules.roll_dice)
     scenario = staticmethod(scenario.run_scenario)
+    luck, player_of = staticmethod(luck.luck), staticmethod(luck.player_of)
 
     def view(self, state: State) -> dict[str, Any]:
         return view(state, rules.options(state))

@@ -31,6 +31,7 @@ from companion.games.base import (
     OVER,
     Action,
     Event,
+    GameBase,
     IllegalAction,
     Phase,
     Prompt,
@@ -40,6 +41,7 @@ from companion.games.base import (
     read_seats,
     roll_uniform,
 )
+from companion.games.chariot_race import luck as odds
 from companion.games.chariot_race.board import NO_SPACE, SPEAR_RANGE, STEPS, Board, load_board
 from companion.games.chariot_race.components import (
     ALTERNATIVES,
@@ -563,13 +565,14 @@ def start_turn(state: State, events: list[Event]) -> State:
 # ---------------------------------------------------------------------------------------------------------- the game
 
 
-class ChariotRace:
+class ChariotRace(GameBase):
     """The Chariot Race rules, implementing ``companion.games.base.Game``; ``scenario`` is ``scenario.py``'s
     (the package gives it: that module builds on this one)."""
 
     id = "chariot-race"
     title = "Chariot Race"
     dice_set = "chariot_race"
+    luck, player_of = staticmethod(odds.luck), staticmethod(odds.player_of)
 
     def __init__(self, scenario: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None):
         self.die_faces = load_dice().faces

@@ -8,12 +8,13 @@ together, and ``bot`` beside it knows how good a table looks.
 
 from __future__ import annotations
 
-from companion.games.cubitos import rules, scenario
+from companion.games.base import GameBase
+from companion.games.cubitos import luck, rules, scenario
 from companion.games.cubitos.kit import load_kit
 from companion.games.cubitos.state import State
 
 
-class Cubitos:
+class Cubitos(GameBase):
     """The game as the ``Game`` protocol names its parts: each is a function of ``rules`` or ``scenario``."""
 
     id = "cubitos"
@@ -25,6 +26,7 @@ class Cubitos:
     roll_dice = staticmethod(rules.roll_dice)
     view = staticmethod(rules.view)
     scenario = staticmethod(scenario.run_scenario)
+    luck, player_of = staticmethod(luck.luck), staticmethod(luck.player_of)
 
     @property
     def die_faces(self) -> tuple[str, ...]:

@@ -27,11 +27,14 @@ from companion.games.base import (
     OVER,
     Action,
     Event,
+    GameBase,
     IllegalAction,
+    Luck,
     Phase,
     Prompt,
     Seat,
     apply_in_phase,
+    pip_luck,
     read_seats,
     roll_uniform,
 )
@@ -100,7 +103,7 @@ PHASES: dict[str, Phase] = {
 """Each phase with its rule, its actions, its options, its handler and what comes next; ``won`` plays itself."""
 
 
-class DiceRace:
+class DiceRace(GameBase):
     """The Dice Race rules, implementing ``companion.games.base.Game``; ``scenario`` is ``scenario.py``'s (the
     package gives it: that module builds on this one)."""
 
@@ -149,4 +152,8 @@ class DiceRace:
     def dice_chances(self) -> dict[str, dict[str, float]]:
         """One six-sided die."""
         return {self.dice_set: uniform(self.die_faces)}
+
+    def luck(self, before: State, action: Mapping[str, Any], after: State) -> list[Luck]:
+        """The roll's pips against a fair die's mean; the seats are the players' names (the base's ``player_of``)."""
+        return pip_luck(before.current, action.get("dice"), self.die_faces)
 

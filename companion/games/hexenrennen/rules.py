@@ -32,12 +32,14 @@ from companion.games.base import (
     OVER,
     Action,
     Event,
+    GameBase,
     IllegalAction,
     Phase,
     Prompt,
     apply_in_phase,
     roll_uniform,
 )
+from companion.games.hexenrennen import luck as odds
 from companion.games.hexenrennen.kit import MAGIC
 from companion.games.hexenrennen.setup import new_state
 from companion.games.hexenrennen.state import (
@@ -540,7 +542,7 @@ themselves."""
 # ---------------------------------------------------------------------------------------------------------- the game
 
 
-class HexenRennen:
+class HexenRennen(GameBase):
     """The Hexen Rennen rules, implementing ``companion.games.base.Game``; ``scenario`` is ``scenario.py``'s
     (the package gives it: that module builds on this one)."""
 
@@ -548,6 +550,7 @@ class HexenRennen:
     title = "Hexen Rennen"
     dice_set = "d6"
     die_faces = FACES
+    luck, player_of = staticmethod(odds.luck), staticmethod(odds.player_of)
 
     def __init__(self, scenario: Callable[[Mapping[str, Any], Mapping[str, Any]], dict[str, Any]] | None = None):
         if scenario is not None:

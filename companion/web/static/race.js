@@ -3,7 +3,7 @@
 // Loaded after common.js and before table.js; table.js calls renderRaceOver() on every render.
 "use strict";
 
-const RACE = { key: null, summary: null };
+const RACE = { key: null, summary: null, luck: null };
 
 function renderRaceOver() {
   let box = document.getElementById("race-over");
@@ -21,11 +21,13 @@ function renderRaceOver() {
   if (RACE.key !== key) {
     RACE.key = key;
     RACE.summary = null;
+    RACE.luck = null;
     fetch("/api/race").then((r) => r.json()).then((summary) => {
       if (RACE.key !== key) return;  // the table moved on while we waited
       RACE.summary = summary;
       drawRaceOver(box);
     }).catch(() => {});
+    raceLuck(key, S.state.game.number, box);
   }
   drawRaceOver(box);
 }
@@ -55,7 +57,18 @@ function drawRaceOver(box) {
     nodes.push(el("h3", {}, T("race_chart")));
     for (const metric of summary.chart.metrics) nodes.push(raceChart(summary, metric));
   }
-  box.replaceChildren(...nodes);
+  nodes.push(luckSection(RACE.luck));
+  box.replaceChildren(...nodes.filter(Boolean));
+}
+
+// Who was lucky in this game (luck.js); asked again while the companion, just started, still reads the log.
+function raceLuck(key, number, box) {
+  fetchLuck(number).then((luck) => {
+    if (RACE.key !== key) return;
+    if (luck && !luck.complete) { setTimeout(() => raceLuck(key, number, box), 1000); return; }
+    RACE.luck = luck;
+    drawRaceOver(box);
+  }).catch(() => {});
 }
 
 // An actor's colour from its standings row; two actors of one colour (a second chariot) get a dashed line.

@@ -1,21 +1,11 @@
 // The stats page: are our dice fair (per kind of die, how often each face came up against the band a fair die keeps
-// to, and the verdict), wins by player, and every game. From /api/stats; the charts are plain SVG drawn here.
+// to, and the verdict), who was lucky tonight, wins by player, and every game. From /api/stats; the charts are plain
+// SVG drawn here and in luck.js.
 "use strict";
 
-const STATS = { data: null };
+const STATS = { data: null, luck: {} };
 const MAX_GAMES_SHOWN = 100;
-
-const number = (value, digits = 3) => Number(value).toLocaleString(CATALOG.lang, { maximumSignificantDigits: digits });
-// A p-value as people quote it, with its sign: two significant digits ("= 0.003"), "< 0.0001" below that.
-const pText = (p) => (p < 0.0001 ? `< ${number(0.0001)}` : `= ${number(p, 2)}`);
-
-function verdictText(verdict) {
-  const { code, rolls, needed } = verdict;
-  if (code === "too_few") return T("stats_too_few", { rolls, needed });
-  if (code === "fair") return T("stats_fair", { rolls });
-  const face = verdict.faces.find((f) => f.face === verdict.face);
-  return T(`stats_${code}`, { rolls, face: faceName(verdict.face), p: pText(Math.min(verdict.p, face.p)) });
-}
+const LUCK_PICTURES = 3;
 
 // One row per face: its count as a bar, the band a fair die's count falls in 95 % of the time behind it, the
 // expected count as a line; a count outside its band is marked.
@@ -98,17 +88,37 @@ function games() {
     el("td", {}, when(g.started)), el("td", {}, g.title), el("td", {}, g.players.join(", ")),
     el("td", { class: "winners" }, g.over ? (g.winners.join(", ") || "—") : T("stats_unfinished")),
     el("td", {}, T("stats_minutes", { minutes: Math.round(g.duration / 60) })),
-    el("td", {}, g.rounds === null ? "" : `${T(g.axis)} ${g.rounds}`)));
+    el("td", {}, g.rounds === null ? "" : `${T(g.axis)} ${g.rounds}`),
+    el("td", { class: "game-luck" }, g.luck.map((row) => `${row.player} ${luckSigned(row.luck)}`).join(" · "))));
   const more = list.length - MAX_GAMES_SHOWN;
   return [el("table", { class: "history" },
     el("thead", {}, el("tr", {}, ["stats_date", "stats_game", "stats_players", "stats_winners", "stats_duration",
-      "stats_rounds"].map((key) => el("th", {}, T(key))))),
+      "stats_rounds", "stats_luck"].map((key) => el("th", {}, T(key))))),
     el("tbody", {}, rows)),
   more > 0 ? el("p", { class: "hint" }, T("stats_more", { more })) : null];
 }
 
+// Tonight's luck per player, then luck over each of the evening's latest games (their lines fetched once a change).
+function luck() {
+  const evening = STATS.data.luck;
+  const shown = STATS.data.games.filter((g) => evening.games.includes(g.number) && g.luck.length)
+    .slice(0, LUCK_PICTURES);
+  for (const g of shown) {
+    const key = `${g.number}:${g.duration}`;
+    if (STATS.luck[g.number] && STATS.luck[g.number].key === key) continue;
+    STATS.luck[g.number] = { key, luck: null };
+    fetchLuck(g.number).then((answer) => { STATS.luck[g.number] = { key, luck: answer }; render(); }).catch(() => {});
+  }
+  return [luckList(evening.players), ...shown.map((g) => {
+    const answer = STATS.luck[g.number].luck;
+    return answer && answer.complete ? el("section", { class: "luck-game", "data-game": g.number },
+      el("h3", {}, T("luck_game", { number: g.number, title: g.title })), luckCharts(answer)) : null;
+  })];
+}
+
 function render() {
   if (!STATS.data) return;
+  document.getElementById("luck").replaceChildren(...luck().flat().filter(Boolean));
   const sets = STATS.data.dice;
   const counting = STATS.data.complete ? null : el("p", { class: "hint", id: "stats-counting" }, T("stats_counting"));
   document.getElementById("dice-sets").replaceChildren(
