@@ -44,6 +44,7 @@ from machine import open_benchmark  # noqa: E402
 
 from vision.classify import Classifier  # noqa: E402
 from vision.crops import yolo_boxes  # noqa: E402
+from vision.detector import DEFAULT_MODEL as DEFAULT_DETECTOR  # noqa: E402
 from vision.evaluate import MODELS_DIR, REAL_D6_TRAY  # noqa: E402
 from vision.pipeline import Pipeline  # noqa: E402
 from vision.reading import DieReading  # noqa: E402
@@ -52,6 +53,8 @@ MIN_CONFIDENCE = 0.8  # companion.config.TrayConfig.min_confidence's default: be
 BANDS = ((1, 5), (6, 10), (11, 99))
 OUTCOMES = ("right", "asks_count", "asks_doubtful", "wrong")
 SYNTH_SCENES = 60  # per dice set
+TABLE_SEED = 52000  # the game tables that report, on the held-out surfaces
+TABLE_VAL_SEED = 62000  # the game tables that choose, on the validation surfaces (`--real val`)
 VAL_FRACTION = 0.2  # vision.train.TrainConfig.real_val_fraction: the same photos the classifier's recipe chose on
 
 
@@ -81,10 +84,15 @@ class Tally:
 
     def figures(self) -> dict:
         n = sum(self.rolls.values())
-        return {"rolls": n, **{k: round(v / max(n, 1), 3) for k, v in self.rolls.items()},
-                "dice": self.dice, "found": round(self.found / max(self.dice, 1), 4), "invented": self.invented,
-                "invented_rate": round(self.invented / max(self.dice, 1), 4),
-                "faces_right_of_found": round(self.faces_right / max(self.found, 1), 4)}
+        return {
+            "rolls": n,
+            **{k: round(v / max(n, 1), 3) for k, v in self.rolls.items()},
+            "dice": self.dice,
+            "found": round(self.found / max(self.dice, 1), 4),
+            "invented": self.invented,
+            "invented_rate": round(self.invented / max(self.dice, 1), 4),
+            "faces_right_of_found": round(self.faces_right / max(self.found, 1), 4),
+        }
 
 
 def score_roll(truth: list[TrueDie], dice: list[DieReading], min_confidence: float = MIN_CONFIDENCE) -> Tally:
@@ -93,8 +101,10 @@ def score_roll(truth: list[TrueDie], dice: list[DieReading], min_confidence: flo
     matched: set[int] = set()
     for die in dice:
         point = (float(die.center[0]), float(die.center[1]))
-        hit = next((k for k, t in enumerate(truth)
-                    if k not in matched and cv2.pointPolygonTest(t.corners, point, False) >= 0), None)
+        hit = next(
+            (k for k, t in enumerate(truth) if k not in matched and cv2.pointPolygonTest(t.corners, point, False) >= 0),
+            None,
+        )
         if hit is None:
             tally.invented += 1
             continue
@@ -117,8 +127,9 @@ def band_of(n: int) -> str:
     return next(f"{lo}-{hi}" if hi < 99 else f"{lo}+" for lo, hi in BANDS if lo <= n <= hi)
 
 
-def tally_rolls(photos: Iterable[tuple[str, np.ndarray, list[TrueDie]]],
-                detect: Callable[[np.ndarray], list[DieReading]]) -> tuple[dict[str, Tally], list[float], list]:
+def tally_rolls(
+    photos: Iterable[tuple[str, np.ndarray, list[TrueDie]]], detect: Callable[[np.ndarray], list[DieReading]]
+) -> tuple[dict[str, Tally], list[float], list]:
     """Tallies per dice-count band (and "all"), ms per photo, and the photos that were not right (name, outcome)."""
     bands: dict[str, Tally] = {}
     ms: list[float] = []
@@ -157,9 +168,10 @@ def real_photos(split: str, root: Path = REAL_D6_TRAY):
         image = cv2.imread(str(root / folder / "images" / name), cv2.IMREAD_COLOR)
         h, w = image.shape[:2]
         boxes = yolo_boxes((root / folder / "labels" / f"{Path(name).stem}.txt").read_text(), w, h)
-        truth = [TrueDie(errors.get((name, k), str(cls + 1)),
-                         np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
-                 for k, (cls, (x0, y0, x1, y1)) in enumerate(boxes)]
+        truth = [
+            TrueDie(errors.get((name, k), str(cls + 1)), np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+            for k, (cls, (x0, y0, x1, y1)) in enumerate(boxes)
+        ]
         yield name, image, truth
 
 
@@ -176,34 +188,32 @@ def synthetic_scenes(dice_set: str, count: int = SYNTH_SCENES, seed: int = 15000
         n = (1 + k % 5) if k < count // 2 else (6 + k % 5) if k < count * 5 // 6 else int(rng.integers(11, 16))
         labels = [faces[int(i)] for i in rng.integers(0, len(faces), n)]
         kind = k % 4  # plain, touching pair, white dice, a hand reaching in
-        scene = render_scene(labels, dice_set, rng, 640, 480, touching=kind == 1 and n >= 2,
-                             background=surfaces[(k // 4) % len(surfaces)],
-                             palette="white" if kind == 2 else None,
-                             distractors=["hand"] if kind == 3 and n <= 10 else None)
+        scene = render_scene(
+            labels,
+            dice_set,
+            rng,
+            640,
+            480,
+            touching=kind == 1 and n >= 2,
+            background=surfaces[(k // 4) % len(surfaces)],
+            palette="white" if kind == 2 else None,
+            distractors=["hand"] if kind == 3 and n <= 10 else None,
+        )
         truth = [TrueDie(d.label, np.float32(d.box)) for d in scene.dice]
         yield f"{dice_set}#{k}", scene.image, truth
 
 
-def table_scenes(dice_set: str, count: int = SYNTH_SCENES, seed: int = 52000, surfaces: tuple[str, ...] = ()):
-    """(name, image, truth) of a game table rather than an empty tray (issue 38): 2-4 game pieces among 1-5 dice
-    (`vision.synth.pieces`: number tokens, cards, meeples, coins, a phone, a cable), a third of the scenes with one
-    or two dice close to the camera (about a fifth of the frame across) and a third with 3-8 far dice (12-16 px)."""
-    from vision.synth import get_dice_set, render_scene
+def table_scenes(dice_set: str, count: int = SYNTH_SCENES, seed: int = TABLE_SEED, surfaces: tuple[str, ...] = ()):
+    """(name, image, truth) of game tables rather than empty trays (issue 38, `vision.synth.render_table`): pieces
+    among dice, close dice and far dice in turn, on held-out surfaces (or `surfaces`)."""
+    from vision.synth import TABLE_KINDS, render_table
     from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS
-    from vision.synth.pieces import PIECES
 
     surfaces = surfaces or HELD_OUT_BACKGROUNDS
-    faces = get_dice_set(dice_set).faces
     for k in range(count):
-        rng = np.random.default_rng(seed + k)
-        kind = k % 3  # pieces among dice, a close die, far dice
-        n = int(rng.integers(1, 6)) if kind == 0 else int(rng.integers(1, 3)) if kind == 1 else int(rng.integers(3, 9))
-        die_px = None if kind == 0 else int(rng.integers(96, 129)) if kind == 1 else int(rng.integers(12, 17))
-        pieces = [str(p) for p in rng.choice(PIECES, int(rng.integers(2, 5)))] if kind != 1 else \
-            [str(rng.choice(["token", "square_token", "coin"]))]
-        labels = [faces[int(i)] for i in rng.integers(0, len(faces), n)]
-        scene = render_scene(labels, dice_set, rng, 640, 480, background=surfaces[(k // 3) % len(surfaces)],
-                             die_px=die_px, distractors=pieces)
+        scene = render_table(
+            dice_set, np.random.default_rng(seed + k), TABLE_KINDS[k % 3], background=surfaces[(k // 3) % len(surfaces)]
+        )
         truth = [TrueDie(d.label, np.float32(d.box)) for d in scene.dice]
         yield f"{dice_set}@table#{k}", scene.image, truth
 
@@ -218,23 +228,33 @@ def automatic(classifier: Classifier, detector: object = "shipped") -> Callable[
 
 def print_table(title: str, bands: dict[str, Tally], ms: list[float]) -> dict:
     print(title)
-    print(f"  {'dice':>6} {'rolls':>5} {'right':>7} {'ask:count':>9} {'ask:doubt':>9} {'wrong':>6} "
-          f"{'found':>13} {'invented':>8} {'faces right':>13}")
+    print(
+        f"  {'dice':>6} {'rolls':>5} {'right':>7} {'ask:count':>9} {'ask:doubt':>9} {'wrong':>6} "
+        f"{'found':>13} {'invented':>8} {'faces right':>13}"
+    )
     out = {}
     for key, t in bands.items():
         f = t.figures()
         out[key] = f
-        print(f"  {key:>6} {f['rolls']:5d} {f['right']:7.1%} {f['asks_count']:9.1%} {f['asks_doubtful']:9.1%} "
-              f"{t.rolls['wrong']:6d} {t.found:5d}/{t.dice:<4d}{f['found']:5.1%} {t.invented:8d} "
-              f"{f['faces_right_of_found']:13.1%}")
+        print(
+            f"  {key:>6} {f['rolls']:5d} {f['right']:7.1%} {f['asks_count']:9.1%} {f['asks_doubtful']:9.1%} "
+            f"{t.rolls['wrong']:6d} {t.found:5d}/{t.dice:<4d}{f['found']:5.1%} {t.invented:8d} "
+            f"{f['faces_right_of_found']:13.1%}"
+        )
     median = round(sorted(ms)[len(ms) // 2], 1) if ms else 0.0
     print(f"  median {median} ms per photo")
     out["ms_per_photo"] = median
     return out
 
 
-def run(real: str = "test", show_misses: bool = False, detector: object = "shipped", synthetic: bool = False,
-        scenes: int = SYNTH_SCENES, table: bool = False) -> dict:
+def run(
+    real: str = "test",
+    show_misses: bool = False,
+    detector: object = "shipped",
+    synthetic: bool = False,
+    scenes: int = SYNTH_SCENES,
+    table: bool = False,
+) -> dict:
     """`detector`: "shipped" (what the app runs), None (the classical segmenter) or a `vision.detector.Detector`.
     `scenes` per dice set: 60 tell a poor detector from a good one, not two good ones apart (with ``--real val
     --synthetic``: on 60 scenes a set run 3 left 8 dice missed or invented and run 7 7; on 300, 68 and 39:
@@ -267,20 +287,61 @@ def run(real: str = "test", show_misses: bool = False, detector: object = "shipp
 
             # held-out surfaces report; with the validation photos, the validation surfaces are for choosing
             surfaces = HELD_OUT_BACKGROUNDS if real == "test" else VALIDATION_BACKGROUNDS
-            bands, ms, _ = tally_rolls(synthetic_scenes(dice_set, scenes, surfaces=surfaces),
-                                       automatic(classifier, detector))
+            bands, ms, _ = tally_rolls(
+                synthetic_scenes(dice_set, scenes, surfaces=surfaces), automatic(classifier, detector)
+            )
             results[f"synthetic_{dice_set}"] = print_table(
-                f"synthetic {dice_set}, {scenes} scenes 640x480 on {', '.join(surfaces)}, automatic mode:",
-                bands, ms)
+                f"synthetic {dice_set}, {scenes} scenes 640x480 on {', '.join(surfaces)}, automatic mode:", bands, ms
+            )
             if table:
-                bands, ms, misses = tally_rolls(table_scenes(dice_set, scenes, surfaces=surfaces),
-                                                automatic(classifier, detector))
+                seed = TABLE_SEED if real == "test" else TABLE_VAL_SEED
+                bands, ms, misses = tally_rolls(
+                    table_scenes(dice_set, scenes, seed, surfaces), automatic(classifier, detector)
+                )
                 results[f"table_{dice_set}"] = print_table(
                     f"synthetic {dice_set} at a game table (pieces, close and far dice), {scenes} scenes on "
-                    f"{', '.join(surfaces)}, automatic mode:", bands, ms)
+                    f"{', '.join(surfaces)}, automatic mode:",
+                    bands,
+                    ms,
+                )
                 if show_misses:
                     for miss in misses:
                         print("   ", *miss)
+    return results
+
+
+def sweep(paths: list[Path], thresholds: list[float], real: str = "val", scenes: int = SYNTH_SCENES) -> dict:
+    """Detection alone for each detector at each heat threshold over the same photos and scenes (every set's plain
+    scenes and game tables on the validation surfaces with `real` "val", else the held-out ones): dice missed and
+    invented, what a detector's run and threshold are chosen by on validation."""
+    from types import SimpleNamespace
+
+    from vision.detector import Detector
+    from vision.synth import dice_set_names
+    from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS, VALIDATION_BACKGROUNDS
+
+    machine, missing = open_benchmark()
+    runs = {f"{p.name}@{t}": Detector(p, threshold=t) for p in paths for t in thresholds}
+    surfaces = HELD_OUT_BACKGROUNDS if real == "test" else VALIDATION_BACKGROUNDS
+    seed = TABLE_SEED if real == "test" else TABLE_VAL_SEED
+    series = {} if missing else {f"real_{real}": real_photos(real)}
+    for dice_set in dice_set_names():
+        series[f"synthetic_{dice_set}"] = synthetic_scenes(dice_set, scenes, surfaces=surfaces)
+        series[f"table_{dice_set}"] = table_scenes(dice_set, scenes, seed, surfaces)
+    results: dict = {"machine": machine, "surfaces": list(surfaces), "scenes": scenes}
+    print(f"detection alone, {scenes} scenes a set on {', '.join(surfaces)}: dice missed / invented")
+    for key, photos in series.items():
+        tallies = {run: Tally() for run in runs}
+        for _, image, truth in photos:
+            for run, detector in runs.items():
+                dice = [SimpleNamespace(center=b.center, label="", confidence=1.0) for b in detector.find(image)]
+                tallies[run].add(score_roll(truth, dice))
+        results[key] = {run: [t.dice - t.found, t.invented] for run, t in tallies.items()}
+        print(f"  {key}: " + "; ".join(f"{run} {m} / {i}" for run, (m, i) in results[key].items()), flush=True)
+    for kind in ("real", "synthetic", "table"):
+        totals = {run: sum(sum(v[run]) for k, v in results.items() if k.startswith(kind)) for run in runs}
+        results[f"{kind}_missed_and_invented"] = totals
+        print(f"  {kind} missed + invented: " + "; ".join(f"{run} {n}" for run, n in totals.items()))
     return results
 
 
@@ -292,10 +353,23 @@ if __name__ == "__main__":
     parser.add_argument("--detector", type=Path, help="another detector model (.onnx) than the shipped one")
     parser.add_argument("--threshold", type=float, help="its heat-map threshold")
     parser.add_argument("--synthetic", action="store_true", help="also the synthetic scenes with --real val")
-    parser.add_argument("--table", action="store_true",
-                        help="also rendered game tables: pieces among the dice, close and far dice (issue 38)")
+    parser.add_argument(
+        "--table",
+        action="store_true",
+        help="also rendered game tables: pieces among the dice, close and far dice (issue 38)",
+    )
     parser.add_argument("--scenes", type=int, default=SYNTH_SCENES, help=f"per dice set (default {SYNTH_SCENES})")
+    parser.add_argument(
+        "--sweep",
+        type=lambda v: [float(t) for t in v.split(",")],
+        help="detection alone at each of these heat thresholds (e.g. 0.35,0.4,0.45) for --detector "
+        "(or the shipped one) and each --also",
+    )
+    parser.add_argument("--also", type=Path, action="append", default=[], help="with --sweep: another detector")
     args = parser.parse_args()
+    if args.sweep:
+        sweep([args.detector or DEFAULT_DETECTOR, *args.also], args.sweep, args.real, args.scenes)
+        raise SystemExit(0)
     chosen: object = None if args.classical else "shipped"
     if args.detector:
         from vision.detector import Detector

@@ -73,8 +73,7 @@ def clutter(surface: np.ndarray, die_px: float, rng: np.random.Generator) -> np.
         elif kind < 0.75:  # a coin: a metal disc with a rim and a soft highlight
             metal = np.asarray([(150, 150, 150), (60, 150, 190), (70, 110, 160)][int(rng.integers(3))], np.float32)
             r = int(side / 2)
-            cv2.circle(out, tuple(int(v) for v in centre), r, (metal * rng.uniform(0.7, 1.2)).tolist(), -1,
-                       cv2.LINE_AA)
+            cv2.circle(out, tuple(int(v) for v in centre), r, (metal * rng.uniform(0.7, 1.2)).tolist(), -1, cv2.LINE_AA)
             cv2.circle(out, tuple(int(v) for v in centre), r, (metal * 0.6).tolist(), max(1, r // 6), cv2.LINE_AA)
         else:  # a printed board's spaces: a row or grid of outlined squares
             n = int(rng.integers(2, 5))
@@ -100,8 +99,11 @@ def vary(surface: np.ndarray, rng: np.random.Generator, surfaces: tuple[str, ...
     if rng.random() < 0.5:
         other = make_background(str(rng.choice(list(surfaces))), h, w, rng).astype(np.float32)
         cells = int(rng.integers(2, 24))
-        noise = cv2.resize(rng.standard_normal((max(2, h * cells // w), cells)).astype(np.float32), (w, h),
-                           interpolation=cv2.INTER_CUBIC)
+        noise = cv2.resize(
+            rng.standard_normal((max(2, h * cells // w), cells)).astype(np.float32),
+            (w, h),
+            interpolation=cv2.INTER_CUBIC,
+        )
         mask = np.clip((noise - rng.uniform(-0.8, 0.8)) * rng.uniform(1.0, 8.0) + 0.5, 0, 1)[..., None]
         out = out * (1 - mask) + other * mask
     if rng.random() < 0.7:
@@ -112,11 +114,14 @@ def vary(surface: np.ndarray, rng: np.random.Generator, surfaces: tuple[str, ...
     return np.clip(out, 0, 255).astype(surface.dtype)
 
 
-def render(count: int, seed: int, surfaces: tuple[str, ...] | None = None,
-           varied: float = 0.0) -> list[tuple[np.ndarray, np.ndarray]]:
+def render(
+    count: int, seed: int, surfaces: tuple[str, ...] | None = None, varied: float = 0.0, table: float = 0.0
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Rendered scenes at work scale with the boxes of the dice's whole silhouettes; half have clutter; a fraction
-    `varied` on surfaces changed by `vary`."""
-    from .synth import dice_set_names, get_dice_set, render_scene
+    `varied` on surfaces changed by `vary`; a fraction `table` are game tables (`vision.synth.render_table`: game
+    pieces as things that are no dice, dice close to the camera and far ones), made as `bench/rolls.py --table`
+    makes them but from these seeds and surfaces."""
+    from .synth import TABLE_KINDS, dice_set_names, get_dice_set, render_scene, render_table
     from .synth.backgrounds import TRAINING_BACKGROUNDS, make_background
 
     surfaces = surfaces or TRAINING_BACKGROUNDS
@@ -140,9 +145,21 @@ def render(count: int, seed: int, surfaces: tuple[str, ...] | None = None,
         if rng.random() < 0.5:
             surface = clutter(surface, die_px, rng)
         try:
-            scene = render_scene(labels, ds.name, rng, width, height, touching=n >= 2 and rng.random() < 0.5,
-                                 surface=surface, die_px=die_px,
-                                 palette="white" if pale and rng.random() < 0.7 else None, distractors=distractors)
+            if table and rng.random() < table:
+                scene = render_table(ds.name, rng, TABLE_KINDS[int(rng.integers(3))], width, height, surface=surface)
+            else:
+                scene = render_scene(
+                    labels,
+                    ds.name,
+                    rng,
+                    width,
+                    height,
+                    touching=n >= 2 and rng.random() < 0.5,
+                    surface=surface,
+                    die_px=die_px,
+                    palette="white" if pale and rng.random() < 0.7 else None,
+                    distractors=distractors,
+                )
         except ValueError:  # too many dice for the tray at that size
             continue
         s = work_scale(width)
@@ -190,8 +207,9 @@ def targets(boxes: np.ndarray, size: int) -> np.ndarray:
     return t
 
 
-def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
-           near: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def sample(
+    item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator, near: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """A CROP x CROP piece at a random scale, turn and flip, with colour, blur and noise changes; centred within
     CROP / 4 of the point `near` (work px) when given, else anywhere."""
     image, boxes = item
@@ -203,8 +221,9 @@ def sample(item: tuple[np.ndarray, np.ndarray], rng: np.random.Generator,
         cx, cy = np.asarray(near, np.float64) + rng.uniform(-CROP / 4, CROP / 4, 2)
     m = np.float32([[s, 0, CROP / 2 - s * cx], [0, s, CROP / 2 - s * cy]])
     border = tuple(int(v) for v in image[int(rng.integers(h)), int(rng.integers(w))])
-    crop = cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                          borderValue=border)
+    crop = cv2.warpAffine(
+        image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=border
+    )
     b = boxes * s + np.float32([m[0, 2], m[1, 2], m[0, 2], m[1, 2]])
     k = int(rng.integers(4))
     for _ in range(k):  # quarter turns clockwise: (x, y) -> (CROP - y, x)
@@ -244,8 +263,11 @@ def build_net(batchnorm: bool = True, width: int = 12, deep: bool = False):
     def conv(i, o, stride=1, dilation=1):
         if not batchnorm:
             return nn.Sequential(nn.Conv2d(i, o, 3, stride, dilation, dilation=dilation), nn.ReLU(inplace=True))
-        return nn.Sequential(nn.Conv2d(i, o, 3, stride, dilation, dilation=dilation, bias=False), nn.BatchNorm2d(o),
-                             nn.ReLU(inplace=True))
+        return nn.Sequential(
+            nn.Conv2d(i, o, 3, stride, dilation, dilation=dilation, bias=False),
+            nn.BatchNorm2d(o),
+            nn.ReLU(inplace=True),
+        )
 
     a, b, c = width, 2 * width, 4 * width
 
@@ -337,8 +359,10 @@ def loss_fn(out, t):
     heat, want = out[:, 0].clamp(1e-4, 1 - 1e-4), t[:, 0]
     pos = (want == 1).float()
     n = pos.sum().clamp(min=1)
-    focal = -(pos * (1 - heat) ** 2 * torch.log(heat)
-              + (1 - pos) * (1 - want) ** 4 * heat ** 2 * torch.log(1 - heat)).sum() / n
+    focal = (
+        -(pos * (1 - heat) ** 2 * torch.log(heat) + (1 - pos) * (1 - want) ** 4 * heat**2 * torch.log(1 - heat)).sum()
+        / n
+    )
     reg = (pos[:, None] * (out[:, 1:] - t[:, 1:]).abs()).sum() / n
     return focal + reg
 
@@ -348,8 +372,16 @@ def export(net, path: Path) -> None:
 
     net.eval()
     dummy = torch.zeros(1, 3, 240, 320)
-    torch.onnx.export(net, dummy, str(path), input_names=["image"], output_names=["maps"], opset_version=17,
-                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}}, dynamo=False)
+    torch.onnx.export(
+        net,
+        dummy,
+        str(path),
+        input_names=["image"],
+        output_names=["maps"],
+        opset_version=17,
+        dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "gh", 3: "gw"}},
+        dynamo=False,
+    )
     net.train()
 
 
@@ -360,20 +392,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=24)
     parser.add_argument("--out", type=Path, default=Path("models/dice_detector.onnx"))
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--mine-from", type=Path, help="a detector whose mistakes on rendered training scenes "
-                        "are trained on as hard examples (e.g. the shipped models/dice_detector.onnx)")
+    parser.add_argument(
+        "--mine-from",
+        type=Path,
+        help="a detector whose mistakes on rendered training scenes "
+        "are trained on as hard examples (e.g. the shipped models/dice_detector.onnx)",
+    )
     parser.add_argument("--mine-scenes", type=int, default=1500)
-    parser.add_argument("--init-from", type=Path, help="an exported detector to train further (warm start, no "
-                        "batchnorm, peak learning rate --lr)")
+    parser.add_argument(
+        "--init-from",
+        type=Path,
+        help="an exported detector to train further (warm start, no batchnorm, peak learning rate --lr)",
+    )
     parser.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (cosine to 0)")
-    parser.add_argument("--width", type=int, help="the first conv's channels (default 12, or --init-from's); "
-                        "wider than --init-from's: its weights are widened into the new net (`widen`)")
-    parser.add_argument("--varied", type=float, default=0.0, help="the fraction of rendered scenes whose "
-                        "surface is blended with another and its colours turned (`vary`)")
-    parser.add_argument("--deep", action="store_true", help="a second dilated conv at 1/8 (identity at first "
-                        "when --init-from has none)")
-    parser.add_argument("--all-real", action="store_true",
-                        help="train on every real train photo, the validation ones too (once validation chose)")
+    parser.add_argument(
+        "--width",
+        type=int,
+        help="the first conv's channels (default 12, or --init-from's); "
+        "wider than --init-from's: its weights are widened into the new net (`widen`)",
+    )
+    parser.add_argument(
+        "--varied",
+        type=float,
+        default=0.0,
+        help="the fraction of rendered scenes whose surface is blended with another and its colours turned (`vary`)",
+    )
+    parser.add_argument(
+        "--table",
+        type=float,
+        default=0.0,
+        help="the fraction of rendered scenes that are game "
+        "tables: pieces among the dice, close and far dice (`vision.synth.render_table`)",
+    )
+    parser.add_argument(
+        "--deep", action="store_true", help="a second dilated conv at 1/8 (identity at first when --init-from has none)"
+    )
+    parser.add_argument("--steps", type=int, help="stop after this many steps even before --minutes")
+    parser.add_argument(
+        "--all-real",
+        action="store_true",
+        help="train on every real train photo, the validation ones too (once validation chose)",
+    )
     args = parser.parse_args(argv)
 
     import torch
@@ -383,10 +442,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     train_names, val_names = real_split()
     real = load_real(train_names + val_names if args.all_real else train_names)
-    synth = render(args.scenes, 1_000_000 + args.seed * 10_000, varied=args.varied)
+    synth = render(args.scenes, 1_000_000 + args.seed * 10_000, varied=args.varied, table=args.table)
     hard = mine(Detector(args.mine_from), args.mine_scenes, 2_000_000 + args.seed * 10_000) if args.mine_from else []
-    print(f"{len(real)} real train photos, {len(synth)} rendered scenes, {len(hard)} with hard examples "
-          f"({sum(len(p) for *_, p in hard)} points) ({time.time() - started:.0f} s)", flush=True)
+    print(
+        f"{len(real)} real train photos, {len(synth)} rendered scenes, {len(hard)} with hard examples "
+        f"({sum(len(p) for *_, p in hard)} points) ({time.time() - started:.0f} s)",
+        flush=True,
+    )
     rng = np.random.default_rng(args.seed)
     width, deep = onnx_shape(args.init_from) if args.init_from else (12, False)
     if args.init_from:
@@ -400,7 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     deadline = started + args.minutes * 60
     step, last_save, running = 0, time.time(), 0.0
     total = None
-    while time.time() < deadline:
+    while time.time() < deadline and step != args.steps:
         frac = (time.time() - started) / (deadline - started)
         for g in opt.param_groups:
             g["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * min(1.0, frac)))
@@ -413,20 +475,33 @@ def main(argv: list[str] | None = None) -> int:
         running = 0.98 * running + 0.02 * float(loss) if step else float(loss)
         step += 1
         if step % 100 == 0:
-            print(f"step {step} loss {running:.3f} lr {opt.param_groups[0]['lr']:.5f} "
-                  f"{time.time() - started:.0f} s", flush=True)
+            print(
+                f"step {step} loss {running:.3f} lr {opt.param_groups[0]['lr']:.5f} {time.time() - started:.0f} s",
+                flush=True,
+            )
         if time.time() - last_save > 300:
             export(net, args.out)
             last_save = time.time()
     total = time.time() - started
     export(net, args.out)
-    info = {"steps": step, "batch": args.batch, "crop": CROP, "seconds": round(total),
-            "real_train_photos": len(real), "real_val_photos_held_out": 0 if args.all_real else len(val_names),
-            "rendered_scenes": len(synth), "hard_example_scenes": len(hard),
-            "mined_from": str(args.mine_from) if args.mine_from else None,
-            "init_from": str(args.init_from) if args.init_from else None, "peak_lr": args.lr,
-            "width": args.width or width, "deep": args.deep or deep, "varied_surfaces": args.varied,
-            "final_loss": round(running, 4)}
+    info = {
+        "steps": step,
+        "batch": args.batch,
+        "crop": CROP,
+        "seconds": round(total),
+        "real_train_photos": len(real),
+        "real_val_photos_held_out": 0 if args.all_real else len(val_names),
+        "rendered_scenes": len(synth),
+        "hard_example_scenes": len(hard),
+        "mined_from": str(args.mine_from) if args.mine_from else None,
+        "init_from": str(args.init_from) if args.init_from else None,
+        "peak_lr": args.lr,
+        "width": args.width or width,
+        "deep": args.deep or deep,
+        "varied_surfaces": args.varied,
+        "table_scenes": args.table,
+        "final_loss": round(running, 4),
+    }
     args.out.with_suffix(".train.json").write_text(json.dumps(info, indent=2) + "\n")
     print(json.dumps(info), flush=True)
     return 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -26,15 +27,21 @@ def fixed_size_model(path: Path) -> Path:
     inp = helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, "h", "w"])
     out = helper.make_tensor_value_info("maps", TensorProto.FLOAT, [1, 5, 8, 8])
     shape = helper.make_tensor("shape", TensorProto.INT64, [4], [1, 5, 8, 8])
-    nodes = [helper.make_node("AveragePool", ["image"], ["pooled"], kernel_shape=[4, 4], strides=[4, 4]),
-             helper.make_node("Concat", ["pooled", "pooled"], ["six"], axis=1),
-             helper.make_node("Slice", ["six", "starts", "ends", "axes"], ["five"]),
-             helper.make_node("Reshape", ["five", "shape"], ["maps"])]
-    inits = [shape, helper.make_tensor("starts", TensorProto.INT64, [1], [0]),
-             helper.make_tensor("ends", TensorProto.INT64, [1], [5]),
-             helper.make_tensor("axes", TensorProto.INT64, [1], [1])]
-    model = helper.make_model(helper.make_graph(nodes, "fixed", [inp], [out], initializer=inits),
-                              opset_imports=[helper.make_opsetid("", 17)])
+    nodes = [
+        helper.make_node("AveragePool", ["image"], ["pooled"], kernel_shape=[4, 4], strides=[4, 4]),
+        helper.make_node("Concat", ["pooled", "pooled"], ["six"], axis=1),
+        helper.make_node("Slice", ["six", "starts", "ends", "axes"], ["five"]),
+        helper.make_node("Reshape", ["five", "shape"], ["maps"]),
+    ]
+    inits = [
+        shape,
+        helper.make_tensor("starts", TensorProto.INT64, [1], [0]),
+        helper.make_tensor("ends", TensorProto.INT64, [1], [5]),
+        helper.make_tensor("axes", TensorProto.INT64, [1], [1]),
+    ]
+    model = helper.make_model(
+        helper.make_graph(nodes, "fixed", [inp], [out], initializer=inits), opset_imports=[helper.make_opsetid("", 17)]
+    )
     model.ir_version = 8
     onnx.save(model, str(path))
     return path
@@ -95,8 +102,10 @@ def test_a_die_shows_on_the_tray_where_the_empty_tray_does_not():
     tray = calibrate([s.empty])
     for die in s.dice:
         assert tray.shows_something(s.image, die.center, die.size)
-    far = max(((x, y) for x in range(40, 600, 40) for y in range(40, 440, 40)),
-              key=lambda p: min(np.hypot(p[0] - d.center[0], p[1] - d.center[1]) for d in s.dice))
+    far = max(
+        ((x, y) for x in range(40, 600, 40) for y in range(40, 440, 40)),
+        key=lambda p: min(np.hypot(p[0] - d.center[0], p[1] - d.center[1]) for d in s.dice),
+    )
     assert not tray.shows_something(s.image, far, s.dice[0].size)
     assert not tray.shows_something(s.image, (-5.0, 10.0), s.dice[0].size)
 
@@ -172,7 +181,53 @@ def test_a_mirrored_frame_gives_the_same_dice_mirrored():
     width = frame.shape[1]
     detector = Detector(DEFAULT_MODEL)
     found = sorted((round(b.center[0], 1), round(b.center[1], 1), round(b.size, 1)) for b in detector.find(frame))
-    mirrored = sorted((round(width - b.center[0], 1), round(b.center[1], 1), round(b.size, 1))
-                      for b in detector.find(np.ascontiguousarray(frame[:, ::-1])))
+    mirrored = sorted(
+        (round(width - b.center[0], 1), round(b.center[1], 1), round(b.size, 1))
+        for b in detector.find(np.ascontiguousarray(frame[:, ::-1]))
+    )
     assert len(found) == 3
     assert np.allclose(np.array(found), np.array(mirrored), atol=0.2)
+
+
+def test_game_tables_teach_pieces_close_dice_and_far_dice():
+    """`render(table=1.0)`: every scene a game table, so the sizes the bench's tables ask for are trained on: dice
+    of a fifth of the frame (about 50 work px) and of 12-16 px (6-8 work px)."""
+    from vision.train_detector import render
+
+    sides = np.concatenate([(boxes[:, 2:] - boxes[:, :2]).max(axis=1) for _, boxes in render(6, 5, table=1.0)])
+    plain = np.concatenate([(boxes[:, 2:] - boxes[:, :2]).max(axis=1) for _, boxes in render(4, 5)])
+    assert sides.max() > 45 and sides.min() < 10
+    assert 9 < plain.min() and plain.max() < 45
+
+
+def test_the_trainer_trains_on_game_tables_for_a_few_steps(tmp_path):
+    from vision.evaluate import REAL_D6_TRAY
+    from vision.train_detector import main
+
+    if not (REAL_D6_TRAY / "train" / "images").is_dir():
+        pytest.skip("real-d6-tray not found")
+    out = tmp_path / "detector.onnx"
+    assert main(["--steps", "2", "--batch", "2", "--scenes", "3", "--table", "1", "--out", str(out)]) == 0
+    info = json.loads(out.with_suffix(".train.json").read_text())
+    assert info["steps"] == 2 and info["table_scenes"] == 1.0
+    assert len(Detector(out).maps(scene().image)[0]) == 5
+
+
+def test_a_close_die_is_one_die_however_many_peaks_its_pips_raise():
+    """One strong peak with a box of 12 cells and three weaker peaks inside it (pips): one die. Two touching dice
+    of 4 cells, a side apart: two."""
+    from vision.detector import WH_UNIT, one_peak_per_box
+
+    maps = np.zeros((5, 30, 30), np.float32)
+    peaks = np.zeros((30, 30), bool)
+    for (i, j), heat, side in [
+        ((10, 10), 0.9, 12),
+        ((8, 8), 0.6, 2),
+        ((12, 13), 0.5, 2),
+        ((10, 14), 0.45, 12),
+        ((25, 20), 0.8, 4),
+        ((25, 24), 0.7, 4),
+    ]:
+        maps[:, i, j] = heat, side * 4 / WH_UNIT, side * 4 / WH_UNIT, 0.5, 0.5
+        peaks[i, j] = True
+    assert one_peak_per_box(maps, peaks) == [(10, 10), (25, 20), (25, 24)]

@@ -22,7 +22,7 @@ from .dice_sets import (
     register_palette,
 )
 from .die_crop import CROP_MODES, render_die
-from .scene import DISTRACTORS, Scene, SceneDie, SceneDistractor, render_scene
+from .scene import DISTRACTORS, TABLE_KINDS, Scene, SceneDie, SceneDistractor, render_scene, render_table
 
 __all__ = [
     "CROP_MODES",
@@ -31,6 +31,7 @@ __all__ = [
     "Scene",
     "SceneDie",
     "SceneDistractor",
+    "TABLE_KINDS",
     "UnknownDiceSet",
     "dice_set_names",
     "get_dice_set",
@@ -39,4 +40,5 @@ __all__ = [
     "register_palette",
     "render_die",
     "render_scene",
+    "render_table",
 ]

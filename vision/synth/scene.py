@@ -18,6 +18,7 @@ from .effects import Lighting, add_glare, camera, light_field, sample_lighting
 from .pieces import PIECES, paint_piece, place_piece
 
 DISTRACTORS = ("hand", "shadow", "glare", *PIECES)
+TABLE_KINDS = ("pieces", "close", "far")  # what `render_table` sets on a game table
 
 
 @dataclass(frozen=True)
@@ -67,8 +68,9 @@ def _hand_region(rng: np.random.Generator, width: int, height: int) -> tuple[np.
     return c, r, d
 
 
-def _paint_hand(image: np.ndarray, palm: np.ndarray, r: float, d: np.ndarray, rng: np.random.Generator,
-                lighting: Lighting) -> tuple[float, float, float, float]:
+def _paint_hand(
+    image: np.ndarray, palm: np.ndarray, r: float, d: np.ndarray, rng: np.random.Generator, lighting: Lighting
+) -> tuple[float, float, float, float]:
     h, w = image.shape[:2]
     mask = np.zeros((h, w), np.float32)
     ang = float(np.degrees(np.arctan2(d[1], d[0])))
@@ -82,8 +84,13 @@ def _paint_hand(image: np.ndarray, palm: np.ndarray, r: float, d: np.ndarray, rn
         tip = base + d * length + n * off * r * 0.2
         cv2.line(mask, (int(base[0]), int(base[1])), (int(tip[0]), int(tip[1])), 1.0, max(3, int(r * 0.28)))
     thumb = palm + n * r * 0.9
-    cv2.line(mask, (int(palm[0]), int(palm[1])), (int(thumb[0] + d[0] * r * 0.5), int(thumb[1] + d[1] * r * 0.5)),
-             1.0, max(3, int(r * 0.3)))
+    cv2.line(
+        mask,
+        (int(palm[0]), int(palm[1])),
+        (int(thumb[0] + d[0] * r * 0.5), int(thumb[1] + d[1] * r * 0.5)),
+        1.0,
+        max(3, int(r * 0.3)),
+    )
     # the hand's own soft shadow, then the hand
     shift = np.float32([[1, 0, lighting.direction[0] * r * 0.4], [0, 1, lighting.direction[1] * r * 0.4]])
     shadow = cv2.GaussianBlur(cv2.warpAffine(mask, shift, (w, h)), (0, 0), r * 0.25)
@@ -98,11 +105,22 @@ def _paint_hand(image: np.ndarray, palm: np.ndarray, r: float, d: np.ndarray, rn
     return (float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max()))
 
 
-def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, width: int = 640, height: int = 480,
-                 *, touching: bool = False, background: str | None = None, die_px: int | None = None,
-                 distractors: list[str] | None = None, tilt: float | None = None,
-                 lighting: Lighting | None = None, palette: str | None = None,
-                 surface: np.ndarray | None = None) -> Scene:
+def render_scene(
+    labels: list[str],
+    dice_set: str,
+    rng: np.random.Generator,
+    width: int = 640,
+    height: int = 480,
+    *,
+    touching: bool = False,
+    background: str | None = None,
+    die_px: int | None = None,
+    distractors: list[str] | None = None,
+    tilt: float | None = None,
+    lighting: Lighting | None = None,
+    palette: str | None = None,
+    surface: np.ndarray | None = None,
+) -> Scene:
     """A tray with one die per label, fully inside the image and not overlapping.
 
     touching: the first two dice are placed edge to edge (same angle, sharing an edge).
@@ -180,13 +198,15 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
     found: list[SceneDistractor] = [SceneDistractor(piece.kind, paint_piece(image, piece, rng)) for piece in pieces]
     for pose in poses:
         paint_shadow(image, pose, light)
-    order = sorted(range(len(poses)), key=lambda k: -np.hypot(poses[k].center[0] - width / 2,
-                                                               poses[k].center[1] - height / 2))
+    order = sorted(
+        range(len(poses)), key=lambda k: -np.hypot(poses[k].center[0] - width / 2, poses[k].center[1] - height / 2)
+    )
     for k in order:
         label = labels[k]
         look = sample_look(ds, label, rng, palette=palette)
-        sides = [ds.symbols[f][int(rng.integers(len(ds.symbols[f])))] for f in ds.faces_of(label)
-                 if f != label] or ["blank"]
+        sides = [ds.symbols[f][int(rng.integers(len(ds.symbols[f])))] for f in ds.faces_of(label) if f != label] or [
+            "blank"
+        ]
         rng.shuffle(sides)
         symbols = ds.symbols[label]
         paint_die(image, poses[k], look, symbols[int(rng.integers(len(symbols)))], sides, light, rng)
@@ -215,12 +235,51 @@ def render_scene(labels: list[str], dice_set: str, rng: np.random.Generator, wid
     dice = []
     for label, pose in zip(labels, poses, strict=True):
         corners = pose.top_corners()
-        dice.append(SceneDie(
-            label=label,
-            center=pose.center,
-            box=[(float(x), float(y)) for x, y in corners],
-            size=pose.side,
-            angle=pose.angle % 90,
-            outline=[(float(x), float(y)) for x, y in pose.silhouette()],
-        ))
+        dice.append(
+            SceneDie(
+                label=label,
+                center=pose.center,
+                box=[(float(x), float(y)) for x, y in corners],
+                size=pose.side,
+                angle=pose.angle % 90,
+                outline=[(float(x), float(y)) for x, y in pose.silhouette()],
+            )
+        )
     return Scene(image=out, empty=empty_out, dice=dice, distractors=found, lighting=light)
+
+
+def render_table(
+    dice_set: str,
+    rng: np.random.Generator,
+    kind: str,
+    width: int = 640,
+    height: int = 480,
+    *,
+    background: str | None = None,
+    surface: np.ndarray | None = None,
+) -> Scene:
+    """A game table rather than an empty tray (issue 38), one of `TABLE_KINDS`: "pieces", 2-4 game pieces
+    (`vision.synth.pieces`: number tokens, cards, meeples, coins, a phone, a cable) among 1-5 dice; "close", one or
+    two dice close to the camera (96-128 px, about a fifth of a 640 px frame) beside a token or a coin; "far", 3-8
+    far dice (12-16 px) among pieces. No cube that is not the game's: the one detector serves every set, and in
+    Automobiles plain cubes are the dice."""
+    if kind not in TABLE_KINDS:
+        raise ValueError(f"unknown table kind {kind!r}; choose from {TABLE_KINDS}")
+    faces = get_dice_set(dice_set).faces
+    n = (
+        int(rng.integers(1, 6))
+        if kind == "pieces"
+        else int(rng.integers(1, 3))
+        if kind == "close"
+        else int(rng.integers(3, 9))
+    )
+    die_px = None if kind == "pieces" else int(rng.integers(96, 129)) if kind == "close" else int(rng.integers(12, 17))
+    pieces = (
+        [str(p) for p in rng.choice(PIECES, int(rng.integers(2, 5)))]
+        if kind != "close"
+        else [str(rng.choice(["token", "square_token", "coin"]))]
+    )
+    labels = [faces[int(i)] for i in rng.integers(0, len(faces), n)]
+    return render_scene(
+        labels, dice_set, rng, width, height, background=background, die_px=die_px, distractors=pieces, surface=surface
+    )
