@@ -33,7 +33,7 @@ if str(HERE) not in sys.path:
 if "vision" in sys.modules and not hasattr(sys.modules["vision"], "__path__"):
     del sys.modules["vision"]
 
-from machine import describe, machine_line  # noqa: E402
+from machine import describe, machine_line, record  # noqa: E402
 
 GOAL_FPS, GOAL_MS_PER_DIE = 60.0, 1.0
 GOAL_PHOTO_MS = 27.0  # issue 38: a whole real photo, found and read, no slower than before
@@ -242,4 +242,4 @@ def run() -> dict:
 
 
 if __name__ == "__main__":
-    run()
+    record("vision", run())
