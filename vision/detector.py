@@ -35,9 +35,6 @@ BOX_MARGIN = 1.15  # the margin the classifier's box crops were cut with (vision
 # training boxes are rendered silhouettes, drawn tight); the classifier learnt real dice cut around label boxes, so
 # boxes are widened to that convention (on validation 92.5 % of rolls right instead of 90 %, faces 99.5 % not 98.9)
 LABEL_SCALE = 1.11
-CLOSE_SIDE = (
-    0.14  # of the frame's width: a die whose box is at least this large is taken from the half-width pass (`find`)
-)
 
 
 def work_scale(width: int) -> float:
@@ -52,7 +49,7 @@ class Detector:
     die wavers with the die's turn and the surface's pattern around it (plain cubes square to the frame were the
     ones it missed), and the mirrored view wavers differently. On the validation photos and surfaces that left 8
     dice missed or invented instead of 17 (run 3, threshold 0.45 then; 0.5 alone), for twice the net's time. The
-    shipped run and its threshold were chosen the same way, game tables included (models/dice_detector.md)."""
+    shipped run 8 (models/dice_detector.md) leaves 6 there at 0.4, read mirrored."""
 
     def __init__(self, path: str | Path, *, threads: int = 1, threshold: float = 0.4, mirror: bool = True) -> None:
         import onnxruntime as ort
@@ -80,11 +77,10 @@ class Detector:
     def load(cls, path: str | Path = DEFAULT_MODEL, *, threads: int = 1) -> Detector:
         return cls(path, threads=threads)
 
-    def maps(self, frame: np.ndarray, width: int = WORK_WIDTH) -> tuple[np.ndarray, tuple[float, float]]:
-        """(maps [5, gh, gw], (x, y) work scale) of a BGR frame seen `width` px across: heat, box width and height,
-        centre offsets."""
+    def maps(self, frame: np.ndarray) -> tuple[np.ndarray, tuple[float, float]]:
+        """(maps [5, gh, gw], (x, y) work scale) of a BGR frame: heat, box width and height, centre offsets."""
         h, w = frame.shape[:2]
-        s = width / float(w)
+        s = work_scale(w)
         gw, gh = max(1, round(w * s / 8)) * 8, max(1, round(h * s / 8)) * 8  # whole cells at 1/8
         small = cv2.resize(frame, (gw, gh), interpolation=cv2.INTER_AREA)
         x = small.astype(np.float32).transpose(2, 0, 1)[None]
@@ -97,21 +93,8 @@ class Detector:
         return maps, (gw / float(w), gh / float(h))
 
     def find(self, frame: np.ndarray) -> list[Blob]:
-        """The dice in a BGR frame, as axis-aligned squares in full-frame pixels, in reading order.
-
-        The frame is also seen at half the work width, where a die close to the camera (a fifth of the frame) is
-        as large as the dice the net learnt on and lies within its receptive field; a die found there at least
-        `CLOSE_SIDE` of the frame across replaces what the full pass found inside it (a quarter of the pixels:
-        a quarter more time)."""
-        close = [b for b in self._dice(frame, WORK_WIDTH // 2) if _side(b.box) >= CLOSE_SIDE * frame.shape[1]]
-        blobs = [b for b in self._dice(frame, WORK_WIDTH) if not any(_inside(b.center, c.box) for c in close)]
-        blobs += close
-        die = float(np.median([b.size for b in blobs])) if blobs else 1.0
-        blobs.sort(key=lambda b: (round(b.center[1] / die), b.center[0]))
-        return blobs
-
-    def _dice(self, frame: np.ndarray, width: int) -> list[Blob]:
-        maps, (sx, sy) = self.maps(frame, width)
+        """The dice in a BGR frame, as axis-aligned squares in full-frame pixels, in reading order."""
+        maps, (sx, sy) = self.maps(frame)
         heat = maps[0]
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.threshold)
         h, w = frame.shape[:2]
@@ -127,34 +110,24 @@ class Detector:
             box = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
             # the classifier cuts side * CROP_MARGIN; box crops were cut at BOX_MARGIN around the whole die
             blobs.append(Blob((cx, cy), side * BOX_MARGIN / CROP_MARGIN, 0.0, box, partial))
+        die = float(np.median([b.size for b in blobs])) if blobs else 1.0
+        blobs.sort(key=lambda b: (round(b.center[1] / die), b.center[0]))
         return blobs
 
 
-def _side(box) -> float:
-    (x0, y0), _, (x1, y1), _ = box
-    return max(x1 - x0, y1 - y0)
-
-
-def _inside(point: tuple[float, float], box) -> bool:
-    (x0, y0), _, (x1, y1), _ = box
-    return x0 <= point[0] <= x1 and y0 <= point[1] <= y1
-
-
 def one_peak_per_box(maps: np.ndarray, peaks: np.ndarray) -> list[tuple[int, int]]:
-    """The heat map's peaks (cells i, j), strongest first, without those nearer a stronger peak than 0.4 of the
-    larger of their boxes: a die close to the camera spans many cells, and its pips may each rise above their 3x3
-    neighbourhood. Touching dice lie at least 0.7 of a box apart (a die's box is at most 1.41 of its side), so
-    each keeps its own."""
+    """The heat map's peaks (cells i, j), strongest first, without those lying in the inner half of a stronger
+    peak's box: a die close to the camera spans many cells, and its pips may each rise above their 3x3
+    neighbourhood. Touching dice lie a whole side apart, so each keeps its own."""
     cells = sorted(zip(*np.nonzero(peaks), strict=True), key=lambda c: -maps[0, c[0], c[1]])
     kept: list[tuple[int, int]] = []
     for i, j in cells:
-        centre = np.array([j + maps[3, i, j], i + maps[4, i, j]])
-        near = any(
-            np.hypot(*(centre - (kj + maps[3, ki, kj], ki + maps[4, ki, kj])))
-            < 0.4 * max(maps[1:3, ki, kj].max(), maps[1:3, i, j].max()) * WH_UNIT / STRIDE
+        cx, cy = j + maps[3, i, j], i + maps[4, i, j]
+        if not any(
+            abs(cx - kj - maps[3, ki, kj]) < max(maps[1, ki, kj], maps[1, i, j]) * WH_UNIT / STRIDE / 2
+            and abs(cy - ki - maps[4, ki, kj]) < max(maps[2, ki, kj], maps[2, i, j]) * WH_UNIT / STRIDE / 2
             for ki, kj in kept
-        )
-        if not near:
+        ):
             kept.append((int(i), int(j)))
     return kept
 

@@ -26,13 +26,8 @@ def inside(center, corners) -> bool:
     return cv2.pointPolygonTest(np.float32(corners), (float(center[0]), float(center[1])), False) >= 0
 
 
-@pytest.mark.parametrize(
-    "photo, dice",
-    [
-        ("IMG_20191209_100030", 4),  # two white dice on the pale tray
-        ("IMG_20191209_100409", 3),
-    ],
-)  # a green die touching a black one
+@pytest.mark.parametrize("photo, dice", [("IMG_20191209_100030", 4),  # two white dice on the pale tray
+                                         ("IMG_20191209_100409", 3)])  # a green die touching a black one
 def test_the_dice_the_segmenter_missed_in_the_issue_are_found(d6, photo, dice):
     reason = real_d6_missing_reason()
     if reason:
@@ -49,16 +44,8 @@ def test_the_dice_the_segmenter_missed_in_the_issue_are_found(d6, photo, dice):
 @pytest.mark.parametrize("width, height", [(640, 480), (1280, 720)])
 def test_every_die_of_a_rendered_tray_is_found_at_camera_sizes(d6, width, height):
     labels = ["1", "2", "3", "4", "5", "6"]
-    scene = render_scene(
-        labels,
-        "d6",
-        np.random.default_rng(8),
-        width,
-        height,
-        background="felt",
-        die_px=36 * height // 480,
-        touching=True,
-    )
+    scene = render_scene(labels, "d6", np.random.default_rng(8), width, height, background="felt",
+                         die_px=36 * height // 480, touching=True)
     found = Pipeline(None, d6).detect(scene.image)
     assert len(found) == 6
     assert all(sum(inside(d.center, die.outline) for d in found) == 1 for die in scene.dice)
@@ -86,13 +73,3 @@ def test_a_die_cut_too_tight_is_cut_again_and_read_surely(d6):
     assert first[0].confidence < 0.8 and first[1].confidence >= SECOND_LOOK
     assert again[0].label == "5" and again[0].confidence >= SECOND_LOOK
     assert again[1] == first[1]
-
-
-@pytest.mark.parametrize("seed", [62001, 62004, 62007])
-def test_a_die_close_to_the_camera_is_one_die(d6, seed):
-    """One or two dice a fifth of the frame across (validation tables): each found once, not as its pips."""
-    from vision.synth import render_table
-
-    scene = render_table("d6", np.random.default_rng(seed), "close", background="denim")
-    found = Pipeline(None, d6).detect(scene.image)
-    assert all(sum(inside(d.center, die.outline) for d in found) == 1 for die in scene.dice)
