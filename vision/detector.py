@@ -99,7 +99,7 @@ class Detector:
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.threshold)
         h, w = frame.shape[:2]
         blobs = []
-        for i, j in one_peak_per_box(maps, peaks):
+        for i, j in zip(*np.nonzero(peaks), strict=True):
             cx = (j + float(maps[3, i, j])) * STRIDE / sx
             cy = (i + float(maps[4, i, j])) * STRIDE / sy
             bw = max(0.1, float(maps[1, i, j])) * WH_UNIT * LABEL_SCALE / sx
@@ -113,23 +113,6 @@ class Detector:
         die = float(np.median([b.size for b in blobs])) if blobs else 1.0
         blobs.sort(key=lambda b: (round(b.center[1] / die), b.center[0]))
         return blobs
-
-
-def one_peak_per_box(maps: np.ndarray, peaks: np.ndarray) -> list[tuple[int, int]]:
-    """The heat map's peaks (cells i, j), strongest first, without those lying in the inner half of a stronger
-    peak's box: a die close to the camera spans many cells, and its pips may each rise above their 3x3
-    neighbourhood. Touching dice lie a whole side apart, so each keeps its own."""
-    cells = sorted(zip(*np.nonzero(peaks), strict=True), key=lambda c: -maps[0, c[0], c[1]])
-    kept: list[tuple[int, int]] = []
-    for i, j in cells:
-        cx, cy = j + maps[3, i, j], i + maps[4, i, j]
-        if not any(
-            abs(cx - kj - maps[3, ki, kj]) < max(maps[1, ki, kj], maps[1, i, j]) * WH_UNIT / STRIDE / 2
-            and abs(cy - ki - maps[4, ki, kj]) < max(maps[2, ki, kj], maps[2, i, j]) * WH_UNIT / STRIDE / 2
-            for ki, kj in kept
-        ):
-            kept.append((int(i), int(j)))
-    return kept
 
 
 _SHIPPED: list[Detector | None] = []

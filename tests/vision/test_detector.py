@@ -211,23 +211,3 @@ def test_the_trainer_trains_on_game_tables_for_a_few_steps(tmp_path):
     info = json.loads(out.with_suffix(".train.json").read_text())
     assert info["steps"] == 2 and info["table_scenes"] == 1.0
     assert len(Detector(out).maps(scene().image)[0]) == 5
-
-
-def test_a_close_die_is_one_die_however_many_peaks_its_pips_raise():
-    """One strong peak with a box of 12 cells and three weaker peaks inside it (pips): one die. Two touching dice
-    of 4 cells, a side apart: two."""
-    from vision.detector import WH_UNIT, one_peak_per_box
-
-    maps = np.zeros((5, 30, 30), np.float32)
-    peaks = np.zeros((30, 30), bool)
-    for (i, j), heat, side in [
-        ((10, 10), 0.9, 12),
-        ((8, 8), 0.6, 2),
-        ((12, 13), 0.5, 2),
-        ((10, 14), 0.45, 12),
-        ((25, 20), 0.8, 4),
-        ((25, 24), 0.7, 4),
-    ]:
-        maps[:, i, j] = heat, side * 4 / WH_UNIT, side * 4 / WH_UNIT, 0.5, 0.5
-        peaks[i, j] = True
-    assert one_peak_per_box(maps, peaks) == [(10, 10), (25, 20), (25, 24)]
