@@ -201,6 +201,8 @@ def test_game_tables_teach_pieces_close_dice_and_far_dice():
 
 
 def test_the_trainer_trains_on_game_tables_for_a_few_steps(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
     from vision.evaluate import REAL_D6_TRAY
     from vision.train_detector import main
 
