@@ -4,14 +4,11 @@ luck over the game; the kiosk shows the evening between games (attract mode), a 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
 from companion.session import TableSession
-from companion.web import create_app
-from companion.web.server import Server
-from tests.conftest import PIN, LiveServer
+from tests.web.conftest import shoot
 
 pytestmark = pytest.mark.browser
 
@@ -24,14 +21,6 @@ def camera_game(session: TableSession, faces: list[str], players: list[str] | No
     for face in faces:
         session.offer_dice([{"label": face, "confidence": 0.97}], source="camera")
         session.confirm(actor="table")
-
-
-@pytest.fixture
-def served(session: TableSession) -> Iterator[LiveServer]:
-    server = Server(create_app(session, control_pin=PIN), host="127.0.0.1", port=0, threads=8).start()
-    yield LiveServer(session, server)
-    session.broker.close()
-    server.stop()
 
 
 def expect_of():
@@ -51,6 +40,7 @@ def test_the_game_over_screen_shows_who_was_lucky_and_luck_over_the_game(served,
     expect(luck.locator('.luck-row[data-player="Bo"]')).to_contain_text("−7,5 Pech")
     expect(luck.locator(".luck-chart .luck-line")).to_have_count(2)
     expect(luck.locator(".luck-chart figcaption")).to_contain_text("über der Linie: mehr Glück als erwartet")
+    shoot(page, "luck-game-over")
     page.locator('[data-lang="nl"]').click()
     expect(luck.locator('.luck-row[data-player="Bo"]')).to_contain_text("pech")
 
@@ -92,6 +82,7 @@ def test_the_kiosk_shows_the_evening_between_games_and_gives_way_to_the_next_gam
     expect(attract).to_have_attribute("data-slide", "1", timeout=15_000)
     expect(attract.locator("h2")).to_have_text("Das Glück heute Abend")
     expect(attract.locator('.luck-row[data-player="Ada"]')).to_contain_text("Glück")
+    shoot(page, "kiosk-evening")
     expect(attract).to_have_attribute("data-slide", "2", timeout=15_000)
     expect(attract).to_contain_text(re.compile(r"7 Würfe"))
     served.session.new_game("dice-race", {"players": ["Ada", "Bo"]}, seed=2)
