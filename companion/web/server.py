@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 LOOP_SECONDS = 0.25
 SPARE_CONNECTIONS = 64
 """Connections beyond the streams' limit: requests, and the streams over it that must be answered 503."""
+STOP_SECONDS = 10
+"""How long a stop waits for the requests still running: below systemd's stop timeout (90 s)."""
 
 
 class Server:
@@ -72,8 +74,9 @@ class Server:
             for channel in list(self._server._map.values()):  # open streams too: browsers must see the server go
                 if channel is not self._server.trigger:
                     channel.close()
-            # Requests still running end before the trigger closes: each wakes the loop through it when done.
-            self._server.task_dispatcher.shutdown(timeout=2)
+            # Requests still running end before the trigger closes: each wakes the loop through it when done (a
+            # request slowed by a busy machine outlasted 2 s, and its wake met a closed trigger: EBADF).
+            self._server.task_dispatcher.shutdown(timeout=STOP_SECONDS)
             self._server.close()
             self._stopped.set()
 
