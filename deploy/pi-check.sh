@@ -33,11 +33,12 @@
 set -Euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SHARED=$(cd "$SOURCE/.." && pwd)/shared
 ROOT=/var/tmp/table-companion-pi-root
 SUITE=trixie
 MIRROR=${PI_CHECK_MIRROR:-http://deb.debian.org/debian}
 HOST_COMPANION=${PI_CHECK_HOST_COMPANION:-$SOURCE/.venv/bin/companion}
-DATASET=$(cd "$SOURCE/.." && pwd)/shared/datasets/real-d6-tray
+DATASET=$SHARED/datasets/real-d6-tray
 PHOTO=""
 TESTS="tests/games tests/vision"
 PREFIX=/opt/table-companion
@@ -203,12 +204,16 @@ copy_code() {
     run find "$ROOT$PREFIX" -mindepth 1 -maxdepth 1 ! -name .venv -exec rm -rf {} + || return
     if [ "$DRY_RUN" = 1 ]; then
         echo "    \$ git ls-files --cached --others --exclude-standard | tar (from $SOURCE to $ROOT$PREFIX)"
+        echo "    \$ tar (from $SHARED to $ROOT$(dirname "$PREFIX")/shared)"
         return 0
     fi
     # tar, not rsync: a plain Debian host may lack rsync. A tracked file deleted in the checkout is skipped.
     git -C "$SOURCE" ls-files -z --cached --others --exclude-standard \
         | tar -C "$SOURCE" --null --files-from=- --ignore-failed-read -cf - \
         | tar -C "$ROOT$PREFIX" -xf - || return
+    # The specs and seeds beside the code, as CI has them: the spec tests read ../shared/games/*/RULES.md.
+    run rm -rf "$ROOT$(dirname "$PREFIX")/shared" || return
+    tar -C "$(dirname "$SHARED")" -cf - shared | tar -C "$ROOT$(dirname "$PREFIX")" -xf - || return
     DETAIL="$(git -C "$SOURCE" rev-parse --short HEAD)$(git -C "$SOURCE" diff --quiet HEAD || echo ' + changes')"
 }
 
