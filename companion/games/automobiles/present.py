@@ -10,7 +10,7 @@ from typing import Any
 
 from companion.games.automobiles.kit import load_kit
 from companion.games.automobiles.state import COLOURS, WEAR
-from companion.games.base import log_lines_of, ranked
+from companion.games.base import log_lines_by, ranked
 from companion.texts import catalog, text
 
 DEMO_OPTIONS: dict[str, Any] = {
@@ -220,12 +220,8 @@ def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lan
     return text(lang, key, player=actor) if key else None
 
 
-def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
-              lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
-    return log_lines_of(action, action_line(action, names.get(actor, actor), phase, lang=lang), events,
-                        lambda event: describe_event(event, lang=lang, names=names),
-                        lambda event: event.get("type") in FORCED)
+log_lines = log_lines_by(action_line, describe_event, FORCED)
+"""The lines of one stored action: the choice when no event tells it, then each event the log shows."""
 
 
 # -- game over -------------------------------------------------------------------------------------------------------
