@@ -1,8 +1,5 @@
-"""Schema checks for the Automobiles data files (``data/cubes.json``, ``cards.json``, ``tracks.json``).
-
-Card costs and values, sponsor amounts and the printed tracks are not in the rules text: the shipped numbers are
-placeholders (``cost_value_verified: false``, ``"reference": true``). A table transcribes its printed game into these
-files; a mistake fails at load naming the file and the field, with what was expected.
+"""Schema checks for the Automobiles data files (``data/cubes.json``, ``cards.json``, ``tracks.json``): a table's
+mistake in them fails at load naming the file and the field, with what was expected (see ``kit.py``).
 
 >>> check_cubes({"cubes": [{"id": "white", "count": "30"}]}, "cubes.json")
 Traceback (most recent call last):

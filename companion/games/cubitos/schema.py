@@ -1,7 +1,5 @@
-"""Schema checks for the Cubitos data files (``data/dice.json``, ``cards.json``, ``races.json``).
-
-A table transcribes its printed dice faces, card costs, fan track and tracks into these files (the shipped values
-are placeholders marked ``reference``); a mistake fails at load naming the file and the field, with what was expected.
+"""Schema checks for the Cubitos data files (``data/dice.json``, ``cards.json``, ``races.json``): a table's
+mistake in them fails at load naming the file and the field, with what was expected (see ``kit.py``).
 
 >>> check_dice({"dice": [{"id": "red", "faces": []}]}, "dice.json")
 Traceback (most recent call last):
