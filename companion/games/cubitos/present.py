@@ -126,10 +126,8 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
     if kind == "ability":
         return text(lang, "cu_ability_manual" if event.get("manual") else "cu_ability", fields,
                     card=_card_of(lang, event.get("ability")))
-    if kind == "gained":
-        return text(lang, "cu_gained", fields, amounts=_amounts(lang, event))
-    if kind == "support":
-        return text(lang, "cu_support", fields, amounts=_amounts(lang, event))
+    if kind in ("gained", "support"):
+        return text(lang, f"cu_{kind}", fields, amounts=_amounts(lang, event))
     if kind == "turned":
         return text(lang, "cu_turned", fields, face=catalog(lang)["log"].get(f"cu_face_{event.get('face')}",
                                                                               event.get("face")))
