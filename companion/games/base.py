@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol, runtime_checkable
 
+from companion.fairness import uniform
+
 Action = dict[str, Any]
 Event = dict[str, Any]
 
@@ -391,8 +393,25 @@ def pip_luck(seat: str, dice: Any, faces: Sequence[str]) -> list[Luck]:
 
 
 class GameBase:
-    """The neutral defaults of the ``Game`` protocol's optional parts: a game's class inherits them and overrides
-    what it has (its ``luck.py`` beside the rules)."""
+    """The defaults of the ``Game`` protocol's parts that most games share: a game's class inherits them and
+    overrides what it has (its ``luck.py`` beside the rules, dice that are not alike)."""
+
+    dice_set: str
+    die_faces: tuple[str, ...]
+
+    def is_over(self, state: Any) -> bool:
+        return state.phase == OVER
+
+    def seats(self, state: Any) -> dict[str, bool]:
+        """By default the seats of a game that keeps them on its table: ``table.colours`` and ``table.bots``."""
+        return dict(zip(state.table.colours, state.table.bots, strict=True))
+
+    def roll_dice(self, state: Any, option: Mapping[str, Any], rng: random.Random) -> list[str]:
+        return roll_uniform(self.die_faces, option, rng)
+
+    def dice_chances(self) -> dict[str, dict[str, float]]:
+        """By default like dice of the ``dice_set``, each face as often as ``die_faces`` prints it."""
+        return {self.dice_set: uniform(self.die_faces)}
 
     def luck(self, before: Any, action: Mapping[str, Any], after: Any) -> list[Luck]:
         """What the odds gave against what came, per seat, in the confirmed roll ``action`` that took ``before``
@@ -545,3 +564,17 @@ def log_lines_of(action: Mapping[str, Any], chosen: str | None, events: Iterable
         if line:
             lines.append({"text": line, "forced": forced(event), "event": event.get("type")})
     return lines
+
+
+def log_lines_by(action_line: Callable[..., str | None], describe_event: Callable[..., str | None],
+                 forced: frozenset[str]) -> Callable[..., list[dict[str, Any]]]:
+    """A game's ``Presentation.log_lines`` from its ``action_line(action, actor's name, phase, lang=)``, its
+    ``describe_event(event, lang=, names=)`` and the types of the events the rules force (:func:`log_lines_of`)."""
+
+    def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
+                  lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
+        chosen = action_line(action, names.get(actor, actor), phase, lang=lang)
+        return log_lines_of(action, chosen, events, lambda event: describe_event(event, lang=lang, names=names),
+                            lambda event: event.get("type") in forced)
+
+    return log_lines

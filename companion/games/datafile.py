@@ -12,7 +12,7 @@ companion.games.datafile.DataError: cards.json: cards[3].cost: expected int, got
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -100,3 +100,19 @@ def one_of(obj: Any, key: str, choices: Iterable[Any], source: str, where: str =
         raise DataError(source, field_name(where, key), f"expected one of {', '.join(map(repr, choices))}, "
                         f"got {obj[key]!r}")
     return obj[key]
+
+
+def check_fields(obj: Any, spec: Mapping[str, Any], source: str, where: str = "",
+                 optional: Iterable[str] = ()) -> dict[str, Any]:
+    """The fields of ``spec`` checked in its order, each by its kind: a type or tuple of types (:func:`get`), a
+    ``range`` of ints (:func:`int_range`), else its choices (:func:`one_of`); an ``optional`` one may be absent."""
+    values = {}
+    for key, kind in spec.items():
+        required = key not in optional
+        if isinstance(kind, range):
+            values[key] = int_range(obj, key, kind.start, kind.stop - 1, source, where, required)
+        elif isinstance(kind, type) or isinstance(kind, tuple) and all(isinstance(k, type) for k in kind):
+            values[key] = get(obj, key, kind, source, where, required)
+        else:
+            values[key] = one_of(obj, key, kind, source, where, required)
+    return values

@@ -6,14 +6,14 @@ import copy
 
 import pytest
 
-from companion.games.automobiles.kit import kit_from, read_data
-from companion.games.datafile import DataError
+from companion.games.automobiles.kit import kit_from
+from companion.games.datafile import DataError, read_data
 
 FILES = ("cubes.json", "cards.json", "tracks.json")
 
 
 def files() -> dict[str, dict]:
-    return {name: copy.deepcopy(read_data(name)) for name in FILES}
+    return {name: copy.deepcopy(read_data("companion.games.automobiles", name)) for name in FILES}
 
 
 def test_the_shipped_box_loads_with_282_cubes_a_12_cube_bag_and_the_reference_oval():

@@ -13,11 +13,11 @@ from fractions import Fraction
 import pytest
 
 from companion.games.base import IllegalAction
-from companion.games.cubitos.kit import kit_from, load_kit, read_data
+from companion.games.cubitos.kit import kit_from, load_kit
 from companion.games.cubitos.race_section import COINS_PER_STEP
 from companion.games.cubitos.roll_section import refill_bounds
 from companion.games.cubitos.state import draw_limit, ending, lines_passed
-from companion.games.datafile import DataError
+from companion.games.datafile import DataError, read_data
 from tests.games.cubitos_positions import (
     GAME,
     THREE,
@@ -45,7 +45,7 @@ def types(state, dice):
 
 
 def test_the_shipped_data_loads_and_marks_what_is_not_in_the_book_as_reference():
-    kit = kit_from(read_data("dice.json"), read_data("cards.json"), read_data("races.json"))
+    kit = kit_from(*(read_data("companion.games.cubitos", name) for name in ("dice.json", "cards.json", "races.json")))
     assert len(kit.cards) == 56 and all(card.cost_is_reference for card in kit.cards.values())
     assert kit.dice["red"].reference and kit.dice["lead"].reference and not kit.dice["grey_light"].reference
     assert all(track.reference for track in kit.tracks.values())
@@ -58,7 +58,8 @@ def test_the_shipped_data_loads_and_marks_what_is_not_in_the_book_as_reference()
     ("races.json", lambda d: d["races"][0]["cards"].update(red="bob"), "races[0].cards.red"),
 ])
 def test_a_wrong_data_file_names_the_file_and_the_field(file, edit, field):
-    files = {name: copy.deepcopy(read_data(name)) for name in ("dice.json", "cards.json", "races.json")}
+    files = {name: copy.deepcopy(read_data("companion.games.cubitos", name))
+             for name in ("dice.json", "cards.json", "races.json")}
     edit(files[file])
     with pytest.raises(DataError) as refused:
         kit_from(files["dice.json"], files["cards.json"], files["races.json"])

@@ -34,12 +34,6 @@ class Automobiles(GameBase):
     def view(self, state: State) -> dict[str, Any]:
         return view(state, rules.options(state))
 
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def seats(self, state: State) -> dict[str, bool]:
-        return dict(zip(state.table.colours, state.table.bots, strict=True))
-
     def dice_chances(self) -> dict[str, dict[str, float]]:
         """No dice: the cubes are drawn from a bag, whose odds change with every draw (AU-50), not a die's."""
         return {}

@@ -7,13 +7,12 @@ files. Nothing here or in the rules hard-codes those values.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from companion.games.automobiles.schema import check_cards, check_cubes, check_tracks
+from companion.games.datafile import read_data
 
 
 @dataclass(frozen=True)
@@ -143,10 +142,7 @@ def kit_from(cubes: dict[str, Any], cards: dict[str, Any], tracks: dict[str, Any
         untranscribed=tuple(t["id"] for t in tracks["tracks"] if "segments" not in t))
 
 
-def read_data(name: str) -> dict[str, Any]:
-    return json.loads(resources.files("companion.games.automobiles").joinpath("data", name).read_text("utf-8"))
-
-
 @cache
 def load_kit() -> Kit:
-    return kit_from(read_data("cubes.json"), read_data("cards.json"), read_data("tracks.json"))
+    files = ("cubes.json", "cards.json", "tracks.json")
+    return kit_from(*(read_data(__package__, name) for name in files))

@@ -10,8 +10,8 @@ from typing import Any
 
 from companion.games.automobiles.kit import load_kit
 from companion.games.automobiles.state import COLOURS, WEAR
-from companion.games.base import log_lines_of, ranked
-from companion.texts import catalog, text
+from companion.games.base import log_lines_by, ranked
+from companion.texts import catalog, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {
     "players": [{"name": "Julia", "colour": "red"}, {"name": "Klaus", "colour": "blue"},
@@ -78,12 +78,12 @@ def place_name(lang: str, track_id: Any, segment: Any) -> str:
     if place is None:
         return str(segment)
     lane, field, k, parts = place
-    name = ui_text(lang, "au_place", lane=lane, field=field) if lane else ui_text(lang, "au_place_field", field=field)
+    name = ui(lang, "au_place", lane=lane, field=field) if lane else ui(lang, "au_place_field", field=field)
     if parts == 1:
         return name
     if parts == 2:
-        return ui_text(lang, "au_place_front" if k else "au_place_rear", place=name)
-    return ui_text(lang, "au_place_part", place=name, part=k + 1)
+        return ui(lang, "au_place_front" if k else "au_place_rear", place=name)
+    return ui(lang, "au_place_part", place=name, part=k + 1)
 
 
 def draw_odds(bag: Mapping[str, int], n: int, refill: Mapping[str, int] | None = None) -> dict[str, Any]:
@@ -220,12 +220,8 @@ def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lan
     return text(lang, key, player=actor) if key else None
 
 
-def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
-              lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
-    return log_lines_of(action, action_line(action, names.get(actor, actor), phase, lang=lang), events,
-                        lambda event: describe_event(event, lang=lang, names=names),
-                        lambda event: event.get("type") in FORCED)
+log_lines = log_lines_by(action_line, describe_event, FORCED)
+"""The lines of one stored action: the choice when no event tells it, then each event the log shows."""
 
 
 # -- game over -------------------------------------------------------------------------------------------------------
@@ -271,35 +267,35 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     cube = cube_name(lang, option.get("colour", ""))
     if kind == "activate":
         extra = [cube_name(lang, option[k]) for k in ("as", "gear") if k in option]
-        extra += [ui_text(lang, f"au_opt_option_{option['option']}")] if "option" in option else []
-        return ui_text(lang, "au_opt_activate", cube=cube) + (f" ({', '.join(extra)})" if extra else "")
+        extra += [ui(lang, f"au_opt_option_{option['option']}")] if "option" in option else []
+        return ui(lang, "au_opt_activate", cube=cube) + (f" ({', '.join(extra)})" if extra else "")
     if kind in ("step", "drive"):
-        label = ui_text(lang, f"au_opt_{kind}", to=place_name(lang, view.get("track"), option.get("to"))) + (
+        label = ui(lang, f"au_opt_{kind}", to=place_name(lang, view.get("track"), option.get("to"))) + (
             f" ({cube_name(lang, option['colour'])})" if "colour" in option else "")
         wear = (view.get("landing_wear") or {}).get(option.get("to"))
-        return label + (" · " + ui_text(lang, "au_opt_wear", n=wear) if wear is not None else "")
+        return label + (" · " + ui(lang, "au_opt_wear", n=wear) if wear is not None else "")
     if kind == "pick":
-        return ui_text(lang, "au_opt_pick", cube=cube, origin=_zone(lang, option.get("from")))
+        return ui(lang, "au_opt_pick", cube=cube, origin=_zone(lang, option.get("from")))
     if kind == "draw":
-        return ui_text(lang, "au_opt_draw", n=option.get("roll"))
+        return ui(lang, "au_opt_draw", n=option.get("roll"))
     if kind == "buy":
         cost = (view.get("costs") or {}).get(option.get("colour"), "?")
-        return ui_text(lang, "au_opt_buy", cube=cube, cost=cost)
+        return ui(lang, "au_opt_buy", cube=cube, cost=cost)
     if kind in ("keep", "sort"):
-        return ui_text(lang, f"au_opt_{kind}", cube=cube, target=_zone(lang, option.get("to")))
+        return ui(lang, f"au_opt_{kind}", cube=cube, target=_zone(lang, option.get("to")))
     if kind == "sponsor":
-        return ui_text(lang, "au_opt_sponsor", sponsor=sponsor_name(option.get("sponsor")))
+        return ui(lang, "au_opt_sponsor", sponsor=sponsor_name(option.get("sponsor")))
     if kind == "keep_sponsor":
         if "remove" in option:
-            return ui_text(lang, "au_opt_keep_sponsor_remove", sponsor=sponsor_name(option["remove"]))
-        return ui_text(lang, "au_opt_keep_sponsor")
+            return ui(lang, "au_opt_keep_sponsor_remove", sponsor=sponsor_name(option["remove"]))
+        return ui(lang, "au_opt_keep_sponsor")
     if kind in ("use_driver", "driver"):
-        return ui_text(lang, f"au_opt_{kind}", driver=str(option.get("driver", "")).replace("driver_", ""))
+        return ui(lang, f"au_opt_{kind}", driver=str(option.get("driver", "")).replace("driver_", ""))
     if kind == "pit_stop":
         actor = next((p for p in view.get("players") or [] if p["colour"] == view.get("current")), {})
-        return ui_text(lang, "au_opt_pit_stop", n=actor.get("active", {}).get(WEAR, 0))
+        return ui(lang, "au_opt_pit_stop", n=actor.get("active", {}).get(WEAR, 0))
     key = f"au_opt_{kind}"
-    return ui_text(lang, key) if key in words else None
+    return ui(lang, key) if key in words else None
 
 
 def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
@@ -310,14 +306,14 @@ def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: st
         return sponsor_help(option, snapshot, lang)
     if kind in ("use_driver", "driver"):
         driver = str(option.get("driver", ""))
-        return {"title": f'{ui_text(lang, "au_driver")} {driver.replace("driver_", "")}',
-                "text": ui_text(lang, card_text_key(driver)), "reference": False}
+        return {"title": f'{ui(lang, "au_driver")} {driver.replace("driver_", "")}',
+                "text": ui(lang, card_text_key(driver)), "reference": False}
     card_id = ((snapshot.get("view") or {}).get("cards") or {}).get(option.get("as") or option.get("colour"))
     if kind not in ("activate", "buy") or card_id is None:
         return None
     kit = load_kit()
     card = kit.fixed_cards.get(card_id) or kit.action_cards.get(card_id)
-    return {"title": card_name(lang, card_id), "text": ui_text(lang, card_text_key(card_id)),
+    return {"title": card_name(lang, card_id), "text": ui(lang, card_text_key(card_id)),
             "reference": card is not None and card.name_de is None}
 
 
@@ -336,17 +332,13 @@ def sponsor_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     k, n = placings.index(actor) + 1, len(placings)  # AU-113: a 2-player race's second place is a middle place
     place = "first" if k == 1 else "last" if k == n and n > 2 else "middle"
     effect = sponsor["effects"][place]
-    special = ui_text(lang, f"au_help_special_{effect['special']}", **effect)
+    special = ui(lang, f"au_help_special_{effect['special']}", **effect)
     # The card's mark leads: two sponsors of one family with the same amounts are still two helps, not one
-    where = ui_text(lang, f"au_help_place_{place}")
-    text = f'{sponsor_name(sponsor_id)}: ' + ui_text(lang, "au_help_sponsor", place=where, n=effect["standard_remove"],
+    where = ui(lang, f"au_help_place_{place}")
+    text = f'{sponsor_name(sponsor_id)}: ' + ui(lang, "au_help_sponsor", place=where, n=effect["standard_remove"],
                                                     special=special)
     if option.get("type") == "keep_sponsor":
         removed = sponsor_name(option.get("remove")) if option.get("remove") else "—"
-        text = f'{ui_text(lang, "au_help_sponsor_keep", sponsor=sponsor_name(own), removed=removed)} {text}'
+        text = f'{ui(lang, "au_help_sponsor_keep", sponsor=sponsor_name(own), removed=removed)} {text}'
     return {"title": option_label(option, snapshot, lang) or f"Sponsor {sponsor_name(sponsor_id)}", "text": text,
             "reference": not effect.get("verified", False)}
-
-
-def ui_text(lang: str, key: str, **fields: Any) -> str:
-    return catalog(lang)["ui"][key].format_map(dict(fields))

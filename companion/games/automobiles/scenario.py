@@ -1,10 +1,7 @@
 """Rule disputes: one player's turn from a table written by hand (``companion rules automobiles apply``).
 
-The formats are in the package README ("Rule disputes"). A Position is a table at the start of a player's turn: the
-track, the cards in play, the variants, the turn order, and each player's car (segment, crossings, lap marker) and
-cubes by colour per zone. The stock is the box less the players' cubes. A Turn is that player's decisions in order,
-as the dashboard sends them (draws with the colours drawn), including the other players' decisions the turn asks
-for (a Boost draw, an rs_blue_1 move). The result is the table after the turn, as a Position, and its events.
+The Position and Turn formats are in the package README ("Rule disputes"); the result is the table after the turn,
+as a Position, and its events.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Schema checks for the Automobiles data files (``data/cubes.json``, ``cards.json``, ``tracks.json``).
-
-Card costs and values, sponsor amounts and the printed tracks are not in the rules text: the shipped numbers are
-placeholders (``cost_value_verified: false``, ``"reference": true``). A table transcribes its printed game into these
-files; a mistake fails at load naming the file and the field, with what was expected.
+"""Schema checks for the Automobiles data files (``data/cubes.json``, ``cards.json``, ``tracks.json``): a table's
+mistake in them fails at load naming the file and the field, with what was expected (see ``kit.py``).
 
 >>> check_cubes({"cubes": [{"id": "white", "count": "30"}]}, "cubes.json")
 Traceback (most recent call last):
@@ -14,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.datafile import DataError, get, int_range, one_of, unique_ids
+from companion.games.datafile import DataError, check_fields, get, int_range, one_of, unique_ids
 
 CUBE_KINDS = ("gear", "action", "wear")
 GEARS = {"white": 3, "light_grey": 4, "dark_grey": 5, "black": 6}
@@ -22,6 +19,9 @@ GEARS = {"white": 3, "light_grey": 4, "dark_grey": 5, "black": 6}
 DURATIONS = ("instant", "turn")
 SOURCES = ("base", "racing_season")
 GRID_SIDES = ("behind_line", "ahead_of_line")
+CUBE_FIELDS = {"name_de": str, "count": range(1, 1000), "kind": CUBE_KINDS, "starting_bag": range(100), "buyable": bool}
+CARD_FIELDS = {"colour": str, "category": str, "source": SOURCES, "value": range(100),
+               "cost_value_verified": bool, "duration": DURATIONS, "effect": dict}
 
 
 def check_cubes(data: Any, source: str) -> None:
@@ -30,11 +30,7 @@ def check_cubes(data: Any, source: str) -> None:
     unique_ids(cubes, source, "cubes")
     for i, cube in enumerate(cubes):
         where = f"cubes[{i}]"
-        get(cube, "name_de", str, source, where)
-        int_range(cube, "count", 1, 999, source, where)
-        kind = one_of(cube, "kind", CUBE_KINDS, source, where)
-        int_range(cube, "starting_bag", 0, 99, source, where)
-        get(cube, "buyable", bool, source, where)
+        kind = check_fields(cube, CUBE_FIELDS, source, where)["kind"]
         if kind == "gear" and GEARS.get(cube["id"]) != int_range(cube, "gear", 3, 6, source, where):
             raise DataError(source, f"{where}.gear", f"{cube['id']} is gear {GEARS.get(cube['id'])} (AU-1)")
     total = sum(c["count"] for c in cubes)
@@ -47,15 +43,9 @@ def check_cubes(data: Any, source: str) -> None:
 
 
 def _card(card: Any, source: str, where: str) -> None:
-    get(card, "colour", str, source, where)
-    get(card, "category", str, source, where)
-    one_of(card, "source", SOURCES, source, where)
-    if card.get("cost") is not None:
+    effect = check_fields(card, CARD_FIELDS, source, where)["effect"]
+    if card.get("cost") is not None:  # null: a cost not printed in the rules text
         int_range(card, "cost", 0, 99, source, where)
-    int_range(card, "value", 0, 99, source, where)
-    get(card, "cost_value_verified", bool, source, where)
-    one_of(card, "duration", DURATIONS, source, where)
-    effect = get(card, "effect", dict, source, where)
     get(effect, "type", str, source, f"{where}.effect")
     get(card, "rule", str, source, where)
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.automobiles.kit import read_data
 from companion.games.automobiles.setup import opening_draw
 from companion.games.automobiles.stages import BIG, pick, wait
 from companion.games.automobiles.state import COLOURS, EMPTY, WEAR, Stage, State, Turn, count, rank_key, seat
 from companion.games.base import Action, Event
+from companion.games.datafile import read_data
 
 
 def placings(state: State) -> list[int]:
@@ -21,7 +21,7 @@ def placings(state: State) -> list[int]:
 
 def season_points(place: int, players: int, race: int) -> int:
     """AU-115: first place 4..8 by race, a middle place 3, last place 2; the second of two scores as middle."""
-    table = read_data("cards.json")["season_points"]
+    table = read_data(__package__, "cards.json")["season_points"]
     if place == 1:
         return table["first"][race - 1]
     if place == players and players > 2:

@@ -7,7 +7,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.automobiles.kit import Kit, load_kit, read_data
+from companion.games.automobiles.kit import Kit, load_kit
 from companion.games.automobiles.stages import draw
 from companion.games.automobiles.state import (
     ACTION_COLOURS,
@@ -26,6 +26,7 @@ from companion.games.automobiles.state import (
     seat,
 )
 from companion.games.base import Action, Event, IllegalAction, read_seats
+from companion.games.datafile import read_data
 
 CAR_COLOURS = ("red", "blue", "yellow", "green", "white")
 """AU-6: five cars; their colours are not in the seed, so they are a setting (the actors' ids)."""
@@ -89,7 +90,7 @@ def _suggested_set(kit: Kit, set_id: Any) -> dict[str, str]:
     a set whose list is not in the seed cannot be chosen."""
     if set_id is None:
         return {}
-    sets = {s["id"]: s for s in read_data("cards.json")["suggested_sets"]}
+    sets = {s["id"]: s for s in read_data(__package__, "cards.json")["suggested_sets"]}
     if set_id not in sets or not sets[set_id].get("names_de"):
         usable = sorted(k for k, s in sets.items() if s.get("names_de"))
         raise IllegalAction("AU-98", f"card_set must be a suggested set with its card list, got {set_id!r}",

@@ -26,7 +26,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from companion.fairness import uniform
 from companion.games.base import (
     OVER,
     Action,
@@ -39,7 +38,6 @@ from companion.games.base import (
     apply_in_phase,
     enter,
     read_seats,
-    roll_uniform,
 )
 from companion.games.chariot_race import luck as odds
 from companion.games.chariot_race.board import NO_SPACE, SPEAR_RANGE, STEPS, Board, load_board
@@ -616,18 +614,8 @@ class ChariotRace(GameBase):
     def view(self, state: State) -> dict[str, Any]:
         return view(state)
 
-    def is_over(self, state: State) -> bool:
-        return state.phase == OVER
-
     def seats(self, state: State) -> dict[str, bool]:
         return {car.id: car.bot for car in state.cars}
-
-    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
-        return roll_uniform(self.die_faces, option, rng)
-
-    def dice_chances(self) -> dict[str, dict[str, float]]:
-        """CR-1: five like dice, each face as often as it is printed (steer twice)."""
-        return {self.dice_set: uniform(self.die_faces)}
 
 
 # ---------------------------------------------------------------------------------------------------------- view

@@ -11,7 +11,6 @@ from __future__ import annotations
 from companion.games.base import GameBase
 from companion.games.cubitos import luck, rules, scenario
 from companion.games.cubitos.kit import load_kit
-from companion.games.cubitos.state import State
 
 
 class Cubitos(GameBase):
@@ -32,12 +31,6 @@ class Cubitos(GameBase):
     def die_faces(self) -> tuple[str, ...]:
         """Every face the camera can read, ``"<die type>/<face label>"`` (RULES.md §19), from ``dice.json``."""
         return tuple(name for names in load_kit().face_names.values() for name in names)
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def seats(self, state: State) -> dict[str, bool]:
-        return dict(zip(state.table.colours, state.table.bots, strict=True))
 
     def dice_chances(self) -> dict[str, dict[str, float]]:
         """Each die type (its colour, the greys, the lead die) -> its faces as ``die_faces`` names them, each as

@@ -7,17 +7,16 @@ edits the data files; nothing here or in the rules hard-codes those values.
 
 from __future__ import annotations
 
-import json
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
-from importlib import resources
 from math import prod
 from typing import Any
 
 from companion.games.cubitos.schema import check_cards, check_dice, check_kit, check_races
+from companion.games.datafile import read_data
 
 LEAD = "lead"
 
@@ -289,10 +288,6 @@ def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any])
                ability_colours=tuple(d.colour for d in die_types.values() if d.kind == "ability"))
 
 
-def read_data(name: str) -> dict[str, Any]:
-    return json.loads(resources.files("companion.games.cubitos").joinpath("data", name).read_text("utf-8"))
-
-
 @cache
 def load_kit() -> Kit:
-    return kit_from(read_data("dice.json"), read_data("cards.json"), read_data("races.json"))
+    return kit_from(*(read_data(__package__, name) for name in ("dice.json", "cards.json", "races.json")))

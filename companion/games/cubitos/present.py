@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import log_lines_of, ranked
+from companion.games.base import log_lines_by, ranked
 from companion.games.cubitos.kit import Ability, load_kit
 from companion.texts import catalog, colour, text, ui
 
@@ -126,10 +126,8 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
     if kind == "ability":
         return text(lang, "cu_ability_manual" if event.get("manual") else "cu_ability", fields,
                     card=_card_of(lang, event.get("ability")))
-    if kind == "gained":
-        return text(lang, "cu_gained", fields, amounts=_amounts(lang, event))
-    if kind == "support":
-        return text(lang, "cu_support", fields, amounts=_amounts(lang, event))
+    if kind in ("gained", "support"):
+        return text(lang, f"cu_{kind}", fields, amounts=_amounts(lang, event))
     if kind == "turned":
         return text(lang, "cu_turned", fields, face=catalog(lang)["log"].get(f"cu_face_{event.get('face')}",
                                                                               event.get("face")))
@@ -173,12 +171,8 @@ def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lan
     return None
 
 
-def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
-              lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
-    return log_lines_of(action, action_line(action, names.get(actor, actor), phase, lang=lang), events,
-                        lambda event: describe_event(event, lang=lang, names=names),
-                        lambda event: event.get("type") in FORCED)
+log_lines = log_lines_by(action_line, describe_event, FORCED)
+"""The lines of one stored action: the choice when no event tells it, then each event the log shows."""
 
 
 # -- game over -------------------------------------------------------------------------------------------------------

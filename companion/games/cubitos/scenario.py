@@ -1,10 +1,7 @@
 """Rule disputes: one player's decisions from a table written by hand (``companion rules cubitos apply``).
 
-The formats are in the package README ("Rule disputes"). A Position is a table waiting for a decision: the race,
-the round, the lead player, the phase and whose decision it is, and each player's dice (by type, per zone; active
-dice with the face they show), resources, runner and round flags. The stock is the box less the players' dice. A
-Turn is one player's decisions in order, as the dashboard sends them. The result is the table after them, as a
-Position, and the events they caused.
+The Position and Turn formats are in the package README ("Rule disputes"); the result is the table after the
+decisions, as a Position, and the events they caused.
 """
 
 from __future__ import annotations

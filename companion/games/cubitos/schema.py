@@ -1,7 +1,5 @@
-"""Schema checks for the Cubitos data files (``data/dice.json``, ``cards.json``, ``races.json``).
-
-A table transcribes its printed dice faces, card costs, fan track and tracks into these files (the shipped values
-are placeholders marked ``reference``); a mistake fails at load naming the file and the field, with what was expected.
+"""Schema checks for the Cubitos data files (``data/dice.json``, ``cards.json``, ``races.json``): a table's
+mistake in them fails at load naming the file and the field, with what was expected (see ``kit.py``).
 
 >>> check_dice({"dice": [{"id": "red", "faces": []}]}, "dice.json")
 Traceback (most recent call last):
@@ -13,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.datafile import DataError, get, int_range, one_of, unique_ids
+from companion.games.datafile import DataError, check_fields, get, int_range, one_of, unique_ids
 
 FACE_AMOUNTS = ("coins", "steps", "credits", "swords")
 FACE_SYMBOLS = ("team", "special")
@@ -27,6 +25,11 @@ SPACE_KINDS = ("start", "finish", "open", "water")
 BONUS_TYPES = ("credits", "fans", "give_back", "take_die", "take_die_max_cost")
 TIE_RULES = ("nase_vorn", "nobody")
 SERIES = ("blue", "gold", "free")
+DIE_FIELDS = {"name_de": str, "kind": DIE_KINDS, "colour": str, "count_total": range(1, 100),
+              "start_per_player": range(100), "buyable": bool, "reference": bool}
+CARD_FIELDS = {"name_de": str, "colour": str, "cost": range(100), "cost_is_reference": bool}
+ABILITY_FIELDS = {"id": str, "slot": SLOTS, "timing": TIMINGS, "window": WINDOWS, "event": EVENTS, "mandatory": bool,
+                  "dice_used": range(1, 10), "rule": str}
 
 
 def _list(obj: Any, key: str, source: str, where: str = "", *, least: int = 0) -> list[Any]:
@@ -55,13 +58,7 @@ def check_dice(data: Any, source: str) -> None:
     unique_ids(dice, source, "dice")
     for i, die in enumerate(dice):
         where = f"dice[{i}]"
-        get(die, "name_de", str, source, where)
-        kind = one_of(die, "kind", DIE_KINDS, source, where)
-        get(die, "colour", str, source, where)
-        int_range(die, "count_total", 1, 99, source, where)
-        int_range(die, "start_per_player", 0, 99, source, where)
-        get(die, "buyable", bool, source, where)
-        get(die, "reference", bool, source, where)
+        kind = check_fields(die, DIE_FIELDS, source, where)["kind"]
         cost = die.get("cost")
         if kind == "ability" and cost != "from_card":
             raise DataError(source, f"{where}.cost", f"an ability die's cost comes from its card: 'from_card', got "
@@ -90,22 +87,12 @@ def check_cards(data: Any, source: str) -> None:
     unique_ids(cards, source, "cards")
     for i, card in enumerate(cards):
         where = f"cards[{i}]"
-        get(card, "name_de", str, source, where)
-        get(card, "colour", str, source, where)
-        int_range(card, "cost", 0, 99, source, where)
-        get(card, "cost_is_reference", bool, source, where)
+        check_fields(card, CARD_FIELDS, source, where)
         if card.get("sword_tie_rule") is not None:
             one_of(card, "sword_tie_rule", TIE_RULES, source, where)
         for k, ability in enumerate(_list(card, "abilities", source, where, least=1)):
             place = f"{where}.abilities[{k}]"
-            get(ability, "id", str, source, place)
-            one_of(ability, "slot", SLOTS, source, place)
-            one_of(ability, "timing", TIMINGS, source, place)
-            one_of(ability, "window", WINDOWS, source, place, required=False)
-            one_of(ability, "event", EVENTS, source, place, required=False)
-            get(ability, "mandatory", bool, source, place)
-            int_range(ability, "dice_used", 1, 9, source, place, required=False)
-            get(ability, "rule", str, source, place)
+            check_fields(ability, ABILITY_FIELDS, source, place, optional=("window", "event", "dice_used"))
             check_effects(ability.get("effects"), source, f"{place}.effects")
 
 

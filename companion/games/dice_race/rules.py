@@ -22,7 +22,6 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from companion.fairness import uniform
 from companion.games.base import (
     OVER,
     Action,
@@ -36,7 +35,6 @@ from companion.games.base import (
     apply_in_phase,
     pip_luck,
     read_seats,
-    roll_uniform,
 )
 
 GOAL = 20
@@ -140,18 +138,8 @@ class DiceRace(GameBase):
             "winner": state.winner,
         }
 
-    def is_over(self, state: State) -> bool:
-        return state.phase == OVER
-
     def seats(self, state: State) -> dict[str, bool]:
         return {seat.name: seat.bot for seat in state.seats}
-
-    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
-        return roll_uniform(self.die_faces, option, rng)
-
-    def dice_chances(self) -> dict[str, dict[str, float]]:
-        """One six-sided die."""
-        return {self.dice_set: uniform(self.die_faces)}
 
     def luck(self, before: State, action: Mapping[str, Any], after: State) -> list[Luck]:
         """The roll's pips against a fair die's mean; the seats are the players' names (the base's ``player_of``)."""

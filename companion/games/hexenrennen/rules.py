@@ -27,7 +27,6 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.fairness import uniform
 from companion.games.base import (
     OVER,
     Action,
@@ -37,7 +36,6 @@ from companion.games.base import (
     Phase,
     Prompt,
     apply_in_phase,
-    roll_uniform,
 )
 from companion.games.hexenrennen import luck as odds
 from companion.games.hexenrennen.kit import MAGIC
@@ -572,18 +570,8 @@ class HexenRennen(GameBase):
     def view(self, state: State) -> dict[str, Any]:
         return view(state)
 
-    def is_over(self, state: State) -> bool:
-        return state.phase == OVER
-
     def seats(self, state: State) -> dict[str, bool]:
         return {clan: clan in state.bots for clan in state.clans}
-
-    def roll_dice(self, state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
-        return roll_uniform(self.die_faces, option, rng)
-
-    def dice_chances(self) -> dict[str, dict[str, float]]:
-        """One six-sided die."""
-        return {self.dice_set: uniform(self.die_faces)}
 
 
 def info(state: State) -> dict[str, Any]:
