@@ -27,6 +27,9 @@
 #   --no-install        do not run install-pi.sh: the kept root's venv as it is (an editable install, so it runs the
 #                       code just copied in). For when PyPI cannot be reached from the root (pip under qemu on a
 #                       busy machine: a TLS handshake of 14 s, which a proxy may reset); the install line says SKIP
+#   --resume            the tests step skips the tests that passed in an earlier run on the same code (each passed
+#                       test is written down as it passes, so a run stopped midway goes on where it was; a test's
+#                       code is its folder and what it tests, deploy/pi_check_resume.py); the line says how many
 #   -h, --help          this text
 # Environment: PI_CHECK_MIRROR (default http://deb.debian.org/debian), PI_CHECK_HOST_COMPANION (this machine's
 # companion for the reference reading; default .venv/bin/companion of this checkout, built by `make demo`).
@@ -47,6 +50,7 @@ BASE_PACKAGES=systemd,systemd-sysv,ca-certificates,hostname
 DRY_RUN=0
 REBUILD=0
 INSTALL=1
+RESUME=0
 
 usage() { sed -n '2,/^set -Euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 
@@ -56,6 +60,7 @@ while [ $# -gt 0 ]; do
         --root) ROOT=${2:?--root needs a folder}; shift ;;
         --rebuild) REBUILD=1 ;;
         --no-install) INSTALL=0 ;;
+        --resume) RESUME=1 ;;
         --photo) PHOTO=${2:?--photo needs a file}; shift ;;
         --tests) TESTS=${2:?--tests needs pytest arguments}; shift ;;
         -h | --help) usage; exit 0 ;;
@@ -362,11 +367,17 @@ tests() {
     fi
     # Not the browser tests (no Chromium or Playwright in a Pi's install); tests needing torch (training only, not a
     # runtime dependency) skip themselves. -rs lists each skip with its reason, which the step's line names.
-    local status=0 skipped
-    in_root sh -c "cd $PREFIX && .venv/bin/python -m pytest -q -rs -p no:cacheprovider -m 'not browser' $TESTS" ||
-        status=$?
+    # Each passed test is written down as it passes (outside the code folder, which each run copies anew); --resume
+    # skips those that passed on the same code, so hours of emulated tests can be run in more than one sitting.
+    local status=0 skipped resumed done=/var/lib/pi-check/tests-passed.txt
+    run mkdir -p "$ROOT$(dirname "$done")" || return
+    [ "$RESUME" = 1 ] || run rm -f "$ROOT$done" || return
+    local pytest="PI_CHECK_DONE=$done .venv/bin/python -m pytest -q -rs -p no:cacheprovider -p deploy.pi_check_resume"
+    in_root sh -c "cd $PREFIX && $pytest -m 'not browser' $TESTS" || status=$?
     [ "$DRY_RUN" = 0 ] || return 0
     DETAIL="$TESTS: $(grep -E ' (passed|failed|error)' "$LOGS/tests.log" | tail -n 1 | tr -d '=' | xargs)"
+    resumed=$(sed -n -E 's/^pi-check resume: ([0-9]+) passed before.*/\1/p' "$LOGS/tests.log")
+    [ "${resumed:-0}" = 0 ] || DETAIL+=" (and $resumed passed in earlier runs on the same code, --resume)"
     # "SKIPPED [2] tests/vision/test_detector.py:130: could not import 'torch'..." -> "2 torch".
     skipped=$(sed -n -E "s/^SKIPPED \[([0-9]+)\] .*could not import '([^']+)'.*/\1 \2/p" "$LOGS/tests.log" |
         awk '{n[$2] += $1} END {for (m in n) printf "%s%d need %s", (i++ ? ", " : ""), n[m], m}')

@@ -6,8 +6,10 @@ latest summary stands in deploy/README.md.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,7 +56,11 @@ def test_the_plan_builds_an_arm64_trixie_root_and_checks_the_install_in_it(tmp_p
         "companion demo --host 127.0.0.1 --port",
         "/healthz",
         # the rules and vision tests, all of them but the browser's (a Pi has no Playwright)
-        "python -m pytest -q -rs -p no:cacheprovider -m 'not browser' tests/games tests/vision",
+        "python -m pytest -q -rs -p no:cacheprovider -p deploy.pi_check_resume -m 'not browser' tests/games "
+        "tests/vision",
+        # what passes is written down, beside the code (copied anew each run), for a later --resume
+        "PI_CHECK_DONE=/var/lib/pi-check/tests-passed.txt",
+        f"rm -f {root}/var/lib/pi-check/tests-passed.txt",
     ]:
         assert expected in text, f"{expected!r} missing from the plan:\n{text}"
     assert "(dry run: nothing was changed)" in text
@@ -90,3 +96,36 @@ def test_no_install_keeps_the_roots_venv_and_checks_the_copied_code_with_it(tmp_
     text = plan(tmp_path, "--no-install")
     assert "install-pi.sh --no-start" not in text and "--no-install: install-pi.sh not run" in text
     assert "companion doctor" in text and "-m 'not browser' tests/games tests/vision" in text
+
+
+def test_a_resumed_tests_step_skips_what_passed_on_the_same_code_and_reruns_what_changed(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "tests" / "games").mkdir(parents=True)
+    (project / "tests" / "vision").mkdir()
+    (project / "companion").mkdir()
+    (project / "vision").mkdir()
+    (project / "pyproject.toml").write_text("[tool.pytest.ini_options]\n")
+    (project / "companion" / "rules.py").write_text("ANSWER = 42\n")
+    (project / "vision" / "eye.py").write_text("SEEN = 1\n")
+    (project / "tests" / "games" / "test_rules.py").write_text("def test_rules():\n    assert True\n")
+    (project / "tests" / "vision" / "test_eye.py").write_text("def test_eye():\n    assert True\n")
+    done = tmp_path / "passed.txt"
+
+    def run_tests() -> str:
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "pi_check_resume", "tests"],
+            cwd=project, capture_output=True, text=True, timeout=120,
+            env={**os.environ, "PI_CHECK_DONE": str(done), "PYTHONPATH": str(CHECK.parent)})
+        assert result.returncode in (0, 5), result.stdout + result.stderr  # 5: every test deselected
+        return result.stdout
+
+    assert "2 passed" in run_tests()
+    assert "pi-check resume: 2 passed before on the same code" in run_tests()
+    (project / "vision" / "eye.py").write_text("SEEN = 2\n")  # the vision tests' code changed, not the games'
+    second = run_tests()
+    assert "1 passed" in second and "pi-check resume: 1 passed before" in second
+
+
+def test_resume_keeps_what_earlier_runs_wrote_down(tmp_path: Path) -> None:
+    assert "tests-passed.txt" in plan(tmp_path, "--resume")
+    assert "rm -f" not in plan(tmp_path, "--resume").split("==> tests")[1]

@@ -1,0 +1,76 @@
+"""A pytest plugin for `pi-check.sh --resume`: emulated arm64 runs the rules and vision tests for hours, more than one
+sitting, so each passed test is written down as it passes and a later run skips it while its code is unchanged.
+
+A test's code is what its folder tests: tests/games the companion package, tests/vision the vision package and the
+models (vision never imports the companion, games never import vision). Its key is a hash of those files, the test
+folder and the shared test setup, so any change to them runs the test again.
+
+    PI_CHECK_DONE=done.txt python -m pytest -p pi_check_resume tests/games tests/vision
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED = ("tests/conftest.py", "pyproject.toml")
+CODE = {"games": ("companion",), "vision": ("vision", "models")}
+
+
+def tree_hash(root: Path, paths: list[str]) -> str:
+    """The hash of every file under `paths` (names and contents), caches left out."""
+    sha = hashlib.sha256()
+    for path in paths:
+        top = root / path
+        files = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
+        for file in files:
+            if "__pycache__" in file.parts:
+                continue
+            sha.update(str(file.relative_to(root)).encode() + b"\0" + file.read_bytes() + b"\0")
+    return sha.hexdigest()[:16]
+
+
+class Resume:
+    def __init__(self, root: Path, done: Path) -> None:
+        self.root, self.done = root, done
+        self.keys: dict[str, str] = {}
+        self.skipped = 0
+
+    def key(self, nodeid: str) -> str:
+        folder = nodeid.split("/")[1] if nodeid.startswith("tests/") else ""
+        if folder not in self.keys:
+            self.keys[folder] = tree_hash(self.root, [*CODE.get(folder, ("companion", "vision", "models")),
+                                                      f"tests/{folder}", *SHARED])
+        return self.keys[folder]
+
+    def passed_before(self) -> set[str]:
+        if not self.done.exists():
+            return set()
+        lines = (line.split(" ", 1) for line in self.done.read_text(encoding="utf-8").splitlines())
+        return {f"{key} {nodeid}" for key, nodeid in (p for p in lines if len(p) == 2)}
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
+        before = self.passed_before()
+        kept = [item for item in items if f"{self.key(item.nodeid)} {item.nodeid}" not in before]
+        self.skipped = len(items) - len(kept)
+        if self.skipped:
+            config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+            items[:] = kept
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == "call" and report.passed:
+            with self.done.open("a", encoding="utf-8") as f:
+                f.write(f"{self.key(report.nodeid)} {report.nodeid}\n")
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:  # noqa: ANN001 (pytest's own type is private)
+        terminalreporter.write_line(f"pi-check resume: {self.skipped} passed before on the same code, not run again")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    done = os.environ.get("PI_CHECK_DONE")
+    if done:
+        config.pluginmanager.register(Resume(Path(config.rootpath), Path(done)), "pi_check_resume_state")
