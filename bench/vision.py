@@ -135,8 +135,9 @@ def _real_photo_ms(classifier, detector, verifiers: dict[str, object], rounds: i
     return {name: np.asarray(v) for name, v in ms.items()}
 
 
-def run(verifier: bool = True) -> dict:
-    """`verifier`: the shipped die verifier checks the detector's boxes (False: every box is taken)."""
+def run(verifier: str | Path | None = "shipped") -> dict:
+    """`verifier`: the die verifier that checks the detector's boxes, "shipped" or a card's path (None: every box is
+    taken)."""
     from vision.classify import Classifier
     from vision.pipeline import Pipeline
     from vision.segment import crops
@@ -156,11 +157,11 @@ def run(verifier: bool = True) -> dict:
         print(machine_line(machine))
         print(f"pinned to core 0, 1 onnxruntime thread; model: {model}")
         from vision.detector import shipped_detector
-        from vision.verify import shipped_verifier
+        from vision.verify import load_verifier, shipped_verifier
 
         detector = shipped_detector()
-        checker = shipped_verifier() if verifier else None
-        print(f"die verifier: {'models/dice_verifier.onnx' if checker else 'none'}")
+        checker = shipped_verifier() if verifier == "shipped" else load_verifier(verifier) if verifier else None
+        print(f"die verifier: {checker.card.path if checker else 'none'}")
         results: dict = {
             "cpu": machine["cpu"],
             "model": model,
@@ -276,7 +277,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--no-verifier", action="store_true", help="take every box the detector finds (no die verifier)"
     )
+    parser.add_argument("--verifier", type=Path, help="another die verifier card (.json) than the shipped one")
     args = parser.parse_args()
-    figures = run(verifier=not args.no_verifier)
-    if not args.no_verifier:  # the README's figures are what the app runs
+    figures = run(verifier=None if args.no_verifier else args.verifier or "shipped")
+    if not (args.no_verifier or args.verifier):  # the README's figures are what the app runs
         record("vision", figures)

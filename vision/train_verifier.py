@@ -1,6 +1,7 @@
 """Train the die verifier (`vision.verify`): a tiny net that tells a die's crop from anything else the detector finds.
 
-    python -m vision.train_verifier --scenes 1600 --minutes 12 --out models/dice_verifier.json
+    python -m vision.train_verifier --scenes 2000 --minutes 12 --data /tmp/verifier.npz --out models/dice_verifier.json
+    python bench/rolls.py --real val --sweep-verifier 0.02,0.05,0.1,0.2,0.5   # then set the card's threshold
 
 Data, renders only (`vision.synth`, every dice set, the TRAINING surfaces and this trainer's own seeds: never
 `bench/rolls.py`'s table seeds, nor the validation or held-out surfaces): game tables (`render_table`: pieces, close
@@ -9,7 +10,7 @@ clutter (`vision.train_detector.clutter`), half through a real camera's look (`v
 detector reads each scene; every crop is cut as the pipeline cuts it (`vision.segment.crops`):
 - dice: the detector's box of each die it finds, and the die's true box (its silhouette, as the detector's boxes
   are drawn) shifted and scaled a little, for every die, found or not;
-- not dice: what the detector invents (hard negatives: boxes whose centre lies on no die, or on a close die but far
+- not dice: what the detector invents (hard negatives: boxes whose centre lies on no die, or on a die but far
   smaller than it, a pip), each piece on the table (`vision.synth.pieces`) whole and a die-sized window of it, the
   pips of close dice, and a die-sized patch of bare surface.
 
@@ -36,8 +37,8 @@ SIZE = 32
 SEED = 81000  # this trainer's scenes: seed + k (bench/rolls.py's tables use 52000 and 62000 onwards)
 KINDS = ("die_found", "die_true", "invented", "piece", "pip", "surface")  # what each crop is, for counts and weights
 HARD_WEIGHT = 3.0  # an invented die weighs this many crops of other kinds: they are what the verifier is for
-CLOSE_PX = 60  # a die this wide or wider is close to the camera: its pips may be found as dice of their own
-PIP_RATIO = 0.6  # a box on a close die but smaller than this share of the die's is a pip, not the die
+CLOSE_PX = 60  # a die this wide or wider is close to the camera: its pips are cut as negatives
+PIP_RATIO = 0.6  # a box on a die but smaller than this share of the die's is a pip or a part, not the die
 
 
 def true_blob(die: SceneDie) -> Blob:
@@ -68,7 +69,7 @@ def scene_blobs(scene: Scene, found: list[Blob], rng: np.random.Generator) -> li
     truths = [true_blob(d) for d in scene.dice]
     for blob in found:
         k = on_die(blob.center, scene)
-        if k is None or (scene.dice[k].size >= CLOSE_PX and blob.size < PIP_RATIO * truths[k].size):
+        if k is None or blob.size < PIP_RATIO * truths[k].size:
             out.append((blob, KINDS.index("invented")))
         else:
             out.append((blob, KINDS.index("die_found")))
@@ -272,7 +273,7 @@ def card(out: Path, trained_on: dict, accuracy: dict) -> Card:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=1600, help="rendered training scenes (default 1600)")
+    parser.add_argument("--scenes", type=int, default=2000, help="rendered training scenes (default 2000)")
     parser.add_argument("--minutes", type=float, default=12.0, help="training time on one thread")
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--threshold", type=float, default=0.5, help="die probability kept (choose it on validation)")

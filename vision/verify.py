@@ -4,7 +4,7 @@ On a game table the detector also finds number tokens, coins, a phone, a cable, 
 camera; its heat map sees a die-like spot, not the whole thing. The verifier reads each box's crop (cut as the
 classifier cuts it, `vision.segment.crops`) with a tiny net trained by `vision.train_verifier` on renders of every
 dice set, and keeps a box when the net's probability of a die reaches the card's threshold (chosen on the
-validation photos and scenes: `bench/rolls.py --real val --table --sweep-verifier`).
+validation photos, plain scenes and game tables: `bench/rolls.py --real val --sweep-verifier`).
 
     verifier = Verifier.load(DEFAULT_CARD)        # raises ValueError (CardError, ModelError) if unusable
     blobs = verifier.keep(frame, detector.find(frame))
