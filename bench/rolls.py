@@ -4,7 +4,8 @@ Run: `python bench/rolls.py` (what `make bench` runs: real-d6-tray TEST split an
 `python bench/rolls.py --real val` to choose between detectors on the VALIDATION photos (the latest fifth of the
 real train split by photo time, as `vision.train.split_by_time` holds them out): the test split is for reporting
 only. Every photo is read in automatic mode (no tray calibration, a fresh pipeline per photo: each is a table of its
-own), as `companion detect --dice SET` reads it. A roll is one of:
+own), as `companion detect --dice SET` reads it: the detector's boxes pass the die verifier (`vision.verify`) when its
+model is shipped (`--no-verifier` compares without it, `--verifier CARD` measures another). A roll is one of:
 
 - right: as many dice as were rolled, none below the table's `min_confidence`, the faces those of the truth;
 - asks, count: the camera found more or fewer dice than were rolled (the table refuses to confirm);
