@@ -4,7 +4,8 @@ Run: `python bench/rolls.py` (what `make bench` runs: real-d6-tray TEST split an
 `python bench/rolls.py --real val` to choose between detectors on the VALIDATION photos (the latest fifth of the
 real train split by photo time, as `vision.train.split_by_time` holds them out): the test split is for reporting
 only. Every photo is read in automatic mode (no tray calibration, a fresh pipeline per photo: each is a table of its
-own), as `companion detect --dice SET` reads it. A roll is one of:
+own), as `companion detect --dice SET` reads it: the detector's boxes pass the die verifier (`vision.verify`) when its
+model is shipped (`--no-verifier` compares without it, `--verifier CARD` measures another). A roll is one of:
 
 - right: as many dice as were rolled, none below the table's `min_confidence`, the faces those of the truth;
 - asks, count: the camera found more or fewer dice than were rolled (the table refuses to confirm);
@@ -221,9 +222,11 @@ def table_scenes(dice_set: str, count: int = SYNTH_SCENES, seed: int = TABLE_SEE
 # -- report --------------------------------------------------------------------------------------------------------
 
 
-def automatic(classifier: Classifier, detector: object = "shipped") -> Callable[[np.ndarray], list[DieReading]]:
+def automatic(
+    classifier: Classifier, detector: object = "shipped", verifier: object = "shipped"
+) -> Callable[[np.ndarray], list[DieReading]]:
     """What `companion detect` does with one photo: a fresh pipeline, no calibration."""
-    return lambda image: Pipeline(None, classifier, detector=detector).detect(image)
+    return lambda image: Pipeline(None, classifier, detector=detector, verifier=verifier).detect(image)
 
 
 def print_table(title: str, bands: dict[str, Tally], ms: list[float]) -> dict:
@@ -254,28 +257,33 @@ def run(
     synthetic: bool = False,
     scenes: int = SYNTH_SCENES,
     table: bool = False,
+    verifier: object = "shipped",
 ) -> dict:
-    """`detector`: "shipped" (what the app runs), None (the classical segmenter) or a `vision.detector.Detector`.
+    """`detector`: "shipped" (what the app runs), None (the classical segmenter) or a `vision.detector.Detector`;
+    `verifier` likewise (None: every box the detector finds is taken).
     `scenes` per dice set: 60 tell a poor detector from a good one, not two good ones apart (with ``--real val
     --synthetic``: on 60 scenes a set run 3 left 8 dice missed or invented and run 7 7; on 300, 68 and 39:
     models/dice_detector.md)."""
     machine, missing = open_benchmark()
     name = {"shipped": "the shipped detector if it loads", None: "classical segmenter"}.get(detector, "given detector")
-    print(f"dice found by: {name}")
-    results: dict = {"machine": machine, "min_confidence": MIN_CONFIDENCE}
+    checked = {"shipped": "the shipped die verifier if it loads", None: "no die verifier"}.get(
+        verifier, "given verifier"
+    )
+    print(f"dice found by: {name}; boxes checked by: {checked}")
+    results: dict = {"machine": machine, "min_confidence": MIN_CONFIDENCE, "verifier": verifier is not None}
     if missing:
         print(f"real photos skipped: {missing}")
         results["real"] = {"skipped": missing}
     else:
         classifier = Classifier.load(MODELS_DIR / "d6.json", threads=1)
-        bands, ms, misses = tally_rolls(real_photos(real), automatic(classifier, detector))
+        bands, ms, misses = tally_rolls(real_photos(real), automatic(classifier, detector, verifier))
         why = "the latest fifth of train, for choosing" if real == "val" else "reporting only"
         title = f"real-d6-tray {real} split ({why}), 640x640, automatic mode, d6 model:"
         results[f"real_{real}"] = print_table(title, bands, ms)
         if show_misses:
             for miss in misses:
                 print("   ", *miss)
-    if real == "test" or synthetic:
+    if real == "test" or synthetic or table:
         from vision.synth import dice_set_names
 
         for dice_set in dice_set_names():  # every set the renderer knows and a classifier reads
@@ -288,7 +296,7 @@ def run(
             # held-out surfaces report; with the validation photos, the validation surfaces are for choosing
             surfaces = HELD_OUT_BACKGROUNDS if real == "test" else VALIDATION_BACKGROUNDS
             bands, ms, _ = tally_rolls(
-                synthetic_scenes(dice_set, scenes, surfaces=surfaces), automatic(classifier, detector)
+                synthetic_scenes(dice_set, scenes, surfaces=surfaces), automatic(classifier, detector, verifier)
             )
             results[f"synthetic_{dice_set}"] = print_table(
                 f"synthetic {dice_set}, {scenes} scenes 640x480 on {', '.join(surfaces)}, automatic mode:", bands, ms
@@ -296,7 +304,7 @@ def run(
             if table:
                 seed = TABLE_SEED if real == "test" else TABLE_VAL_SEED
                 bands, ms, misses = tally_rolls(
-                    table_scenes(dice_set, scenes, seed, surfaces), automatic(classifier, detector)
+                    table_scenes(dice_set, scenes, seed, surfaces), automatic(classifier, detector, verifier)
                 )
                 results[f"table_{dice_set}"] = print_table(
                     f"synthetic {dice_set} at a game table (pieces, close and far dice), {scenes} scenes on "
@@ -310,38 +318,77 @@ def run(
     return results
 
 
-def sweep(paths: list[Path], thresholds: list[float], real: str = "val", scenes: int = SYNTH_SCENES) -> dict:
-    """Detection alone for each detector at each heat threshold over the same photos and scenes (every set's plain
-    scenes and game tables on the validation surfaces with `real` "val", else the held-out ones): dice missed and
-    invented, what a detector's run and threshold are chosen by on validation."""
-    from types import SimpleNamespace
-
-    from vision.detector import Detector
+def sweep_series(real: str, scenes: int) -> tuple[dict, dict]:
+    """(results head, {series name: photos}) of a sweep: the real photos of `real` and every set's plain scenes and
+    game tables, on the validation surfaces with `real` "val", else the held-out ones."""
     from vision.synth import dice_set_names
     from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS, VALIDATION_BACKGROUNDS
 
     machine, missing = open_benchmark()
-    runs = {f"{p.name}@{t}": Detector(p, threshold=t) for p in paths for t in thresholds}
     surfaces = HELD_OUT_BACKGROUNDS if real == "test" else VALIDATION_BACKGROUNDS
     seed = TABLE_SEED if real == "test" else TABLE_VAL_SEED
     series = {} if missing else {f"real_{real}": real_photos(real)}
     for dice_set in dice_set_names():
         series[f"synthetic_{dice_set}"] = synthetic_scenes(dice_set, scenes, surfaces=surfaces)
         series[f"table_{dice_set}"] = table_scenes(dice_set, scenes, seed, surfaces)
-    results: dict = {"machine": machine, "surfaces": list(surfaces), "scenes": scenes}
     print(f"detection alone, {scenes} scenes a set on {', '.join(surfaces)}: dice missed / invented")
-    for key, photos in series.items():
-        tallies = {run: Tally() for run in runs}
-        for _, image, truth in photos:
-            for run, detector in runs.items():
-                dice = [SimpleNamespace(center=b.center, label="", confidence=1.0) for b in detector.find(image)]
-                tallies[run].add(score_roll(truth, dice))
-        results[key] = {run: [t.dice - t.found, t.invented] for run, t in tallies.items()}
-        print(f"  {key}: " + "; ".join(f"{run} {m} / {i}" for run, (m, i) in results[key].items()), flush=True)
+    return {"machine": machine, "surfaces": list(surfaces), "scenes": scenes}, series
+
+
+def found_dice(blobs: list) -> list:
+    """Boxes as `score_roll` counts them: where they are, read surely."""
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(center=b.center, label="", confidence=1.0) for b in blobs]
+
+
+def sweep_totals(results: dict, runs: list[str]) -> None:
     for kind in ("real", "synthetic", "table"):
         totals = {run: sum(sum(v[run]) for k, v in results.items() if k.startswith(kind)) for run in runs}
         results[f"{kind}_missed_and_invented"] = totals
         print(f"  {kind} missed + invented: " + "; ".join(f"{run} {n}" for run, n in totals.items()))
+
+
+def sweep(paths: list[Path], thresholds: list[float], real: str = "val", scenes: int = SYNTH_SCENES) -> dict:
+    """Detection alone for each detector at each heat threshold over the same photos and scenes (`sweep_series`):
+    dice missed and invented, what a detector's run and threshold are chosen by on validation."""
+    from vision.detector import Detector
+
+    runs = {f"{p.name}@{t}": Detector(p, threshold=t) for p in paths for t in thresholds}
+    results, series = sweep_series(real, scenes)
+    for key, photos in series.items():
+        tallies = {run: Tally() for run in runs}
+        for _, image, truth in photos:
+            for run, detector in runs.items():
+                tallies[run].add(score_roll(truth, found_dice(detector.find(image))))
+        results[key] = {run: [t.dice - t.found, t.invented] for run, t in tallies.items()}
+        print(f"  {key}: " + "; ".join(f"{run} {m} / {i}" for run, (m, i) in results[key].items()), flush=True)
+    sweep_totals(results, list(runs))
+    return results
+
+
+def sweep_verifier(card: Path, thresholds: list[float], real: str = "val", scenes: int = SYNTH_SCENES) -> dict:
+    """The shipped detector's boxes kept by the die verifier at each of its thresholds, and all of them ("off"),
+    over the same photos and scenes (`sweep_series`): dice missed and invented, what the verifier's threshold is
+    chosen by on validation. Each box is read once; the thresholds only cut its score."""
+    from vision.detector import shipped_detector
+    from vision.verify import Verifier
+
+    detector, verifier = shipped_detector(), Verifier.load(card)
+    runs = ["off", *(f"{t:g}" for t in thresholds)]
+    results, series = sweep_series(real, scenes)
+    for key, photos in series.items():
+        tallies = {run: Tally() for run in runs}
+        for _, image, truth in photos:
+            blobs = detector.find(image)
+            scores = verifier.scores(image, blobs)
+            tallies["off"].add(score_roll(truth, found_dice(blobs)))
+            for t in thresholds:
+                kept = [b for b, s in zip(blobs, scores, strict=True) if s >= t]
+                tallies[f"{t:g}"].add(score_roll(truth, found_dice(kept)))
+        results[key] = {run: [t.dice - t.found, t.invented] for run, t in tallies.items()}
+        print(f"  {key}: " + "; ".join(f"{run} {m} / {i}" for run, (m, i) in results[key].items()), flush=True)
+    sweep_totals(results, runs)
     return results
 
 
@@ -352,11 +399,12 @@ if __name__ == "__main__":
     parser.add_argument("--classical", action="store_true", help="the classical segmenter, not the detector")
     parser.add_argument("--detector", type=Path, help="another detector model (.onnx) than the shipped one")
     parser.add_argument("--threshold", type=float, help="its heat-map threshold")
-    parser.add_argument("--synthetic", action="store_true", help="also the synthetic scenes with --real val")
+    parser.add_argument("--synthetic", action="store_true", help="also the plain synthetic scenes with --real val")
     parser.add_argument(
         "--table",
         action="store_true",
-        help="also rendered game tables: pieces among the dice, close and far dice (issue 38)",
+        help="also rendered game tables (pieces among the dice, close and far dice: issue 38); with --real val, "
+        "the plain synthetic scenes too",
     )
     parser.add_argument("--scenes", type=int, default=SYNTH_SCENES, help=f"per dice set (default {SYNTH_SCENES})")
     parser.add_argument(
@@ -366,15 +414,31 @@ if __name__ == "__main__":
         "(or the shipped one) and each --also",
     )
     parser.add_argument("--also", type=Path, action="append", default=[], help="with --sweep: another detector")
+    parser.add_argument(
+        "--no-verifier", action="store_true", help="take every box the detector finds (no die verifier)"
+    )
+    parser.add_argument("--verifier", type=Path, help="another die verifier card (.json) than the shipped one")
+    parser.add_argument(
+        "--sweep-verifier",
+        type=lambda v: [float(t) for t in v.split(",")],
+        help="detection alone, the shipped detector's boxes kept by --verifier (or the shipped one) at each of "
+        "these die probabilities (e.g. 0.3,0.5,0.7), and without it",
+    )
     args = parser.parse_args()
     if args.sweep:
         sweep([args.detector or DEFAULT_DETECTOR, *args.also], args.sweep, args.real, args.scenes)
+        raise SystemExit(0)
+    if args.sweep_verifier:
+        from vision.verify import DEFAULT_CARD
+
+        sweep_verifier(args.verifier or DEFAULT_CARD, args.sweep_verifier, args.real, args.scenes)
         raise SystemExit(0)
     chosen: object = None if args.classical else "shipped"
     if args.detector:
         from vision.detector import Detector
 
         chosen = Detector(args.detector, threshold=args.threshold) if args.threshold else Detector(args.detector)
-    figures = run(args.real, args.misses, chosen, args.synthetic, args.scenes, args.table)
-    if chosen == "shipped" and args.real == "test":  # the README's figures: a candidate's or validation's are not
+    verifier: object = None if args.no_verifier else args.verifier or "shipped"
+    figures = run(args.real, args.misses, chosen, args.synthetic, args.scenes, args.table, verifier)
+    if chosen == "shipped" and verifier == "shipped" and args.real == "test":  # the README's figures only
         record("rolls", figures)

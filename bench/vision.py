@@ -110,9 +110,11 @@ def _score(scene, dice) -> tuple[int, int, int]:
     return found, right, len(dice) - len(used)
 
 
-def _real_photo_ms(classifier, detector) -> float | None:
-    """Median ms of a whole real-d6-tray TEST photo (640x640) found and read as `companion detect` reads it: a fresh
-    pipeline, no calibration. None without the photos."""
+def _real_photo_ms(classifier, detector, verifiers: dict[str, object], rounds: int = 3) -> dict[str, np.ndarray] | None:
+    """ms of each whole real-d6-tray TEST photo (640x640) found and read as `companion detect` reads it (a fresh
+    pipeline, no calibration), `rounds` times, for each of `verifiers` (name: what `Pipeline` is given), interleaved
+    photo by photo so that each sees the same moments of a shared machine: the k-th times of two names are pairs.
+    None without the photos."""
     import cv2
 
     from vision.evaluate import REAL_D6_TRAY, real_d6_missing_reason
@@ -121,16 +123,21 @@ def _real_photo_ms(classifier, detector) -> float | None:
     if real_d6_missing_reason():
         return None
     images = [cv2.imread(str(p), cv2.IMREAD_COLOR) for p in sorted((REAL_D6_TRAY / "test" / "images").glob("*.jpg"))]
-    Pipeline(None, classifier, detector=detector).detect(images[0])  # warm up
-    ms = []
-    for image in images:
-        started = time.perf_counter()
-        Pipeline(None, classifier, detector=detector).detect(image)
-        ms.append((time.perf_counter() - started) * 1000)
-    return float(np.median(ms))
+    ms: dict[str, list[float]] = {name: [] for name in verifiers}
+    for verifier in verifiers.values():  # warm up
+        Pipeline(None, classifier, detector=detector, verifier=verifier).detect(images[0])
+    for k in range(rounds):
+        for image in images:
+            for name in list(verifiers)[:: 1 if k % 2 == 0 else -1]:
+                started = time.perf_counter()
+                Pipeline(None, classifier, detector=detector, verifier=verifiers[name]).detect(image)
+                ms[name].append((time.perf_counter() - started) * 1000)
+    return {name: np.asarray(v) for name, v in ms.items()}
 
 
-def run() -> dict:
+def run(verifier: str | Path | None = "shipped") -> dict:
+    """`verifier`: the die verifier that checks the detector's boxes, "shipped" or a card's path (None: every box is
+    taken)."""
     from vision.classify import Classifier
     from vision.pipeline import Pipeline
     from vision.segment import crops
@@ -150,19 +157,31 @@ def run() -> dict:
         print(machine_line(machine))
         print(f"pinned to core 0, 1 onnxruntime thread; model: {model}")
         from vision.detector import shipped_detector
+        from vision.verify import load_verifier, shipped_verifier
 
         detector = shipped_detector()
-        results: dict = {"cpu": machine["cpu"], "model": model, "fps": {}, "accuracy": {}}
+        checker = shipped_verifier() if verifier == "shipped" else load_verifier(verifier) if verifier else None
+        print(f"die verifier: {checker.card.path if checker else 'none'}")
+        results: dict = {
+            "cpu": machine["cpu"],
+            "model": model,
+            "verifier": checker is not None,
+            "fps": {},
+            "accuracy": {},
+        }
         modes = {
             "calibrated": (
-                lambda s: Pipeline(None, classifier, tray=calibrate([s.empty]), detector=detector),
+                lambda s: Pipeline(None, classifier, tray=calibrate([s.empty]), detector=detector, verifier=checker),
                 "dice detector, checked against the learned empty tray"
                 if detector
                 else "classical segmenter on the learned empty tray: no detector model",
             )
         }
         if detector is not None:  # automatic mode: no calibration; and the segmenter, the fallback without a model
-            modes["automatic"] = (lambda s: Pipeline(None, classifier, detector=detector), "dice detector")
+            modes["automatic"] = (
+                lambda s: Pipeline(None, classifier, detector=detector, verifier=checker),
+                "dice detector",
+            )
             modes["classical"] = (
                 lambda s: Pipeline(None, classifier, tray=calibrate([s.empty]), detector=None),
                 "classical segmenter on the learned empty tray",
@@ -200,16 +219,26 @@ def run() -> dict:
                         f"found {found}/{total}, labels right {right}/{total}, invented {invented}"
                     )
         if detector is not None and model == "models/d6.onnx":
-            photo_ms = _real_photo_ms(classifier, detector)
-            if photo_ms is not None:
+            both = {"with": checker, "without": None} if checker else {"without": None}
+            timed = _real_photo_ms(classifier, detector, both)
+            if timed is not None:
+                photo_ms = float(np.median(timed[next(iter(both))]))
                 results.update(real_photo_ms=round(photo_ms, 1), real_photo_ms_goal=GOAL_PHOTO_MS)
                 print(
                     f"whole real test photo (640x640, automatic, found and read): median {photo_ms:.1f} ms "
                     f"(goal <= {GOAL_PHOTO_MS:.0f}: {'met' if photo_ms <= GOAL_PHOTO_MS else 'NOT met'})"
                 )
+                if checker:
+                    without = float(np.median(timed["without"]))
+                    added = float(np.median(timed["with"] - timed["without"]))
+                    results.update(real_photo_ms_without_verifier=round(without, 1), verifier_added_ms=round(added, 2))
+                    print(
+                        f"  without the die verifier, interleaved photo by photo: median {without:.1f} ms; the "
+                        f"verifier adds {added:.2f} ms (median of the paired differences)"
+                    )
         # classification alone, per die, in frame-sized batches
         scene = _scenes(640, 480, 12, n=1)[0]
-        pipe = Pipeline(None, classifier, tray=calibrate([scene.empty]), detector=detector)
+        pipe = Pipeline(None, classifier, tray=calibrate([scene.empty]), detector=detector, verifier=checker)
         blobs = pipe.find(scene.image)
         batch = crops(scene.image, blobs, classifier.input_size) or [scene.image[:40, :40]]
         classifier.classify(batch)
@@ -242,4 +271,14 @@ def run() -> dict:
 
 
 if __name__ == "__main__":
-    record("vision", run())
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--no-verifier", action="store_true", help="take every box the detector finds (no die verifier)"
+    )
+    parser.add_argument("--verifier", type=Path, help="another die verifier card (.json) than the shipped one")
+    args = parser.parse_args()
+    figures = run(verifier=None if args.no_verifier else args.verifier or "shipped")
+    if not (args.no_verifier or args.verifier):  # the README's figures are what the app runs
+        record("vision", figures)

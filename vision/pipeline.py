@@ -38,6 +38,7 @@ from vision.segment import Blob, SegmentConfig, Segmenter, crops
 from vision.settle import ROLLING, SETTLED, SETTLING, STILL, SettleConfig, SettleDetector, Vote, compare
 from vision.sources import EndOfStream, Frame, FrameSource, open_source
 from vision.tray import Tray
+from vision.verify import Verifier, load_verifier, shipped_verifier
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +134,7 @@ class Pipeline:
         settle: SettleConfig | None = None,
         segment: SegmentConfig | None = None,
         detector: Detector | str | Path | None = "shipped",
+        verifier: Verifier | str | Path | None = "shipped",
         on_reading: Callable[[DiceReading, np.ndarray], None] | None = None,
         on_status: Callable[[StatusEvent], None] | None = None,
         backoff: tuple[float, float] = (0.5, 10.0),
@@ -149,6 +151,13 @@ class Pipeline:
         elif isinstance(detector, (str, Path)):
             detector = load_detector(detector)
         self.detector = detector
+        # the die verifier takes a second look at each box the detector finds (`vision.verify`); without its model
+        # every box is taken
+        if verifier == "shipped":
+            verifier = shipped_verifier()
+        elif isinstance(verifier, (str, Path)):
+            verifier = load_verifier(verifier)
+        self.verifier = verifier
         self.settle = SettleDetector(settle)
         self.vote = Vote()
         self.on_reading = on_reading
@@ -179,12 +188,13 @@ class Pipeline:
              "tray": "/var/lib/companion/tray",       # calibration dir; absent = automatic background
              "settle": {"still_seconds": 0.4, ...},   # SettleConfig fields
              "segment": {"die_px": None, ...},        # SegmentConfig fields
-             "detector": "shipped"}                   # learned detector .onnx for automatic mode; None: classical
+             "detector": "shipped",                   # learned detector .onnx for automatic mode; None: classical
+             "verifier": "shipped"}                   # die verifier card (.json) for the detector's boxes; None: off
 
         `callbacks` are passed on (on_reading, on_status). Raises ValueError (ModelError, TrayError) with the
         file or key that is wrong.
         """
-        known = {"camera", "dice", "model", "threads", "enrolment", "tray", "settle", "segment", "detector"}
+        known = {"camera", "dice", "model", "threads", "enrolment", "tray", "settle", "segment", "detector", "verifier"}
         unknown = sorted(set(config) - known)
         if unknown:
             raise ValueError(f"vision config: unknown key(s) {unknown}; known: {sorted(known)}")
@@ -199,6 +209,7 @@ class Pipeline:
             settle=_dataclass_from(SettleConfig, config.get("settle"), "vision config [settle]"),
             segment=_dataclass_from(SegmentConfig, config.get("segment"), "vision config [segment]"),
             detector=config.get("detector", "shipped"),
+            verifier=config.get("verifier", "shipped"),
             **callbacks,
         )
 
@@ -225,7 +236,10 @@ class Pipeline:
         A calibrated tray keeps only the detector's dice that lie on it and differ from it (`Tray.shows_something`)
         rather than having the segmenter find them: on the validation surfaces the detector with that check read
         65 % (d6) and 83 % (chariot race) of rolls right with no tap, the segmenter on the learned tray 48 % and
-        62 % (it found 67-72 % of the dice, the detector 96-98 %)."""
+        62 % (it found 67-72 % of the dice, the detector 96-98 %).
+
+        The verifier then keeps the detector's boxes that hold a die (`vision.verify`: not a token, a coin or a
+        pip); one that fails is dropped for good (logged once) and every box is taken."""
         if self.detector is not None:
             try:
                 blobs = self.detector.find(image)
@@ -233,10 +247,20 @@ class Pipeline:
                 log.exception("the dice detector failed; the classical segmenter takes over")
                 self.detector = None
             else:
-                if self.tray is None or not self.tray.fits(image):
-                    return blobs
-                return [b for b in blobs if self.tray.shows_something(image, b.center, b.size)]
+                if self.tray is not None and self.tray.fits(image):
+                    blobs = [b for b in blobs if self.tray.shows_something(image, b.center, b.size)]
+                return self._verified(image, blobs)
         return self.segmenter.find(image)
+
+    def _verified(self, image: np.ndarray, blobs: list[Blob]) -> list[Blob]:
+        if self.verifier is None:
+            return blobs
+        try:
+            return self.verifier.keep(image, blobs)
+        except Exception:
+            log.exception("the die verifier failed; every box the detector finds is taken")
+            self.verifier = None
+            return blobs
 
     def _classified(self, image: np.ndarray, classifier: Classifier) -> list[tuple[Blob, Prediction]]:
         blobs = self.find(image)
