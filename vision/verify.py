@@ -69,5 +69,8 @@ def load_verifier(path: str | Path) -> Verifier | None:
 
 @functools.cache
 def shipped_verifier() -> Verifier | None:
-    """`load_verifier` of the shipped card, loaded (and a failure logged) once: every pipeline shares it."""
+    """`load_verifier` of the shipped card, loaded (and a failure logged) once: every pipeline shares it. None, and
+    nothing logged, while no verifier is shipped (`models/dice_verifier_candidate.json` is one not yet good enough)."""
+    if not DEFAULT_CARD.exists():
+        return None
     return load_verifier(DEFAULT_CARD)
