@@ -20,6 +20,8 @@ from tests.web.conftest import shoot
 from vision.classify import Classifier
 from vision.synth import render_scene
 
+LEARN_MS = 30_000  # learning fits the head and renders its anchors: seconds on a loaded machine
+
 
 @pytest.fixture
 def teaching_table(session, tmp_path) -> Iterator[Any]:
@@ -44,7 +46,7 @@ def test_tapping_a_face_teaches_the_dice_in_the_tray(teaching_table, open_page):
     page.wait_for_function("document.querySelector('.correction img').naturalWidth === 64")
     shoot(page, "teach")
     page.click(".face-button[data-face='4']")
-    expect(page.locator("#teach-result")).to_have_text("Learnt 3 dice showing 4.")
+    expect(page.locator("#teach-result")).to_have_text("Learnt 3 dice showing 4.", timeout=LEARN_MS)
     expect(page.locator(".taught-count[data-face='4']")).to_have_text("3 of 10 taught")
     assert teaching_table.teacher.enrolment().counts()["4"] == 3
 
@@ -52,7 +54,7 @@ def test_tapping_a_face_teaches_the_dice_in_the_tray(teaching_table, open_page):
 def test_corrections_are_learnt_with_one_tap(teaching_table, open_page):
     page = open_page(f"http://127.0.0.1:{teaching_table.live.port}/teach", control=True)
     page.click("#learn-all")
-    expect(page.locator("#teach-result")).to_have_text("Learnt 1 corrected die.")
+    expect(page.locator("#teach-result")).to_have_text("Learnt 1 corrected die.", timeout=LEARN_MS)
     expect(page.locator("#corrections")).to_have_text("No corrections kept.")
     expect(page.locator(".taught-count[data-face='4']")).to_have_text("1 of 10 taught")
 
