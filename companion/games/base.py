@@ -290,7 +290,8 @@ class Presentation(Protocol):
     def log_lines(self, action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *,
                   actor: str, lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
         """The log lines of one stored action, ``{"text", "forced", "event"}`` each, from the action, the phase it
-        was chosen in and the rules' events alone: a line never depends on the events before it."""
+        was chosen in and the rules' events alone: a line never depends on the events before it. ``actor`` is how
+        the log already calls the one who chose (a name, not an id: a player may be named like another's seat)."""
         ...
 
     # Optional, for the game-over screen (``companion/race.py``): ``CHART_AXIS`` (a ui key ``chart_<axis>``: what one
@@ -568,12 +569,12 @@ def log_lines_of(action: Mapping[str, Any], chosen: str | None, events: Iterable
 
 def log_lines_by(action_line: Callable[..., str | None], describe_event: Callable[..., str | None],
                  forced: frozenset[str]) -> Callable[..., list[dict[str, Any]]]:
-    """A game's ``Presentation.log_lines`` from its ``action_line(action, actor's name, phase, lang=)``, its
+    """A game's ``Presentation.log_lines`` from its ``action_line(action, actor, phase, lang=)``, its
     ``describe_event(event, lang=, names=)`` and the types of the events the rules force (:func:`log_lines_of`)."""
 
     def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
                   lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
-        chosen = action_line(action, names.get(actor, actor), phase, lang=lang)
+        chosen = action_line(action, actor, phase, lang=lang)
         return log_lines_of(action, chosen, events, lambda event: describe_event(event, lang=lang, names=names),
                             lambda event: event.get("type") in forced)
 

@@ -57,6 +57,15 @@ def test_every_action_of_a_bot_game_has_log_lines_in_every_language_with_every_f
                 assert "{" not in line["text"] and line["text"].strip(), (lang, line)
 
 
+@pytest.mark.parametrize(("game_id", "action"), [("chariot-race", {"type": "skip_repair"}),
+                                                ("cubitos", {"type": "skip"}), ("automobiles", {"type": "stop"})])
+def test_the_log_names_who_chose_as_given_even_when_the_name_is_another_seats_id(game_id, action):
+    presentation = get_presentation(game_id)
+    names = {"green": "yellow", "yellow": "Klaus"}  # the player of green calls themself "yellow"
+    [line] = presentation.log_lines(action, None, [], actor="yellow", lang="en", names=names)
+    assert "yellow" in line["text"] and "Klaus" not in line["text"]
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_replaying_the_log_gives_the_state_of_live_play(game_id):
     state, options, stored = bot_game(game_id, seed=5)

@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import log_lines_of, ranked
+from companion.games.base import log_lines_by, ranked
 from companion.games.chariot_race.board import NO_SPACE, Board, load_board
 from companion.games.chariot_race.components import load_chariot_board
 from companion.games.chariot_race.state import LAPS_TO_FINISH
@@ -217,12 +217,8 @@ def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lan
     return None
 
 
-def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping[str, Any]], *, actor: str,
-              lang: str, names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The lines of one stored action: the choice when no event tells it, then each event the log shows."""
-    return log_lines_of(action, action_line(action, actor, phase, lang=lang), events,
-                        lambda event: describe_event(event, lang=lang, names=names),
-                        lambda event: event.get("type") in FORCED)
+log_lines = log_lines_by(action_line, describe_event, FORCED)
+"""The lines of one stored action: the choice when no event tells it, then each event the log shows."""
 
 
 # -- the options, as the screens and the buttons name them ----------------------------------------------------
