@@ -385,7 +385,8 @@ tests() {
     local status=0 skipped resumed done=/var/lib/pi-check/tests-passed.txt
     run mkdir -p "$ROOT$(dirname "$done")" || return
     [ "$RESUME" = 1 ] || run rm -f "$ROOT$done" || return
-    local pytest="PI_CHECK_DONE=$done .venv/bin/python -m pytest -q -rs -p no:cacheprovider -p deploy.pi_check_resume"
+    # TEST_PATIENCE: the tests that wait for a camera thread wait this many times longer (emulated Python is slow).
+    local pytest="PI_CHECK_DONE=$done TEST_PATIENCE=30 .venv/bin/python -m pytest -q -rs -p no:cacheprovider -p deploy.pi_check_resume"
     pytest+=${workers:+ $workers}
     in_root sh -c "cd $PREFIX && $pytest -m 'not browser' $TESTS" || status=$?
     [ "$DRY_RUN" = 0 ] || return 0
