@@ -30,6 +30,8 @@
 #   --resume            the tests step skips the tests that passed in an earlier run on the same code (each passed
 #                       test is written down as it passes, so a run stopped midway goes on where it was; a test's
 #                       code is its folder and what it tests, deploy/pi_check_resume.py); the line says how many
+#   --jobs N            the tests step's emulated workers (pytest-xdist, installed into the root's venv for this
+#                       check only; default: this machine's cores, 1 runs pytest alone)
 #   -h, --help          this text
 # Environment: PI_CHECK_MIRROR (default http://deb.debian.org/debian), PI_CHECK_HOST_COMPANION (this machine's
 # companion for the reference reading; default .venv/bin/companion of this checkout, built by `make demo`).
@@ -51,6 +53,7 @@ DRY_RUN=0
 REBUILD=0
 INSTALL=1
 RESUME=0
+JOBS=$(nproc)
 
 usage() { sed -n '2,/^set -Euo/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 
@@ -63,11 +66,15 @@ while [ $# -gt 0 ]; do
         --resume) RESUME=1 ;;
         --photo) PHOTO=${2:?--photo needs a file}; shift ;;
         --tests) TESTS=${2:?--tests needs pytest arguments}; shift ;;
+        --jobs) JOBS=${2:?--jobs needs a number}; shift ;;
         -h | --help) usage; exit 0 ;;
         *) echo "pi-check.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
     esac
     shift
 done
+case $JOBS in
+    '' | *[!0-9]* | 0) echo "pi-check.sh: --jobs needs a whole number of workers, 1 or more (got '$JOBS')" >&2; exit 2 ;;
+esac
 ROOT=${ROOT%/}
 LOGS=$ROOT.logs
 SUMMARY=$ROOT.summary
@@ -362,8 +369,14 @@ stop_demo() {
 tests() {
     # The test tools are not part of a Pi's install: they go into the root's venv for this check only (once: a
     # kept venv has them, and PyPI may be out of reach, see --no-install).
-    if [ "$DRY_RUN" = 1 ] || ! in_root "$PREFIX/.venv/bin/python" -c 'import pytest, hypothesis, onnx'; then
-        in_root "$PREFIX/.venv/bin/pip" install --quiet --disable-pip-version-check pytest hypothesis onnx || return
+    # Emulated Python is slow (hours for these tests), so they run on every core: pytest-xdist, one worker each.
+    local tools="pytest hypothesis onnx" modules="pytest, hypothesis, onnx" workers=""
+    if [ "$JOBS" -gt 1 ]; then
+        tools+=" pytest-xdist" modules+=", xdist" workers="-n $JOBS"
+    fi
+    if [ "$DRY_RUN" = 1 ] || ! in_root "$PREFIX/.venv/bin/python" -c "import $modules"; then
+        # shellcheck disable=SC2086 # the names are words
+        in_root "$PREFIX/.venv/bin/pip" install --quiet --disable-pip-version-check $tools || return
     fi
     # Not the browser tests (no Chromium or Playwright in a Pi's install); tests needing torch (training only, not a
     # runtime dependency) skip themselves. -rs lists each skip with its reason, which the step's line names.
@@ -372,12 +385,15 @@ tests() {
     local status=0 skipped resumed done=/var/lib/pi-check/tests-passed.txt
     run mkdir -p "$ROOT$(dirname "$done")" || return
     [ "$RESUME" = 1 ] || run rm -f "$ROOT$done" || return
-    local pytest="PI_CHECK_DONE=$done .venv/bin/python -m pytest -q -rs -p no:cacheprovider -p deploy.pi_check_resume"
+    # TEST_PATIENCE: the tests that wait for a camera thread wait this many times longer (emulated Python is slow).
+    local pytest="PI_CHECK_DONE=$done TEST_PATIENCE=30 .venv/bin/python -m pytest -q -rs -p no:cacheprovider -p deploy.pi_check_resume"
+    pytest+=${workers:+ $workers}
     in_root sh -c "cd $PREFIX && $pytest -m 'not browser' $TESTS" || status=$?
     [ "$DRY_RUN" = 0 ] || return 0
     DETAIL="$TESTS: $(grep -E ' (passed|failed|error)' "$LOGS/tests.log" | tail -n 1 | tr -d '=' | xargs)"
     resumed=$(sed -n -E 's/^pi-check resume: ([0-9]+) passed before.*/\1/p' "$LOGS/tests.log")
     [ "${resumed:-0}" = 0 ] || DETAIL+=" (and $resumed passed in earlier runs on the same code, --resume)"
+    [ -z "$workers" ] || DETAIL+=" ($JOBS workers)"
     # "SKIPPED [2] tests/vision/test_detector.py:130: could not import 'torch'..." -> "2 torch".
     skipped=$(sed -n -E "s/^SKIPPED \[([0-9]+)\] .*could not import '([^']+)'.*/\1 \2/p" "$LOGS/tests.log" |
         awk '{n[$2] += $1} END {for (m in n) printf "%s%d need %s", (i++ ? ", " : ""), n[m], m}')

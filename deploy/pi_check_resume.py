@@ -6,6 +6,9 @@ models (vision never imports the companion, games never import vision). Its key 
 folder and the shared test setup, so any change to them runs the test again.
 
     PI_CHECK_DONE=done.txt python -m pytest -p pi_check_resume tests/games tests/vision
+
+Under pytest-xdist (``-n``) each worker leaves out what passed before, and only the controller writes a pass down:
+it sees every worker's reports, so each pass is written once.
 """
 
 from __future__ import annotations
@@ -34,16 +37,17 @@ def tree_hash(root: Path, paths: list[str]) -> str:
 
 
 class Resume:
-    def __init__(self, root: Path, done: Path) -> None:
-        self.root, self.done = root, done
+    def __init__(self, root: Path, done: Path, *, worker: bool = False) -> None:
+        self.root, self.done, self.worker = root, done, worker
         self.keys: dict[str, str] = {}
-        self.skipped = 0
+        self.before = self.passed_before()
 
     def key(self, nodeid: str) -> str:
         folder = nodeid.split("/")[1] if nodeid.startswith("tests/") else ""
         if folder not in self.keys:
-            self.keys[folder] = tree_hash(self.root, [*CODE.get(folder, ("companion", "vision", "models")),
-                                                      f"tests/{folder}", *SHARED])
+            self.keys[folder] = tree_hash(
+                self.root, [*CODE.get(folder, ("companion", "vision", "models")), f"tests/{folder}", *SHARED]
+            )
         return self.keys[folder]
 
     def passed_before(self) -> set[str]:
@@ -52,25 +56,31 @@ class Resume:
         lines = (line.split(" ", 1) for line in self.done.read_text(encoding="utf-8").splitlines())
         return {f"{key} {nodeid}" for key, nodeid in (p for p in lines if len(p) == 2)}
 
+    def still_valid(self) -> int:
+        """How many tests passed before on the code as it is now (what this run leaves out; a test's key changes
+        with its folder, so a test removed since never counts)."""
+        return sum(entry.split(" ", 1)[0] == self.key(entry.split(" ", 1)[1]) for entry in self.before)
+
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        before = self.passed_before()
-        kept = [item for item in items if f"{self.key(item.nodeid)} {item.nodeid}" not in before]
-        self.skipped = len(items) - len(kept)
-        if self.skipped:
+        kept = [item for item in items if f"{self.key(item.nodeid)} {item.nodeid}" not in self.before]
+        if len(kept) < len(items):
             config.hook.pytest_deselected(items=[item for item in items if item not in kept])
             items[:] = kept
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if report.when == "call" and report.passed:
+        if report.when == "call" and report.passed and not self.worker:
             with self.done.open("a", encoding="utf-8") as f:
                 f.write(f"{self.key(report.nodeid)} {report.nodeid}\n")
 
     def pytest_terminal_summary(self, terminalreporter) -> None:  # noqa: ANN001 (pytest's own type is private)
-        terminalreporter.write_line(f"pi-check resume: {self.skipped} passed before on the same code, not run again")
+        terminalreporter.write_line(
+            f"pi-check resume: {self.still_valid()} passed before on the same code, not run again"
+        )
 
 
 def pytest_configure(config: pytest.Config) -> None:
     done = os.environ.get("PI_CHECK_DONE")
     if done:
-        config.pluginmanager.register(Resume(Path(config.rootpath), Path(done)), "pi_check_resume_state")
+        worker = hasattr(config, "workerinput")  # a pytest-xdist worker: its controller writes the passes down
+        config.pluginmanager.register(Resume(Path(config.rootpath), Path(done), worker=worker), "pi_check_resume_state")

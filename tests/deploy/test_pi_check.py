@@ -34,7 +34,7 @@ def test_pi_check_passes_shellcheck() -> None:
 
 
 def test_the_plan_builds_an_arm64_trixie_root_and_checks_the_install_in_it(tmp_path: Path) -> None:
-    text = plan(tmp_path)
+    text = plan(tmp_path, "--jobs", "1")
     root = tmp_path / "root"
     steps = [line[4:] for line in text.splitlines() if line.startswith("==> ")]
     assert steps == ["tools", "root", "mounts", "copy", "install", "versions", "doctor", "detect", "demo", "tests"]
@@ -60,6 +60,7 @@ def test_the_plan_builds_an_arm64_trixie_root_and_checks_the_install_in_it(tmp_p
         "tests/vision",
         # what passes is written down, beside the code (copied anew each run), for a later --resume
         "PI_CHECK_DONE=/var/lib/pi-check/tests-passed.txt",
+        "TEST_PATIENCE=30",  # the camera threads' tests wait longer: emulated Python is some 80 times slower
         f"rm -f {root}/var/lib/pi-check/tests-passed.txt",
     ]:
         assert expected in text, f"{expected!r} missing from the plan:\n{text}"
@@ -98,7 +99,8 @@ def test_no_install_keeps_the_roots_venv_and_checks_the_copied_code_with_it(tmp_
     assert "companion doctor" in text and "-m 'not browser' tests/games tests/vision" in text
 
 
-def test_a_resumed_tests_step_skips_what_passed_on_the_same_code_and_reruns_what_changed(tmp_path: Path) -> None:
+def resume_project(tmp_path: Path) -> tuple[Path, Path]:
+    """A project with a games test and a vision test, and where the plugin writes passes down."""
     project = tmp_path / "project"
     (project / "tests" / "games").mkdir(parents=True)
     (project / "tests" / "vision").mkdir()
@@ -109,21 +111,49 @@ def test_a_resumed_tests_step_skips_what_passed_on_the_same_code_and_reruns_what
     (project / "vision" / "eye.py").write_text("SEEN = 1\n")
     (project / "tests" / "games" / "test_rules.py").write_text("def test_rules():\n    assert True\n")
     (project / "tests" / "vision" / "test_eye.py").write_text("def test_eye():\n    assert True\n")
-    done = tmp_path / "passed.txt"
+    return project, tmp_path / "passed.txt"
 
-    def run_tests() -> str:
-        result = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "pi_check_resume", "tests"],
-            cwd=project, capture_output=True, text=True, timeout=120,
-            env={**os.environ, "PI_CHECK_DONE": str(done), "PYTHONPATH": str(CHECK.parent)})
-        assert result.returncode in (0, 5), result.stdout + result.stderr  # 5: every test deselected
-        return result.stdout
 
-    assert "2 passed" in run_tests()
-    assert "pi-check resume: 2 passed before on the same code" in run_tests()
+def run_resumed(project: Path, done: Path, *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "pi_check_resume", *args, "tests"],
+        cwd=project, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PI_CHECK_DONE": str(done), "PYTHONPATH": str(CHECK.parent)})
+    assert result.returncode in (0, 5), result.stdout + result.stderr  # 5: every test deselected
+    return result.stdout
+
+
+def test_a_resumed_tests_step_skips_what_passed_on_the_same_code_and_reruns_what_changed(tmp_path: Path) -> None:
+    project, done = resume_project(tmp_path)
+    assert "2 passed" in run_resumed(project, done)
+    assert "pi-check resume: 2 passed before on the same code" in run_resumed(project, done)
     (project / "vision" / "eye.py").write_text("SEEN = 2\n")  # the vision tests' code changed, not the games'
-    second = run_tests()
+    second = run_resumed(project, done)
     assert "1 passed" in second and "pi-check resume: 1 passed before" in second
+
+
+def test_with_several_workers_each_pass_is_written_down_once_and_a_resume_skips_it(tmp_path: Path) -> None:
+    pytest.importorskip("xdist")
+    project, done = resume_project(tmp_path)
+    assert "2 passed" in run_resumed(project, done, "-n", "2")
+    assert sorted(line.split(" ", 1)[1] for line in done.read_text().splitlines()) == [
+        "tests/games/test_rules.py::test_rules", "tests/vision/test_eye.py::test_eye"]
+    again = run_resumed(project, done, "-n", "2")
+    assert "passed" not in again.replace("passed before", "") and "pi-check resume: 2 passed before" in again
+
+
+def test_the_tests_run_on_every_core_unless_told_otherwise(tmp_path: Path) -> None:
+    cores = len(os.sched_getaffinity(0))
+    default = plan(tmp_path)
+    assert (f"-p deploy.pi_check_resume -n {cores} -m 'not browser'" in default) == (cores > 1)
+    three = plan(tmp_path, "--jobs", "3")
+    assert "pip install --quiet --disable-pip-version-check pytest hypothesis onnx pytest-xdist" in three
+    assert "-p deploy.pi_check_resume -n 3 -m 'not browser'" in three
+    alone = plan(tmp_path, "--jobs", "1")
+    assert "xdist" not in alone and "-p deploy.pi_check_resume -m 'not browser'" in alone
+    for bad in ("0", "two", "-1"):
+        refused = subprocess.run(["bash", str(CHECK), "--dry-run", "--jobs", bad], capture_output=True, text=True)
+        assert refused.returncode == 2 and "--jobs" in refused.stderr
 
 
 def test_resume_keeps_what_earlier_runs_wrote_down(tmp_path: Path) -> None:

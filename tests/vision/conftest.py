@@ -8,12 +8,20 @@ scene's dice can be moved, taken out or shown with another die's face, as a hand
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 D6 = ["1", "2", "3", "4", "5", "6"]
+
+
+@pytest.fixture
+def patience() -> float:
+    """How many times longer than on a desktop a camera thread may take to answer: ``TEST_PATIENCE`` (default 1).
+    pi-check's emulated arm64 runs Python some 80 times slower, and sets it."""
+    return float(os.environ.get("TEST_PATIENCE", "1"))
 
 
 def make_tiny_model(directory: Path, labels: list[str] = D6, size: int = 32, name: str = "tiny",

@@ -153,7 +153,7 @@ class Unplugged(FrameSource):
         pass
 
 
-def test_an_unplugged_camera_is_reported_lost_and_back(classifier):
+def test_an_unplugged_camera_is_reported_lost_and_back(classifier, patience):
     events: list[StatusEvent] = []
     back = threading.Event()
 
@@ -166,7 +166,7 @@ def test_an_unplugged_camera_is_reported_lost_and_back(classifier):
     pipeline = Pipeline(source, classifier, on_status=on_status, backoff=(0.01, 0.05))
     pipeline.start()
     try:
-        assert back.wait(10), [e.kind for e in events]
+        assert back.wait(10 * patience), [e.kind for e in events]
     finally:
         pipeline.stop()
     kinds = [e.kind for e in events]
@@ -175,7 +175,7 @@ def test_an_unplugged_camera_is_reported_lost_and_back(classifier):
     assert kinds[0] is CameraState.STARTING and kinds[-1] is CameraState.STOPPED
 
 
-def test_the_thread_delivers_readings_and_a_jpeg(classifier):
+def test_the_thread_delivers_readings_and_a_jpeg(classifier, patience):
     got = threading.Event()
     readings = []
 
@@ -187,8 +187,8 @@ def test_the_thread_delivers_readings_and_a_jpeg(classifier):
     pipeline = Pipeline(source, classifier, settle=FAST, on_reading=on_reading)
     pipeline.start()
     try:
-        assert got.wait(20)
-        assert pipeline.finished.wait(20)
+        assert got.wait(20 * patience)
+        assert pipeline.finished.wait(20 * patience)
     finally:
         pipeline.stop()
     jpeg = pipeline.latest_jpeg()
@@ -269,7 +269,7 @@ def test_a_reading_classified_before_a_switch_is_not_given_out(classifier, tmp_p
     assert run_all(pipeline, source) == []
 
 
-def test_a_running_pipeline_takes_a_new_source_between_frames(classifier, tmp_path):
+def test_a_running_pipeline_takes_a_new_source_between_frames(classifier, tmp_path, patience):
     from vision.classify import Classifier
 
     got = threading.Event()
@@ -289,7 +289,7 @@ def test_a_running_pipeline_takes_a_new_source_between_frames(classifier, tmp_pa
                      chariot)
         assert pipeline.source is chariot  # at once: the demo's bot rolls into it right after a new game
         chariot.roll(["drive", "steer"])
-        assert got.wait(20), readings
+        assert got.wait(20 * patience), readings
     finally:
         pipeline.stop()
     rolled = [r for r in readings if r.dice]
