@@ -386,8 +386,8 @@ tests() {
     run mkdir -p "$ROOT$(dirname "$done")" || return
     [ "$RESUME" = 1 ] || run rm -f "$ROOT$done" || return
     # TEST_PATIENCE: the tests that wait for a camera thread wait this many times longer (emulated Python is slow).
-    local pytest="PI_CHECK_DONE=$done TEST_PATIENCE=30 .venv/bin/python -m pytest -q -rs -p no:cacheprovider -p deploy.pi_check_resume"
-    pytest+=${workers:+ $workers}
+    local pytest="PI_CHECK_DONE=$done TEST_PATIENCE=30 .venv/bin/python -m pytest -q -rs -p no:cacheprovider"
+    pytest+=" -p deploy.pi_check_resume${workers:+ $workers}"
     in_root sh -c "cd $PREFIX && $pytest -m 'not browser' $TESTS" || status=$?
     [ "$DRY_RUN" = 0 ] || return 0
     DETAIL="$TESTS: $(grep -E ' (passed|failed|error)' "$LOGS/tests.log" | tail -n 1 | tr -d '=' | xargs)"

@@ -37,8 +37,10 @@ def tree_hash(root: Path, paths: list[str]) -> str:
 
 
 class Resume:
-    def __init__(self, root: Path, done: Path, *, worker: bool = False) -> None:
+    def __init__(self, root: Path, done: Path, *, selected: list[str], worker: bool = False) -> None:
         self.root, self.done, self.worker = root, done, worker
+        self.selected = selected
+        """The run's test paths, as node id prefixes: what it leaves out is counted among these only."""
         self.keys: dict[str, str] = {}
         self.before = self.passed_before()
 
@@ -50,20 +52,22 @@ class Resume:
             )
         return self.keys[folder]
 
-    def passed_before(self) -> set[str]:
+    def passed_before(self) -> set[tuple[str, str]]:
+        """(key, node id) of each test written down as passed."""
         if not self.done.exists():
             return set()
         lines = (line.split(" ", 1) for line in self.done.read_text(encoding="utf-8").splitlines())
-        return {f"{key} {nodeid}" for key, nodeid in (p for p in lines if len(p) == 2)}
+        return {(pair[0], pair[1]) for pair in lines if len(pair) == 2}
 
     def still_valid(self) -> int:
-        """How many tests passed before on the code as it is now (what this run leaves out; a test's key changes
-        with its folder, so a test removed since never counts)."""
-        return sum(entry.split(" ", 1)[0] == self.key(entry.split(" ", 1)[1]) for entry in self.before)
+        """How many of this run's tests passed before on the code as it is now: what it leaves out (a test's key
+        changes with its folder, so a test removed since never counts)."""
+        return sum(key == self.key(nodeid) for key, nodeid in self.before
+                   if any(nodeid.startswith(prefix) for prefix in self.selected))
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> None:
-        kept = [item for item in items if f"{self.key(item.nodeid)} {item.nodeid}" not in self.before]
+        kept = [item for item in items if (self.key(item.nodeid), item.nodeid) not in self.before]
         if len(kept) < len(items):
             config.hook.pytest_deselected(items=[item for item in items if item not in kept])
             items[:] = kept
@@ -82,5 +86,15 @@ class Resume:
 def pytest_configure(config: pytest.Config) -> None:
     done = os.environ.get("PI_CHECK_DONE")
     if done:
+        root = Path(config.rootpath)
         worker = hasattr(config, "workerinput")  # a pytest-xdist worker: its controller writes the passes down
-        config.pluginmanager.register(Resume(Path(config.rootpath), Path(done), worker=worker), "pi_check_resume_state")
+        resume = Resume(root, Path(done), selected=[selected(root, arg) for arg in config.args], worker=worker)
+        config.pluginmanager.register(resume, "pi_check_resume_state")
+
+
+def selected(root: Path, arg: str) -> str:
+    """A test path given on the command line as the node id prefix of what it selects ("" for the whole root)."""
+    path, _, rest = arg.partition("::")
+    relative = Path(os.path.relpath(Path(path).resolve(), root.resolve())).as_posix()  # "../x" selects nothing
+    prefix = "" if relative == "." else relative
+    return f"{prefix}::{rest}" if rest else prefix

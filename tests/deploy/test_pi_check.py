@@ -114,9 +114,9 @@ def resume_project(tmp_path: Path) -> tuple[Path, Path]:
     return project, tmp_path / "passed.txt"
 
 
-def run_resumed(project: Path, done: Path, *args: str) -> str:
+def run_resumed(project: Path, done: Path, *args: str, tests: str = "tests") -> str:
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "pi_check_resume", *args, "tests"],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "pi_check_resume", *args, tests],
         cwd=project, capture_output=True, text=True, timeout=120,
         env={**os.environ, "PI_CHECK_DONE": str(done), "PYTHONPATH": str(CHECK.parent)})
     assert result.returncode in (0, 5), result.stdout + result.stderr  # 5: every test deselected
@@ -130,6 +130,15 @@ def test_a_resumed_tests_step_skips_what_passed_on_the_same_code_and_reruns_what
     (project / "vision" / "eye.py").write_text("SEEN = 2\n")  # the vision tests' code changed, not the games'
     second = run_resumed(project, done)
     assert "1 passed" in second and "pi-check resume: 1 passed before" in second
+
+
+def test_a_resumed_run_of_one_folder_counts_only_that_folders_earlier_passes(tmp_path: Path) -> None:
+    project, done = resume_project(tmp_path)
+    assert "2 passed" in run_resumed(project, done)
+    games = run_resumed(project, done, tests="tests/games")
+    assert "pi-check resume: 1 passed before on the same code" in games
+    one = run_resumed(project, done, tests="tests/vision/test_eye.py::test_eye")
+    assert "pi-check resume: 1 passed before on the same code" in one
 
 
 def test_with_several_workers_each_pass_is_written_down_once_and_a_resume_skips_it(tmp_path: Path) -> None:
