@@ -145,7 +145,8 @@ class Companion:
         self.session.broker.close()
         self.server.stop()
         for thread in self.threads:
-            thread.join(timeout=5)
+            if thread.is_alive():  # not one that a stop signalled while it was being started: it never ran
+                thread.join(timeout=5)
         self.store.close()
 
 

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
+import threading
+
+import pytest
+
 from companion.config import demo_config
 from companion.runtime import PENDING_FILE, build
 from companion.session import TableSession
@@ -27,6 +32,16 @@ def test_a_camera_that_finishes_starting_after_the_table_closed_is_stopped_not_k
     companion = build(demo_config(tmp_path / "data", port=0, pin=PIN), devices=False)
     companion.stop()
     assert companion.start_camera() is None and companion.camera is None
+
+
+def test_a_stop_signalled_while_a_thread_was_being_started_still_closes_the_table(tmp_path):
+    """SIGTERM raises in the main thread wherever it is: between a thread's listing and its start on a slow start,
+    the stop found a thread that never ran, and joining it raised (the demo exited 1, not 0)."""
+    companion = build(demo_config(tmp_path / "data", port=0, pin=PIN), devices=False)
+    companion.threads.append(threading.Thread(target=print, name="devices-start"))  # listed, never started
+    companion.stop()
+    with pytest.raises(sqlite3.ProgrammingError):  # the event log was closed
+        companion.store.games()
 
 
 def test_a_roll_typed_in_by_hand_outlasts_the_cameras_first_look_after_a_restart(tmp_path):
