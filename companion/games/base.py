@@ -294,6 +294,7 @@ class Presentation(Protocol):
         the log already calls the one who chose (a name, not an id: a player may be named like another's seat)."""
         ...
 
+    # Optional, for the stats page: ``LUCK_COUNTED`` (a ui key: what ``Game.luck`` counts, "the pips of each roll").
     # Optional, for the game-over screen (``companion/race.py``): ``CHART_AXIS`` (a ui key ``chart_<axis>``: what one
     # step of the chart is, "round"), ``CHART_METRICS`` (ui keys ``chart_<metric>``), and:
 
