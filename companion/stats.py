@@ -13,9 +13,10 @@ long it ran (to its last event) and how many rounds or turns (its presentation's
 (ignoring case, as a game's seats do): games, wins, and both by game.
 
 **Luck.** Each roll a player confirmed (the camera's reading or a roll typed in, stored by a confirm) asks the game
-what its odds gave against what came (``Game.luck``: fortune faces, busts, wear drawn, pips). Per game and player the
-sums, and in order for the picture of luck over the game; per player over the evening (the games begun in the
-``EVENING_HOURS`` before the latest one), the sums of its games.
+what its odds gave against what came (``Game.luck``: fortune faces, busts, wear drawn, pips; its presentation's
+``LUCK_COUNTED`` says which in the players' words). Per game and player the sums, and in order for the picture of luck
+over the game; per player over the evening (the games begun in the ``EVENING_HOURS`` before the latest one), the sums
+of its games.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ class GameSummary:
         return {"number": self.number, "game": self.game, "title": get_game(self.game).title,
                 "started": round(self.started, 3), "duration": round(self.ended - self.started, 1),
                 "players": self.players, "over": self.over, "winners": self.winners, "rounds": self.rounds,
-                "axis": self.axis, "luck": self.luck_json}
+                "axis": self.axis, "luck": self.luck_json,
+                "luck_counted": getattr(get_presentation(self.game), "LUCK_COUNTED", None)}
 
     def add_luck(self, player: str, luck: Luck) -> None:
         self.luck.append((player, luck))

@@ -22,8 +22,11 @@ import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from companion.games import GAMES, get_game, get_presentation
 
 if TYPE_CHECKING:  # the crops are OpenCV's arrays; OpenCV itself loads when a crop is written or read
     import numpy as np
@@ -288,23 +291,31 @@ def _hex(bgr: tuple[int, int, int]) -> str:
     return "#{:02x}{:02x}{:02x}".format(*(int(round(v)) for v in reversed(bgr)))
 
 
-def face_looks(dice_set: str, labels: list[str]) -> dict[str, dict[str, str]]:
+def face_looks(dice_set: str, labels: list[str]) -> dict[str, dict[str, Any]]:
     """How the teach page draws each face: the die's body and ink colour where the face's die type has its own
-    (Cubitos' types, Automobiles' cubes), and the picture it carries (`vision.synth` names it: "pips3", "team+coin1",
-    "blank"). A set the renderer does not know gets no looks: the page draws plain dice."""
+    (`vision.synth`'s palettes: a coloured die, a cube), and the marks its game draws on it (``_face_marks``). A set
+    the renderer does not know gets no looks: the page draws plain dice."""
     from vision.synth.dice_sets import UnknownDiceSet, get_dice_set, get_palette
 
     try:
         dice = get_dice_set(dice_set)
     except UnknownDiceSet:
         return {}
+    marks = _face_marks(dice_set)
     looks = {}
     for label in labels:
         if label not in dice.labels:
             continue
-        look = {"symbol": dice.symbols[label][0]}
+        look: dict[str, Any] = {"marks": marks(label) if marks else []}
         if label in dice.label_palettes:
             palette = get_palette(dice.label_palettes[label][0])
             look.update(body=_hex(palette.body), ink=_hex(palette.inks[0]))
         looks[label] = look
     return looks
+
+
+def _face_marks(dice_set: str) -> Callable[[str], list[dict[str, str]]] | None:
+    """What a face of ``dice_set`` shows, as the table's dice draw it: the ``face_marks`` of the presentation of a
+    game played with these dice (``Presentation``); None where the plain drawing of a face says it all."""
+    presentations = (get_presentation(game_id) for game_id in GAMES if get_game(game_id).dice_set == dice_set)
+    return next((p.face_marks for p in presentations if hasattr(p, "face_marks")), None)

@@ -294,6 +294,9 @@ class Presentation(Protocol):
         the log already calls the one who chose (a name, not an id: a player may be named like another's seat)."""
         ...
 
+    # Optional, for the stats page: ``LUCK_COUNTED`` (a ui key: what ``Game.luck`` counts, "the pips of each roll").
+    # Optional, for the teach page (``companion/teach.py``), where a die face shows more than the plain drawing knows:
+    # ``face_marks(face) -> [{"kind", "text"}]``, what the face (as the camera names it) shows, drawn small.
     # Optional, for the game-over screen (``companion/race.py``): ``CHART_AXIS`` (a ui key ``chart_<axis>``: what one
     # step of the chart is, "round"), ``CHART_METRICS`` (ui keys ``chart_<metric>``), and:
 

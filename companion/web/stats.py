@@ -1,8 +1,9 @@
 """The table remembers: ``/stats`` (are our dice fair, who won what) and its data.
 
 * ``GET /api/stats``: ``dice`` (per dice set and kind of die: each face's count, its band, the verdict), ``players``
-  (games and wins, by game), ``games`` (newest first, each with its players' ``luck``) and ``luck`` (the evening's
-  games and each player's luck in them); see ``companion/stats.py``.
+  (games and wins, by game), ``games`` (newest first, each with its players' ``luck`` and ``luck_counted``, the ui
+  key of what the game counts as luck) and ``luck`` (the evening's games and each player's luck in them); see
+  ``companion/stats.py``.
 * ``GET /api/stats/games/<number>/luck``: the luck over one game, per kind a running line per player (404 naming
   ``number`` for a game that is not counted).
 * ``GET /api/stats.csv``: one line per game, oldest first.

@@ -106,6 +106,7 @@ def test_a_finished_game_is_in_the_history_with_its_players_winner_rounds_and_du
     assert game["number"] == record.id and game["game"] == "dice-race" and game["title"] == "Dice Race"
     assert game["players"] == ["Ada", "Bo"] and game["winners"] == ["Ada"] and game["over"] is True
     assert game["rounds"] == 7 and game["axis"] == "dr_chart_turn"  # Ada's 4th six on the 7th turn
+    assert game["luck_counted"] == "dr_luck_counted"  # the game's own words for what its luck counts
     assert game["duration"] >= 0 and game["started"] == pytest.approx(record.created, abs=1e-3)
 
 

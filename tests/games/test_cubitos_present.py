@@ -65,6 +65,16 @@ def test_the_layout_is_plain_json_and_says_what_is_reference_data():
     assert layout["fan_track_reference"] and all(c["cost_is_reference"] for c in layout["cards"].values())
 
 
+def test_a_face_s_marks_are_drawn_from_its_fields_alike_for_the_table_and_the_teach_page():
+    assert present.face_marks("lead/coin2") == [{"kind": "coin", "text": "2●"}]  # a count above one is written
+    assert [m["text"] for m in present.face_marks("red/team")] == ["†", "★"]
+    assert present.face_marks("white/blank") == [] and present.face_marks("no_die/coin1") == []
+    state = GAME.setup({**FOUR_PLAYERS, "race": "das_grosse_finale"}, random.Random(1))
+    for die_id, die in present.layout(GAME.view(state))["dice"].items():
+        for face in die["faces"]:
+            assert face["marks"] == present.face_marks(f"{die_id}/{face['label']}"), (die_id, face)
+
+
 def test_bots_take_no_by_hand_option_when_another_is_listed():
     from companion.games.base import Prompt
 

@@ -3,12 +3,15 @@ its texts in every language or a faithful replay fails here, not at a table."""
 
 from __future__ import annotations
 
+import json
 import random
+from importlib import resources
 
 import pytest
 
 from companion import texts
 from companion.games import GAMES, get_game, get_presentation
+from companion.games.base import GameBase
 from companion.games.bots import RandomBot, roll
 from companion.runtime import demo_options
 from companion.session import replay
@@ -78,8 +81,6 @@ def test_replaying_the_log_gives_the_state_of_live_play(game_id):
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
 def test_the_layout_of_the_start_position_is_plain_json(game_id):
-    import json
-
     game = get_game(game_id)
     state = game.setup(demo_options(game_id), random.Random(1))
     json.dumps(get_presentation(game_id).layout(game.view(state)), allow_nan=False)
@@ -90,6 +91,24 @@ def test_the_games_texts_merge_without_a_key_defined_twice():
         texts.catalog.cache_clear()
         assert texts.catalog(lang)["log"]
     texts.catalog.cache_clear()
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_game_that_tells_luck_says_in_its_own_texts_in_every_language_what_it_counts(game_id):
+    if getattr(type(get_game(game_id)), "luck", GameBase.luck) is GameBase.luck:
+        return  # tells no luck: nothing to explain
+    key = getattr(get_presentation(game_id), "LUCK_COUNTED", None)
+    assert key, f"{game_id}: its present.py names the ui key of what its luck counts (LUCK_COUNTED)"
+    for lang in texts.LANGUAGES:
+        own = json.loads(resources.files(GAMES[game_id]).joinpath("i18n", f"{lang}.json").read_text("utf-8"))
+        assert own["ui"][key], (game_id, lang)
+
+
+def test_the_shared_texts_name_no_game():
+    titles = {get_game(game_id).title.lower() for game_id in GAMES}
+    for lang in texts.LANGUAGES:
+        shared = (texts.SHARED_DIR / f"{lang}.json").read_text("utf-8").lower()
+        assert not [title for title in titles if title in shared], lang
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))

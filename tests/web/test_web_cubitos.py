@@ -99,6 +99,7 @@ def test_a_roll_typed_in_die_by_die_places_its_hits_and_puts_the_roller_in_dange
     active = board(page, "blue", "active").locator("svg.cu-die")
     assert sorted(active.evaluate_all("(dice) => dice.map((d) => `${d.dataset.die}/${d.dataset.face}`)")) == \
         ["grey_dark/step1", "grey_light/coin1", "lead/credit1"]
+    assert sorted(active.locator(".mark").all_text_contents()) == sorted(["»", "●", "▣"])  # what each face shows
     expect(board(page, "blue", "ready")).to_have_attribute("data-count", "7")
     expect(board(page, "blue", "draw")).to_have_attribute("data-count", "0")
     expect(page.locator(".cu-board[data-player=blue] .cu-status")).to_have_text("in danger")

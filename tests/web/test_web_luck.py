@@ -45,7 +45,8 @@ def test_the_game_over_screen_shows_who_was_lucky_and_luck_over_the_game(served,
     expect(luck.locator('.luck-row[data-player="Bo"]')).to_contain_text("pech")
 
 
-def test_the_stats_page_shows_tonight_s_luck_per_player_and_each_game_s_picture(served, open_page):
+def test_the_stats_page_shows_tonight_s_luck_per_player_and_each_game_s_picture_with_what_it_counts(served,
+                                                                                                      open_page):
     expect = expect_of()
     camera_game(served.session, LUCKY)
     camera_game(served.session, ["2", "3"], players=["Ada", "Cy"])
@@ -56,6 +57,15 @@ def test_the_stats_page_shows_tonight_s_luck_per_player_and_each_game_s_picture(
     expect(page.locator("#stats-luck")).to_contain_text("Counted: every roll a player confirmed")
     expect(page.locator("#luck .luck-game")).to_have_count(2)
     expect(page.locator('#luck .luck-game[data-game="1"] .luck-line')).to_have_count(2)
+    # what counts as luck: the shared hint says what every game shares, each game's picture its own in the page's
+    # language (Dice Race's own text, from its catalogue)
+    expect(page.locator("#stats-luck > .hint")).not_to_contain_text("Dice Race")
+    counted = page.locator('#luck .luck-game[data-game="1"] .luck-counted')
+    expect(counted).to_have_text("Counted as luck here: the pips of each roll, against a fair die's average.")
+    page.locator('[data-lang="de"]').click()
+    expect(counted).to_have_text("Als Glück zählen hier die Augen jedes Wurfs, gegen den Schnitt eines fairen Würfels.")
+    expect(page.locator("#stats-luck > .hint")).to_contain_text("Was als Glück zählt, sagt jedes Spiel")
+    page.locator('[data-lang="en"]').click()
     expect(page.locator('#games tr[data-game="1"] .game-luck')).to_have_text("Ada +10 · Bo −7.5")
     # readable from a chair: the picture's names are drawn at least 18 px high on the kiosk
     assert page.evaluate("document.querySelector('.luck-name').getBoundingClientRect().height") >= 18

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from playwright.sync_api import expect
 
+from companion.games.cubitos.present import face_marks
 from companion.teach import Teacher
 from companion.web import create_app
 from companion.web.server import Server
@@ -84,8 +85,12 @@ def test_cubitos_faces_are_shown_in_their_die_colour_with_translated_names(teach
     expect(page.locator(".teach-face")).to_have_count(33)
     expect(page.locator(".face-name[data-face='grey_light/coin1']")).to_have_text("hellgrau: 1 Münze")
     assert page.locator(".face-button[data-face='red/team'] rect").get_attribute("fill") == "#c8282d"
-    assert page.locator(".face-button[data-face='red/team'] text").all_text_contents() == ["★"]
+    assert page.locator(".face-button[data-face='red/team'] text").all_text_contents() == ["†", "★"]
     assert page.locator(".face-button[data-face='lead/coin2'] text").all_text_contents() == ["2●"]
+    # every face with the marks the table's Cubitos dice show (the game's own drawing, not a copy)
+    drawn = page.locator(".face-button").evaluate_all(
+        "buttons => buttons.map((b) => [b.dataset.face, [...b.querySelectorAll('text')].map((t) => t.textContent)])")
+    assert drawn == [[face, [m["text"] for m in face_marks(face)]] for face, _ in drawn]
     expect(page.locator("#teach-progress")).to_have_text("Gelernte Seiten: 0 von 33")
     shoot(page, "teach-cubitos")
 
@@ -126,12 +131,13 @@ def test_the_table_says_a_corrected_camera_die_is_kept_for_teaching(session, ope
         server.stop()
 
 
-def test_face_looks_give_cubitos_types_and_automobiles_cubes_their_colours_and_pictures():
+def test_face_looks_give_cubitos_types_and_automobiles_cubes_their_colours_and_their_game_s_marks():
     from companion.teach import face_looks
 
     cubitos = face_looks("cubitos", ["red/team", "lead/coin2", "white/blank"])
-    assert cubitos["red/team"] == {"symbol": "team", "body": "#c8282d", "ink": "#f5f5f5"}
-    assert cubitos["lead/coin2"]["symbol"] == "coin2"
-    assert face_looks("automobiles", ["black"])["black"]["symbol"] == "blank"
+    assert cubitos["red/team"] == {"marks": [{"kind": "sword", "text": "†"}, {"kind": "team", "text": "★"}],
+                                   "body": "#c8282d", "ink": "#f5f5f5"}
+    assert cubitos["lead/coin2"]["marks"] == [{"kind": "coin", "text": "2●"}] and cubitos["white/blank"]["marks"] == []
+    assert face_looks("automobiles", ["black"])["black"]["marks"] == []  # a plain cube
     assert "body" not in face_looks("d6", ["3"])["3"]  # any colour: the page draws a plain die with pips
     assert face_looks("a set the renderer does not know", ["x"]) == {}

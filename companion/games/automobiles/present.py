@@ -229,6 +229,8 @@ log_lines = log_lines_by(action_line, describe_event, FORCED)
 CHART_AXIS = "au_chart_round"
 CHART_METRICS = ("au_chart_distance", "au_chart_wear")
 """ui keys: the steps of the chart and what it draws."""
+LUCK_COUNTED = "au_luck_counted"
+"""ui key: what the stats page counts as this game's luck (``Game.luck``)."""
 
 
 def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:

@@ -275,6 +275,8 @@ def _steps(path: list[str], lang: str) -> str:
 CHART_AXIS = "cr_chart_round"
 CHART_METRICS = ("cr_chart_laps", "cr_chart_damage")
 """ui keys: the steps of the chart and what it draws."""
+LUCK_COUNTED = "cr_luck_counted"
+"""ui key: what the stats page counts as this game's luck (``Game.luck``)."""
 
 
 def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:

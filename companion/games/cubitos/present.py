@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import log_lines_by, ranked
-from companion.games.cubitos.kit import Ability, load_kit
+from companion.games.cubitos.kit import Ability, Face, load_kit
 from companion.texts import catalog, colour, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {
@@ -43,11 +43,32 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
                                           for a in card.abilities]}
     dice = {d.id: {"colour": d.colour, "shade": d.shade, "reference": d.reference,
                    "faces": [{"label": f.label, "coins": f.coins, "steps": f.steps, "credits": f.credits,
-                              "swords": f.swords, "team": f.team, "special": f.special} for f in d.faces]}
+                              "swords": f.swords, "team": f.team, "special": f.special, "marks": _marks(f)}
+                             for f in d.faces]}
             for d in kit.dice.values()}
     return {"tracks": tracks, "cards": cards, "dice": dice,
             "fan_track": [{"credits": c, "limit_tokens": t} for c, t in kit.fan_track],
             "fan_track_reference": True}
+
+
+MARKS = (("coins", "coin", "●"), ("steps", "step", "»"), ("credits", "credit", "▣"), ("swords", "sword", "†"),
+         ("team", "team", "★"), ("special", "special", "◆"))
+"""What a face shows, drawn small (CU-6), in this order: the face's field, the mark's kind, its glyph."""
+
+
+def _marks(face: Face) -> list[dict[str, str]]:
+    """``{"kind", "text"}`` per thing the face shows, a count above one written before its glyph ("2●")."""
+    return [{"kind": kind, "text": f"{n}{glyph}" if n > 1 else glyph}
+            for name, kind, glyph in MARKS if (n := int(getattr(face, name)))]
+
+
+def face_marks(face: str) -> list[dict[str, str]]:
+    """The marks of a die face as the camera and the table name it ("lead/coin2"), as the table's dice show them
+    (the layout's faces carry the same): for the teach page. None for a face no die has."""
+    die_id, _, label = face.partition("/")
+    die = load_kit().dice.get(die_id)
+    found = next((f for f in die.faces if f.label == label), None) if die else None
+    return _marks(found) if found else []
 
 
 def ability_key(ability: Ability) -> str:
@@ -180,6 +201,8 @@ log_lines = log_lines_by(action_line, describe_event, FORCED)
 CHART_AXIS = "cu_chart_round"
 CHART_METRICS = ("cu_chart_lines", "cu_chart_dice")
 """ui keys: the steps of the chart and what it draws."""
+LUCK_COUNTED = "cu_luck_counted"
+"""ui key: what the stats page counts as this game's luck (``Game.luck``)."""
 
 
 def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:

@@ -36,6 +36,8 @@ def log_lines(action: Mapping[str, Any], phase: str | None, events: list[Mapping
 CHART_AXIS = "dr_chart_turn"
 CHART_METRICS = ("dr_chart_position",)
 """ui keys: the steps of the chart and what it draws."""
+LUCK_COUNTED = "dr_luck_counted"
+"""ui key: what the stats page counts as this game's luck (``Game.luck``)."""
 
 
 def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:

@@ -211,6 +211,8 @@ def _card_label(card: Any, lang: str) -> str:
 CHART_AXIS = "hx_chart_turn"
 CHART_METRICS = ("hx_chart_points", "hx_chart_spaces")
 """ui keys: the steps of the chart and what it draws."""
+LUCK_COUNTED = "hx_luck_counted"
+"""ui key: what the stats page counts as this game's luck (``Game.luck``)."""
 
 
 def chart_point(view: Mapping[str, Any]) -> tuple[int, dict[str, dict[str, float | None]]]:

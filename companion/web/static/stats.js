@@ -112,7 +112,8 @@ function luck() {
   return [luckList(evening.players), ...shown.map((g) => {
     const answer = STATS.luck[g.number].luck;
     return answer && answer.complete ? el("section", { class: "luck-game", "data-game": g.number },
-      el("h3", {}, T("luck_game", { number: g.number, title: g.title })), luckCharts(answer)) : null;
+      el("h3", {}, T("luck_game", { number: g.number, title: g.title })),
+      g.luck_counted ? el("p", { class: "hint luck-counted" }, T(g.luck_counted)) : null, luckCharts(answer)) : null;
   })];
 }
 

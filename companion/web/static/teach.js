@@ -17,27 +17,18 @@ async function act(path, body) {
   return answer.body.done;
 }
 
-// Cubitos' pictures as small marks (the table page's cubitos.js draws the same ones): "team+coin1" is ★ and ●.
-const MARKS = { coin: "●", step: "»", credit: "▣", sword: "†", team: "★", special: "◆" };
-
-function marksOf(symbol) {
-  return String(symbol || "blank").split("+").filter((part) => part !== "blank").map((part) => {
-    const [, kind, n] = part.match(/^([a-z]+)(\d*)$/) || [null, part, ""];
-    return `${Number(n) > 1 ? n : ""}${MARKS[kind] || ""}`;
-  });
-}
-
-// A face as the table's dice show it: in its die type's own colour where it has one (Cubitos' types, Automobiles'
-// cubes) with its picture's marks; pips and Chariot Race's icons as every page draws them.
+// A face as the table's dice show it: in its die type's own colour where it has one (a coloured die, a cube) with
+// the marks its game draws on it (the server's face_looks); plain dice as every page draws them.
 function teachIcon(face, size) {
   const look = (summary.looks || {})[face];
   if (!look || !look.body) return dieIcon(face, { size });
-  const marks = marksOf(look.symbol);
+  const marks = look.marks || [];
   const node = svg("svg", { class: "die-icon teach-die", viewBox: "0 0 40 40", width: size, height: size, role: "img",
     "aria-label": faceName(face), "data-body": look.body },
   svg("rect", { x: 2, y: 2, width: 36, height: 36, rx: 8, fill: look.body, stroke: "#6b6b6b", "stroke-width": 1.5 }));
-  marks.forEach((text, k) => node.append(svg("text", { x: 20, y: marks.length === 1 ? 27 : k === 0 ? 18 : 33,
-    "text-anchor": "middle", fill: look.ink, "font-size": marks.length === 1 ? 18 : 13 }, text)));
+  marks.forEach((mark, k) => node.append(svg("text", { class: `mark ${mark.kind}`,
+    x: 20, y: marks.length === 1 ? 27 : k === 0 ? 18 : 33, "text-anchor": "middle", fill: look.ink,
+    "font-size": marks.length === 1 ? 18 : 13 }, mark.text)));
   return node;
 }
 

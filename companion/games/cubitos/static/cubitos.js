@@ -43,30 +43,17 @@ const Cubitos = (() => {
     return (kind && kind.faces.find((f) => f.label === label)) || null;
   }
 
-  // What a face shows, drawn small: coins, steps, credits, swords, the team and the special symbol (CU-6).
-  function faceMarks(face) {
-    if (!face) return [];
-    const marks = [];
-    const add = (cls, glyph, n) => marks.push({ cls, text: n > 1 ? `${n}${glyph}` : glyph });
-    if (face.coins) add("coin", "●", face.coins);
-    if (face.steps) add("step", "»", face.steps);
-    if (face.credits) add("credit", "▣", face.credits);
-    if (face.swords) add("sword", "†", face.swords);
-    if (face.team) add("team", "★", 1);
-    if (face.special) add("special", "◆", 1);
-    return marks;
-  }
-
   // One die: its type's colour, and the face it shows (none for a die not rolled).
   function die(type, label = null, size = 22) {
-    const marks = label ? faceMarks(faceOf(type, label)) : [];
+    const face = label ? faceOf(type, label) : null;
+    const marks = face ? face.marks : [];  // what it shows, drawn small (present.py's face marks, CU-6)
     const title = label ? faceName(`${type}/${label}`) : dieName(type);
     const node = svg("svg", { class: `cu-die t-${type}${label === "blank" ? " blank" : ""}`, viewBox: "0 0 20 20",
       width: size, height: size, role: "img", "aria-label": title, "data-die": type, "data-face": label },
     svg("rect", { class: "body", x: 1, y: 1, width: 18, height: 18, rx: 4 }));
     marks.forEach((mark, k) => {
       const y = marks.length === 1 ? 14.5 : k === 0 ? 9 : 17;
-      node.append(svg("text", { class: `mark ${mark.cls}`, x: 10, y, "text-anchor": "middle",
+      node.append(svg("text", { class: `mark ${mark.kind}`, x: 10, y, "text-anchor": "middle",
         style: `font-size:${marks.length === 1 ? 12 : 8.5}px` }, mark.text));
     });
     return node;
