@@ -64,7 +64,7 @@ def _marks(face: Face) -> list[dict[str, str]]:
 
 def face_marks(face: str) -> list[dict[str, str]]:
     """The marks of a die face as the camera and the table name it ("lead/coin2"), as the table's dice show them
-    (the layout's faces carry the same): for the teach page. None for a face no die has."""
+    (the layout's faces carry the same): for the teach page. No marks for a face no die has."""
     die_id, _, label = face.partition("/")
     die = load_kit().dice.get(die_id)
     found = next((f for f in die.faces if f.label == label), None) if die else None
