@@ -160,8 +160,8 @@ def test_messages_sent_to_30_screens_leave_nothing_in_the_output_buffers(live):
         reader.start()
     for n in range(count):
         live.session.broker.publish({"kind": "status", "state": {"seq": 0, "n": n, "padding": "x" * size}})
-        if n % burst == burst - 1:
-            time.sleep(0.02)
+        if n % burst == burst - 1:  # every screen has its burst before the next: one delivery, however slow the loop
+            wait_for(lambda n=n: min(seen) > n, seconds=20)
     for reader in readers:
         reader.join(timeout=20)
 
