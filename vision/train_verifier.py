@@ -1,7 +1,7 @@
 """Train the die verifier (`vision.verify`): a tiny net that tells a die's crop from anything else the detector finds.
 
-    python -m vision.train_verifier --scenes 2000 --minutes 12 --data /tmp/verifier.npz --out models/dice_verifier.json
-    python bench/rolls.py --real val --sweep-verifier 0.02,0.05,0.1,0.2,0.5   # then set the card's threshold
+    python -m vision.train_verifier --scenes 4000 --minutes 30 --data /tmp/verifier.npz --out models/dice_verifier.json
+    python bench/rolls.py --real val --sweep-verifier 0.005,0.01,0.02,0.05,0.1,0.2,0.5   # then set the card's threshold
 
 Data, renders only (`vision.synth`, every dice set, the TRAINING surfaces and this trainer's own seeds: never
 `bench/rolls.py`'s table seeds, nor the validation or held-out surfaces): game tables (`render_table`: pieces, close
@@ -288,15 +288,17 @@ def main(argv: list[str] | None = None) -> int:
     from .detector import DEFAULT_MODEL
 
     detector = Detector.load(DEFAULT_MODEL)
-    if args.data is not None and args.data.is_file():
+    scenes, scene_seed = args.scenes, args.seed
+    if args.data is not None and args.data.is_file():  # the card names the scenes the cache was rendered from
         data = np.load(args.data)
         x, y, kind, scene = data["x"], data["y"], data["kind"], data["scene"]
+        scenes, scene_seed = int(scene.max()) + 1, int(data["seed"])
     else:
         started = time.time()
         x, y, kind, scene = render_data(args.scenes, args.seed, detector)
         print(f"rendered {len(x)} crops from {args.scenes} scenes in {time.time() - started:.0f} s")
         if args.data is not None:
-            np.savez(args.data, x=x, y=y, kind=kind, scene=scene)
+            np.savez(args.data, x=x, y=y, kind=kind, scene=scene, seed=args.seed)
     counts = {name: int((kind == i).sum()) for i, name in enumerate(KINDS)}
     print("crops:", counts)
     held = scene >= int(scene.max() * 0.9)  # the last tenth of the scenes watch the training
@@ -321,14 +323,15 @@ def main(argv: list[str] | None = None) -> int:
         "face classifier: one model for every dice set.",
         "synthetic": {
             "renderer": "vision.synth game tables and plain trays, every dice set, half through vision.synth.sensor",
-            "scenes": args.scenes,
-            "seed": args.seed,
+            "scenes": scenes,
+            "seed": scene_seed,
             "surfaces": "TRAINING_BACKGROUNDS (vision.synth.backgrounds), a third with printed clutter",
             "crops": counts,
             "licence": "rendered by this project's own code (vision.synth, MIT); no third-party images",
         },
         "hard_negatives": f"what {DEFAULT_MODEL.name} invents on these scenes, weighted {HARD_WEIGHT:g}",
         "command": "python -m vision.train_verifier " + " ".join(sys.argv[1:] if argv is None else argv),
+        "fit_seed": args.seed,
         "torch": torch.__version__,
         "parameters": int(sum(p.numel() for p in net.parameters())),
         "steps": steps,

@@ -70,7 +70,7 @@ def load_verifier(path: str | Path) -> Verifier | None:
 @functools.cache
 def shipped_verifier() -> Verifier | None:
     """`load_verifier` of the shipped card, loaded (and a failure logged) once: every pipeline shares it. None, and
-    nothing logged, while no verifier is shipped (`models/dice_verifier_candidate.json` is one not yet good enough)."""
+    nothing logged, where the card is missing (the detector's boxes are then taken as they are)."""
     if not DEFAULT_CARD.exists():
         return None
     return load_verifier(DEFAULT_CARD)
