@@ -37,7 +37,7 @@ from companion.games import GAMES, get_game, get_presentation
 from companion.games.base import LUCK_KINDS, Luck
 from companion.seating import seat_names, seated
 from companion.session import NOT_ACTIONS
-from companion.store import EventStore, GameRecord, StoredEvent
+from companion.store import EventStore, GameRecord, StoreClosed, StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -272,13 +272,17 @@ class TableStats:
         with self._lock:
             self._touched = set()
         fresh = TableStats(self.store)
-        for record in self.store.games():
-            if record.game not in GAMES:
-                log.warning("stats: game %d is of an unknown game %r", record.id, record.game)
-                continue
-            events = self.store.events(record.id)
-            if events:
-                fresh._put(fresh._tally(record, events).finish())
+        try:
+            for record in self.store.games():
+                if record.game not in GAMES:
+                    log.warning("stats: game %d is of an unknown game %r", record.id, record.game)
+                    continue
+                events = self.store.events(record.id)
+                if events:
+                    fresh._put(fresh._tally(record, events).finish())
+        except StoreClosed:  # the companion stopped while the log was read: nothing is left to answer
+            log.info("stats: the table stopped before its log was read")
+            return
         with self._lock:
             self._games, self._dice, self._players, self._live = fresh._games, fresh._dice, fresh._players, None
             self._evening = fresh._evening

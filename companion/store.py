@@ -121,6 +121,10 @@ class StoreFull(StoreError):
     """The card (or the database's size limit) is full: the event was not stored, nothing before it was lost."""
 
 
+class StoreClosed(StoreError):
+    """The store was closed (the companion is stopping): a thread still reading ends without its answer."""
+
+
 CORRUPT_CODES = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
 FULL_CODES = {sqlite3.SQLITE_FULL}
 
@@ -220,6 +224,7 @@ class EventStore:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._closed = False
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             for pragma in PRAGMAS:
@@ -251,10 +256,17 @@ class EventStore:
         return self._db.execute("PRAGMA user_version").fetchone()[0]
 
     def _transaction(self) -> _Transaction:
+        self._check_open()
         return _Transaction(self._db, self.path)
+
+    def _check_open(self) -> None:
+        """Called holding the lock, which ``close`` takes too: no statement starts on a closed connection."""
+        if self._closed:
+            raise StoreClosed(f"{self.path}: the event store is closed")
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             self._db.close()
 
     # -- games -----------------------------------------------------------------------------------------------------
@@ -284,6 +296,7 @@ class EventStore:
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
+            self._check_open()
             try:
                 return self._db.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
@@ -408,6 +421,7 @@ class EventStore:
     def _write(self, sql: str, params: tuple[Any, ...]) -> int:
         """One statement in autocommit mode: atomic and, with synchronous=FULL, on disk when it returns."""
         with self._lock:
+            self._check_open()
             try:
                 return self._db.execute(sql, params).rowcount
             except sqlite3.Error as exc:

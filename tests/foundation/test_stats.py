@@ -172,6 +172,23 @@ def test_events_stored_while_the_log_is_read_are_counted_once(session, monkeypat
     assert stats.to_json() == rebuilt.to_json()
 
 
+def test_a_log_read_cut_short_by_the_table_stopping_ends_quietly_and_incomplete(session, monkeypatch):
+    """A companion stopping closes the store under the thread reading the log: that thread ends without a traceback,
+    and the statistics never say they are complete."""
+    session.new_game("dice-race", PLAYERS, seed=1)
+    camera_roll(session, ["6"])
+    stats = TableStats(session.store)
+    read = session.store.events
+
+    def read_then_the_table_stops(game_id, **kwargs):
+        session.store.close()
+        return read(game_id, **kwargs)
+
+    monkeypatch.setattr(session.store, "events", read_then_the_table_stops)
+    stats.rebuild()
+    assert not stats.built.is_set()
+
+
 def test_the_answer_is_strict_json_even_before_any_roll(session, stats):
     session.new_game("chariot-race", demo_options("chariot-race", humans=4), seed=1)
     nothing = {"games": [], "players": [], "lucky": LUCK_KINDS}  # no event: nothing yet
