@@ -123,6 +123,8 @@ def open_page(browser: Any) -> Iterator[Any]:
             assert answer.ok, answer.text()
         page = context.new_page()
         page.goto(url)
+        if control:
+            expect(page.locator("body")).to_have_attribute("data-control", "yes")
         if "/camera" not in url and "/new" not in url:
             expect(page.locator("#connection")).to_have_class("badge live")
         return page
