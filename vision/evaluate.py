@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -234,6 +235,29 @@ def yardstick_line(models_dir: Path) -> str:
             "figures below to flatter")
 
 
+def verifier_lines(accuracy: dict[str, Any]) -> list[str]:
+    """The verifier's figures (``vision.train_verifier``'s card): its threshold, how it was chosen, and what it did
+    on the held-out photos and renders, before and after; none for a classifier's card."""
+    held = next((v for k, v in accuracy.items() if k.startswith("held_out_test_at_")), None)
+    if "threshold" not in accuracy or not held:
+        return []
+    real, plain, tables = held["real_d6_test"], held["plain_found"], held["tables_found_invented_rolls_right"]
+    lines = [f"- threshold {accuracy['threshold']}, chosen by: {accuracy.get('chosen_by')}",
+             f"- held out ({held['command']}):",
+             f"  - real d6 test photos: found {real['found']}, invented {real['invented']}, rolls right with no tap "
+             f"{real['rolls_right']:.0%} (before: {real['before']['found']}, {real['before']['invented']}, "
+             f"{real['before']['rolls_right']:.0%})",
+             "  - plain rendered dice found: " + ", ".join(f"{k} {v} (before {plain['before'][k]})"
+                                                          for k, v in plain.items() if k != "before"),
+             "  - rendered game tables, found / invented / rolls right with no tap: " + ", ".join(
+                 f"{k} {v[0]} / {v[1]} / {v[2]:.0%} (before {b[0]} / {b[1]} / {b[2]:.0%})"
+                 for k, v in tables.items() if k != "before" for b in [tables["before"][k]])]
+    time = accuracy.get("time")
+    if time:
+        lines.append(f"- time: +{time['added_per_real_test_photo_ms']} ms a real test photo ({time['command']})")
+    return lines
+
+
 def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
     """Regenerate models/README.md from the cards in the folder (figures, sizes, confusion PNGs)."""
     models_dir = Path(models_dir)
@@ -253,7 +277,12 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
                      f"input {card.input.size[0]}x{card.input.size[1]}"
                      + (f", test-time views: {card.input.tta}" if card.input.tta != "none" else ""))
         synth = trained.get("synthetic", {})
-        if synth:
+        if synth.get("scenes"):  # the verifier: crops cut from whole rendered scenes, not crops per class
+            crops = synth.get("crops", {})
+            parts.append(f"- trained on: {sum(crops.values())} crops ({', '.join(f'{k} {v}' for k, v in crops.items())}"
+                         f") from {synth['scenes']} rendered scenes, seed {synth.get('seed')} ({synth.get('renderer')};"
+                         f" {synth.get('licence', SYNTHETIC_LICENCE)})")
+        elif synth:
             parts.append(f"- trained on: {synth.get('train_per_class')} synthetic crops per class "
                          f"({synth.get('renderer')}; {synth.get('licence', SYNTHETIC_LICENCE)})")
         real = trained.get("real")
@@ -263,7 +292,8 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
                          f"({real['dice_val']} dice)")
         if trained.get("chosen_on"):
             parts.append(f"- chosen on: {trained['chosen_on']}")
-        if "real_d6_tray_test" not in card.accuracy:
+        verifier = verifier_lines(card.accuracy)  # measured on the real d6 photos itself
+        if "real_d6_tray_test" not in card.accuracy and not verifier:
             parts.append(yardstick_line(models_dir))
         training = trained.get("training", {})
         members = trained.get("ensemble")
@@ -282,6 +312,7 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
         elif training:
             parts.append(f"- training: best epoch {training.get('best_epoch')} of {training.get('epochs_run')}, "
                          f"{training.get('seconds')} s, validation {training.get('validation')}")
+        parts += verifier
         parts.append("")
         for key, result in card.accuracy.items():
             if not isinstance(result, dict) or "per_class" not in result:

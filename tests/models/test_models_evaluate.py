@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import cv2
@@ -86,3 +88,18 @@ def test_regenerating_the_models_readme_keeps_a_cards_note_and_the_detector_card
     text = write_models_readme(tmp_path).read_text(encoding="utf-8")
     assert "**hand-made test model**" in text
     assert text.rstrip().endswith("finds the dice")
+
+
+def test_the_models_readme_shows_the_verifiers_threshold_and_its_held_out_figures_before_and_after(tmp_path):
+    from vision.evaluate import MODELS_DIR, write_models_readme
+
+    for name in ("dice_verifier.json", "dice_verifier.onnx"):
+        shutil.copy(MODELS_DIR / name, tmp_path / name)
+    card = json.loads((tmp_path / "dice_verifier.json").read_text(encoding="utf-8"))["accuracy"]
+    real = next(v for k, v in card.items() if k.startswith("held_out_test_at_"))["real_d6_test"]
+    text = write_models_readme(tmp_path).read_text(encoding="utf-8")
+    section = text.split("## dice_verifier", 1)[1]
+    assert f"- threshold {card['threshold']}, chosen by: bench/rolls.py --real val" in section
+    assert f"real d6 test photos: found {real['found']}" in section and f"(before: {real['before']['found']}" in section
+    assert "crops (die_found" in section and "None synthetic crops" not in section
+    assert "renders-only d6 yardstick" not in section  # measured on real photos itself
