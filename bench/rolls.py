@@ -367,14 +367,16 @@ def sweep(paths: list[Path], thresholds: list[float], real: str = "val", scenes:
     return results
 
 
-def sweep_verifier(card: Path, thresholds: list[float], real: str = "val", scenes: int = SYNTH_SCENES) -> dict:
-    """The shipped detector's boxes kept by the die verifier at each of its thresholds, and all of them ("off"),
-    over the same photos and scenes (`sweep_series`): dice missed and invented, what the verifier's threshold is
-    chosen by on validation. Each box is read once; the thresholds only cut its score."""
+def sweep_verifier(card: Path, thresholds: list[float], real: str = "val", scenes: int = SYNTH_SCENES,
+                   detector: object = None) -> dict:
+    """The detector's boxes (the shipped one's, or ``detector``'s) kept by the die verifier at each of its
+    thresholds, and all of them ("off"), over the same photos and scenes (`sweep_series`): dice missed and invented,
+    what the verifier's threshold is chosen by on validation. Each box is read once; the thresholds only cut its
+    score."""
     from vision.detector import shipped_detector
     from vision.verify import Verifier
 
-    detector, verifier = shipped_detector(), Verifier.load(card)
+    detector, verifier = detector or shipped_detector(), Verifier.load(card)
     runs = ["off", *(f"{t:g}" for t in thresholds)]
     results, series = sweep_series(real, scenes)
     for key, photos in series.items():
@@ -421,23 +423,24 @@ if __name__ == "__main__":
     parser.add_argument(
         "--sweep-verifier",
         type=lambda v: [float(t) for t in v.split(",")],
-        help="detection alone, the shipped detector's boxes kept by --verifier (or the shipped one) at each of "
-        "these die probabilities (e.g. 0.3,0.5,0.7), and without it",
+        help="detection alone, the boxes of --detector (or the shipped one) kept by --verifier (or the shipped "
+        "one) at each of these die probabilities (e.g. 0.3,0.5,0.7), and without it",
     )
     args = parser.parse_args()
     if args.sweep:
         sweep([args.detector or DEFAULT_DETECTOR, *args.also], args.sweep, args.real, args.scenes)
-        raise SystemExit(0)
-    if args.sweep_verifier:
-        from vision.verify import DEFAULT_CARD
-
-        sweep_verifier(args.verifier or DEFAULT_CARD, args.sweep_verifier, args.real, args.scenes)
         raise SystemExit(0)
     chosen: object = None if args.classical else "shipped"
     if args.detector:
         from vision.detector import Detector
 
         chosen = Detector(args.detector, threshold=args.threshold) if args.threshold else Detector(args.detector)
+    if args.sweep_verifier:
+        from vision.verify import DEFAULT_CARD
+
+        sweep_verifier(args.verifier or DEFAULT_CARD, args.sweep_verifier, args.real, args.scenes,
+                       chosen if args.detector else None)
+        raise SystemExit(0)
     verifier: object = None if args.no_verifier else args.verifier or "shipped"
     figures = run(args.real, args.misses, chosen, args.synthetic, args.scenes, args.table, verifier)
     if chosen == "shipped" and verifier == "shipped" and args.real == "test":  # the README's figures only
