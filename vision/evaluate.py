@@ -252,6 +252,11 @@ def verifier_lines(accuracy: dict[str, Any]) -> list[str]:
              "  - rendered game tables, found / invented / rolls right with no tap: " + ", ".join(
                  f"{k} {v[0]} / {v[1]} / {v[2]:.0%} (before {b[0]} / {b[1]} / {b[2]:.0%})"
                  for k, v in tables.items() if k != "before" for b in [tables["before"][k]])]
+    for key, what in (("plain_invented", "plain rendered scenes, dice invented"),
+                      ("tables_wrong_without_asking", "rendered game tables, rolls wrong without asking")):
+        if key in held:
+            lines.append(f"  - {what}: " + ", ".join(f"{k} {v} (before {held[key]['before'][k]})"
+                                                     for k, v in held[key].items() if k != "before"))
     time = accuracy.get("time")
     if time:
         lines.append(f"- time: +{time['added_per_real_test_photo_ms']} ms a real test photo ({time['command']})")
