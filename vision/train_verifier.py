@@ -291,6 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     scenes, scene_seed = args.scenes, args.seed
     if args.data is not None and args.data.is_file():  # the card names the scenes the cache was rendered from
         data = np.load(args.data)
+        if "seed" not in data:  # rendered before caches kept their seed: the card could not name its scenes
+            parser.error(f"{args.data} does not say which seed its scenes were rendered with: render it again "
+                         "(--data with a new file name)")
         x, y, kind, scene = data["x"], data["y"], data["kind"], data["scene"]
         scenes, scene_seed = int(scene.max()) + 1, int(data["seed"])
     else:

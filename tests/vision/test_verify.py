@@ -120,3 +120,17 @@ def test_a_verifier_trained_from_a_cache_names_the_scenes_and_seed_the_cache_was
     trained_on = load_card(out).trained_on
     scenes = trained_on["synthetic"]
     assert (scenes["scenes"], scenes["seed"], trained_on["fit_seed"]) == (30, 71000, 5)
+
+
+def test_a_crop_cache_that_does_not_name_its_seed_is_refused_with_a_message_not_a_traceback(tmp_path, capsys):
+    pytest.importorskip("torch")
+    from vision.train_verifier import main
+
+    cache = tmp_path / "old.npz"
+    np.savez(cache, x=np.zeros((4, 32, 32, 3), np.uint8), y=np.zeros(4, np.int64), kind=np.zeros(4, np.int64),
+             scene=np.zeros(4, np.int64))
+    with pytest.raises(SystemExit) as stopped:
+        main(["--data", str(cache), "--out", str(tmp_path / "v.json")])
+    assert stopped.value.code == 2
+    assert "does not say which seed its scenes were rendered with" in capsys.readouterr().err
+    assert not (tmp_path / "v.json").exists()
