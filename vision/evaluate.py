@@ -235,28 +235,33 @@ def yardstick_line(models_dir: Path) -> str:
             "figures below to flatter")
 
 
+HELD_OUT_PER_SET: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
+    ("plain_found", "plain rendered dice found", str),
+    ("tables_found_invented_rolls_right", "rendered game tables, found / invented / rolls right with no tap",
+     lambda v: f"{v[0]} / {v[1]} / {v[2]:.0%}"),
+    ("plain_invented", "plain rendered scenes, dice invented", str),
+    ("tables_wrong_without_asking", "rendered game tables, rolls wrong without asking", str),
+)
+"""The verifier card's held-out figures given per dice set, each with its figure before: the README's line for each."""
+
+
 def verifier_lines(accuracy: dict[str, Any]) -> list[str]:
     """The verifier's figures (``vision.train_verifier``'s card): its threshold, how it was chosen, and what it did
     on the held-out photos and renders, before and after; none for a classifier's card."""
     held = next((v for k, v in accuracy.items() if k.startswith("held_out_test_at_")), None)
     if "threshold" not in accuracy or not held:
         return []
-    real, plain, tables = held["real_d6_test"], held["plain_found"], held["tables_found_invented_rolls_right"]
+    real = held["real_d6_test"]
     lines = [f"- threshold {accuracy['threshold']}, chosen by: {accuracy.get('chosen_by')}",
              f"- held out ({held['command']}):",
              f"  - real d6 test photos: found {real['found']}, invented {real['invented']}, rolls right with no tap "
              f"{real['rolls_right']:.0%} (before: {real['before']['found']}, {real['before']['invented']}, "
-             f"{real['before']['rolls_right']:.0%})",
-             "  - plain rendered dice found: " + ", ".join(f"{k} {v} (before {plain['before'][k]})"
-                                                          for k, v in plain.items() if k != "before"),
-             "  - rendered game tables, found / invented / rolls right with no tap: " + ", ".join(
-                 f"{k} {v[0]} / {v[1]} / {v[2]:.0%} (before {b[0]} / {b[1]} / {b[2]:.0%})"
-                 for k, v in tables.items() if k != "before" for b in [tables["before"][k]])]
-    for key, what in (("plain_invented", "plain rendered scenes, dice invented"),
-                      ("tables_wrong_without_asking", "rendered game tables, rolls wrong without asking")):
-        if key in held:
-            lines.append(f"  - {what}: " + ", ".join(f"{k} {v} (before {held[key]['before'][k]})"
-                                                     for k, v in held[key].items() if k != "before"))
+             f"{real['before']['rolls_right']:.0%})"]
+    for key, what, show in HELD_OUT_PER_SET:
+        figures = held.get(key)
+        if figures:
+            lines.append(f"  - {what}: " + ", ".join(f"{k} {show(v)} (before {show(figures['before'][k])})"
+                                                     for k, v in figures.items() if k != "before"))
     time = accuracy.get("time")
     if time:
         lines.append(f"- time: +{time['added_per_real_test_photo_ms']} ms a real test photo ({time['command']})")
