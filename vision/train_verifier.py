@@ -103,25 +103,34 @@ def scene_blobs(scene: Scene, found: list[Blob], rng: np.random.Generator) -> li
     return out
 
 
+def scene_plan(k: int) -> tuple[str, str]:
+    """(dice set, kind) of scene k: the sets in turn, and each set's own scenes three in four a game table (one of
+    `TABLE_KINDS` in turn) and the fourth a plain tray ("plain"), so that every set meets every kind."""
+    from .synth import TABLE_KINDS, dice_set_names
+
+    sets = dice_set_names()
+    kinds = (*TABLE_KINDS, "plain")
+    return sets[k % len(sets)], kinds[(k // len(sets)) % len(kinds)]
+
+
 def training_scene(k: int, seed: int) -> tuple[Scene, np.ndarray]:
-    """Scene k of the training stream and its picture: three in four a game table (pieces, close, far in turn), the
-    fourth a plain tray; a few on printed clutter; half through a sampled camera (`vision.synth.sensor`)."""
-    from .synth import TABLE_KINDS, dice_set_names, get_dice_set, render_scene, render_table
+    """Scene k of the training stream (`scene_plan`) and its picture: a few on printed clutter; half through a
+    sampled camera (`vision.synth.sensor`)."""
+    from .synth import get_dice_set, render_scene, render_table
     from .synth.backgrounds import TRAINING_BACKGROUNDS, make_background
     from .synth.sensor import develop, sample_sensor
     from .train_detector import clutter
 
     rng = np.random.default_rng(seed + k)
-    sets = dice_set_names()
-    dice_set = sets[k % len(sets)]
+    dice_set, kind = scene_plan(k)
     width, height = (640, 480) if rng.random() < 0.7 else (640, 640)
     surface = make_background(str(rng.choice(TRAINING_BACKGROUNDS)), height, width, rng)
     if rng.random() < 0.3:
         surface = clutter(surface, float(rng.uniform(22, 48)), rng)
     while True:
         try:
-            if k % 4 < 3:
-                scene = render_table(dice_set, rng, TABLE_KINDS[k % 4], width, height, surface=surface)
+            if kind != "plain":
+                scene = render_table(dice_set, rng, kind, width, height, surface=surface)
             else:
                 faces = get_dice_set(dice_set).faces
                 n = int(rng.choice([1, 2, 3, 5, 8, 12]))

@@ -9,8 +9,8 @@ import pytest
 
 from vision.crops import CROP_MARGIN
 from vision.pipeline import Pipeline
-from vision.synth import dice_set_names, get_dice_set, render_scene
-from vision.train_verifier import square, true_blob
+from vision.synth import TABLE_KINDS, dice_set_names, get_dice_set, render_scene
+from vision.train_verifier import scene_plan, square, true_blob
 from vision.verify import Verifier, load_verifier, shipped_verifier
 
 
@@ -134,3 +134,9 @@ def test_a_crop_cache_that_does_not_name_its_seed_is_refused_with_a_message_not_
     assert stopped.value.code == 2
     assert "does not say which seed its scenes were rendered with" in capsys.readouterr().err
     assert not (tmp_path / "v.json").exists()
+
+
+def test_every_dice_set_meets_every_kind_of_training_scene_within_sixteen_scenes():
+    kinds = (*TABLE_KINDS, "plain")
+    plans = [scene_plan(k) for k in range(len(dice_set_names()) * len(kinds))]
+    assert sorted(plans) == sorted((s, kind) for s in dice_set_names() for kind in kinds)
