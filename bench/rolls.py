@@ -128,10 +128,20 @@ def band_of(n: int) -> str:
     return next(f"{lo}-{hi}" if hi < 99 else f"{lo}+" for lo, hi in BANDS if lo <= n <= hi)
 
 
+def table_kind(name: str, truth: list[TrueDie]) -> str:
+    """The band of a game table is its kind (`table_scenes` names it), so a reader sees which kind is missed."""
+    return name.split("@table-")[1].split("#")[0]
+
+
 def tally_rolls(
-    photos: Iterable[tuple[str, np.ndarray, list[TrueDie]]], detect: Callable[[np.ndarray], list[DieReading]]
+    photos: Iterable[tuple[str, np.ndarray, list[TrueDie]]],
+    detect: Callable[[np.ndarray], list[DieReading]],
+    band: Callable[[str, list[TrueDie]], str] = lambda name, truth: band_of(len(truth)),
 ) -> tuple[dict[str, Tally], list[float], list]:
-    """Tallies per dice-count band (and "all"), ms per photo, and the photos that were not right (name, outcome)."""
+    """Tallies per band (by default the dice count; and "all"), ms per photo, and the photos that were not right
+    (name, outcome)."""
+    from vision.synth import TABLE_KINDS
+
     bands: dict[str, Tally] = {}
     ms: list[float] = []
     misses = []
@@ -140,12 +150,12 @@ def tally_rolls(
         dice = detect(image)
         ms.append((time.perf_counter() - started) * 1000)
         one = score_roll(truth, dice)
-        for key in (band_of(len(truth)), "all"):
+        for key in (band(name, truth), "all"):
             bands.setdefault(key, Tally()).add(one)
         outcome = next(k for k, v in one.rolls.items() if v)
         if outcome != "right":
             misses.append((name, outcome, len(truth), len(dice)))
-    order = [band_of(lo) for lo, _ in BANDS] + ["all"]
+    order = [band_of(lo) for lo, _ in BANDS] + list(TABLE_KINDS) + ["all"]
     return {k: bands[k] for k in order if k in bands}, ms, misses
 
 
@@ -216,7 +226,7 @@ def table_scenes(dice_set: str, count: int = SYNTH_SCENES, seed: int = TABLE_SEE
             dice_set, np.random.default_rng(seed + k), TABLE_KINDS[k % 3], background=surfaces[(k // 3) % len(surfaces)]
         )
         truth = [TrueDie(d.label, np.float32(d.box)) for d in scene.dice]
-        yield f"{dice_set}@table#{k}", scene.image, truth
+        yield f"{dice_set}@table-{TABLE_KINDS[k % 3]}#{k}", scene.image, truth
 
 
 # -- report --------------------------------------------------------------------------------------------------------
@@ -303,9 +313,8 @@ def run(
             )
             if table:
                 seed = TABLE_SEED if real == "test" else TABLE_VAL_SEED
-                bands, ms, misses = tally_rolls(
-                    table_scenes(dice_set, scenes, seed, surfaces), automatic(classifier, detector, verifier)
-                )
+                tables = table_scenes(dice_set, scenes, seed, surfaces)
+                bands, ms, misses = tally_rolls(tables, automatic(classifier, detector, verifier), table_kind)
                 results[f"table_{dice_set}"] = print_table(
                     f"synthetic {dice_set} at a game table (pieces, close and far dice), {scenes} scenes on "
                     f"{', '.join(surfaces)}, automatic mode:",
