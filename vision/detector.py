@@ -35,6 +35,10 @@ BOX_MARGIN = 1.15  # the margin the classifier's box crops were cut with (vision
 # training boxes are rendered silhouettes, drawn tight); the classifier learnt real dice cut around label boxes, so
 # boxes are widened to that convention (on validation 92.5 % of rolls right instead of 90 %, faces 99.5 % not 98.9)
 LABEL_SCALE = 1.11
+# A box whose centre lies this close to a larger box's centre (a fraction of that box's width and height) is a part
+# of the same die: a die close to the camera is otherwise read as its pips and as several overlapping boxes. Two
+# dice side by side lie a whole die apart, whatever their sizes.
+PART_OF = 0.35
 
 
 def work_scale(width: int) -> float:
@@ -98,7 +102,7 @@ class Detector:
         heat = maps[0]
         peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.threshold)
         h, w = frame.shape[:2]
-        blobs = []
+        found = []
         for i, j in zip(*np.nonzero(peaks), strict=True):
             cx = (j + float(maps[3, i, j])) * STRIDE / sx
             cy = (i + float(maps[4, i, j])) * STRIDE / sy
@@ -109,10 +113,27 @@ class Detector:
             partial = x0 < 0 or y0 < 0 or x1 > w or y1 > h
             box = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
             # the classifier cuts side * CROP_MARGIN; box crops were cut at BOX_MARGIN around the whole die
-            blobs.append(Blob((cx, cy), side * BOX_MARGIN / CROP_MARGIN, 0.0, box, partial))
+            found.append((side, float(heat[i, j]), Blob((cx, cy), side * BOX_MARGIN / CROP_MARGIN, 0.0, box, partial)))
+        blobs = whole_dice(found)
         die = float(np.median([b.size for b in blobs])) if blobs else 1.0
         blobs.sort(key=lambda b: (round(b.center[1] / die), b.center[0]))
         return blobs
+
+
+def whole_dice(found: list[tuple[float, float, Blob]]) -> list[Blob]:
+    """The boxes (side, heat, blob) that are not part of a larger one (`PART_OF`), the largest first and, among
+    equals, the surest."""
+    kept: list[Blob] = []
+    for _, _, blob in sorted(found, key=lambda f: (-f[0], -f[1])):
+        (cx, cy), inside = blob.center, False
+        for other in kept:
+            (x0, y0), (x1, y1) = other.box[0], other.box[2]
+            if abs(cx - other.center[0]) < PART_OF * (x1 - x0) and abs(cy - other.center[1]) < PART_OF * (y1 - y0):
+                inside = True
+                break
+        if not inside:
+            kept.append(blob)
+    return kept
 
 
 _SHIPPED: list[Detector | None] = []

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from vision.card import ModelError
-from vision.detector import Detector
+from vision.detector import Detector, whole_dice
 from vision.pipeline import Pipeline
+from vision.segment import Blob
 from vision.synth import render_scene
 
 
@@ -213,3 +214,20 @@ def test_the_trainer_trains_on_game_tables_for_a_few_steps(tmp_path):
     info = json.loads(out.with_suffix(".train.json").read_text())
     assert info["steps"] == 2 and info["table_scenes"] == 1.0
     assert len(Detector(out).maps(scene().image)[0]) == 5
+
+
+def box(cx: float, cy: float, side: float, heat: float = 0.9) -> tuple[float, float, Blob]:
+    x0, y0, x1, y1 = cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2
+    return side, heat, Blob((cx, cy), side, 0.0, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), False)
+
+
+def test_a_die_close_to_the_camera_is_one_die_not_its_pips_and_overlapping_boxes():
+    die = box(300, 200, 130, heat=0.5)
+    pips = [box(300 + dx, 200 + dy, 40, heat=0.9) for dx in (-30, 30) for dy in (-30, 30)]
+    again = box(310, 195, 125, heat=0.6)
+    assert [b.center for b in whole_dice([*pips, again, die])] == [(300, 200)]
+
+
+def test_dice_side_by_side_stay_two_dice_whatever_their_sizes():
+    big, small, twin = box(100, 100, 50), box(138, 100, 28), box(100, 152, 50)
+    assert len(whole_dice([big, small, twin])) == 3
