@@ -126,15 +126,16 @@ def whole_dice(found: list[tuple[float, float, Blob]]) -> list[Blob]:
     equals, the surest."""
     kept: list[Blob] = []
     for _, _, blob in sorted(found, key=lambda f: (-f[0], -f[1])):
-        (cx, cy), inside = blob.center, False
-        for other in kept:
-            (x0, y0), (x1, y1) = other.box[0], other.box[2]
-            if abs(cx - other.center[0]) < PART_OF * (x1 - x0) and abs(cy - other.center[1]) < PART_OF * (y1 - y0):
-                inside = True
-                break
-        if not inside:
+        if not any(part_of(blob, die) for die in kept):
             kept.append(blob)
     return kept
+
+
+def part_of(blob: Blob, die: Blob) -> bool:
+    """Whether `blob`'s centre lies in the middle of `die`'s box (`PART_OF` of its width and height)."""
+    (x0, y0), (x1, y1) = die.box[0], die.box[2]
+    dx, dy = abs(blob.center[0] - die.center[0]), abs(blob.center[1] - die.center[1])
+    return dx < PART_OF * (x1 - x0) and dy < PART_OF * (y1 - y0)
 
 
 _SHIPPED: list[Detector | None] = []
