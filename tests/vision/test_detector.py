@@ -231,3 +231,31 @@ def test_a_die_close_to_the_camera_is_one_die_not_its_pips_and_overlapping_boxes
 def test_dice_side_by_side_stay_two_dice_whatever_their_sizes():
     big, small, twin = box(100, 100, 50), box(138, 100, 28), box(100, 152, 50)
     assert len(whole_dice([big, small, twin])) == 3
+
+
+def found_of(blobs: list[Blob], dice) -> int:
+    """How many of the true dice have a found centre inside their box."""
+    boxes = [np.float32(d.box) for d in dice]
+    return sum(any(np.all(b.min(0) <= blob.center) and np.all(blob.center <= b.max(0)) for blob in blobs)
+               for b in boxes)
+
+
+def test_far_dice_missed_at_the_work_width_are_found_by_the_finer_read():
+    from vision.detector import DEFAULT_MODEL, WORK_WIDTH
+    from vision.synth import render_table
+
+    table = render_table("d6", np.random.default_rng(2), "far", background="felt")
+    detector = Detector(DEFAULT_MODEL)
+    assert found_of(whole_dice(detector.boxes(table.image, WORK_WIDTH)), table.dice) == 5
+    assert found_of(detector.find(table.image), table.dice) == len(table.dice) == 8
+
+
+def test_a_frame_of_tray_sized_dice_is_read_once(monkeypatch):
+    from vision.detector import DEFAULT_MODEL
+
+    detector = Detector(DEFAULT_MODEL)
+    widths = []
+    boxes = detector.boxes
+    monkeypatch.setattr(detector, "boxes", lambda frame, width: widths.append(width) or boxes(frame, width))
+    assert len(detector.find(scene().image)) == 3
+    assert widths == [320]
