@@ -287,16 +287,18 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
                      f"input {card.input.size[0]}x{card.input.size[1]}"
                      + (f", test-time views: {card.input.tta}" if card.input.tta != "none" else ""))
         synth = trained.get("synthetic", {})
-        if synth.get("scenes"):  # the verifier: crops cut from whole rendered scenes, not crops per class
-            crops = synth.get("crops", {})
+        real = trained.get("real")
+        if synth.get("scenes"):  # the verifier: crops cut from whole scenes and photos, not crops per class
+            crops = trained.get("crops", {})
             parts.append(f"- trained on: {sum(crops.values())} crops ({', '.join(f'{k} {v}' for k, v in crops.items())}"
                          f") from {synth['scenes']} rendered scenes, seed {synth.get('seed')} ({synth.get('renderer')};"
-                         f" {synth.get('licence', SYNTHETIC_LICENCE)})")
+                         f" {synth.get('licence', SYNTHETIC_LICENCE)})"
+                         + (f" and {real['photos']} real photos ({real['dataset']}, {real['split']}: {real['crops']})"
+                            if real else ""))
         elif synth:
             parts.append(f"- trained on: {synth.get('train_per_class')} synthetic crops per class "
                          f"({synth.get('renderer')}; {synth.get('licence', SYNTHETIC_LICENCE)})")
-        real = trained.get("real")
-        if real:
+        if real and not synth.get("scenes"):
             parts.append(f"- and on: {real['dataset']} {real['split']} split, {real['dice_train']} dice from "
                          f"{real['photos_train']} photos; validation: {real['validation']} "
                          f"({real['dice_val']} dice)")

@@ -6,10 +6,12 @@
 Data, renders only (`vision.synth`, every dice set, the TRAINING surfaces and this trainer's own seeds: never
 `bench/rolls.py`'s table seeds, nor the validation or held-out surfaces): game tables (`render_table`: pieces, close
 and far dice) and plain trays (touching dice, white dice, hands, shadows, glare), some on surfaces with printed
-clutter (`vision.train_detector.clutter`), half through a real camera's look (`vision.synth.sensor`). The shipped
-detector reads each scene; every crop is cut as the pipeline cuts it (`vision.segment.crops`):
+clutter (`vision.train_detector.clutter`), half through a real camera's look (`vision.synth.sensor`). And real
+plastic: the real-d6-tray train photos without their latest fifth (those choose the threshold, `bench/rolls.py
+--real val`), when the dataset is there. The shipped detector reads each scene and photo; every crop is cut as the
+pipeline cuts it (`vision.segment.crops`):
 - dice: the detector's box of each die it finds, and the die's true box (its silhouette, as the detector's boxes
-  are drawn) shifted and scaled a little, for every die, found or not;
+  are drawn, or a photo's label) shifted and scaled a little, for every die, found or not (twice on a photo);
 - not dice: what the detector invents (hard negatives: boxes whose centre lies on no die, or on a die but far
   smaller than it, a pip), each piece on the table (`vision.synth.pieces`) whole and a die-sized window of it, the
   pips of close dice, and a die-sized patch of bare surface.
@@ -35,10 +37,12 @@ from .synth import Scene, SceneDie
 
 SIZE = 32
 SEED = 81000  # this trainer's scenes: seed + k (bench/rolls.py's tables use 52000 and 62000 onwards)
-KINDS = ("die_found", "die_true", "invented", "piece", "pip", "surface")  # what each crop is, for counts and weights
+# what each crop is, for counts and weights: the dice first
+KINDS = ("die_found", "die_true", "die_real", "invented", "piece", "pip", "surface")
 HARD_WEIGHT = 3.0  # an invented die weighs this many crops of other kinds: they are what the verifier is for
 CLOSE_PX = 60  # a die this wide or wider is close to the camera: its pips are cut as negatives
 PIP_RATIO = 0.6  # a box on a die but smaller than this share of the die's is a pip or a part, not the die
+REAL_COPIES = 2  # jittered boxes per real die: 1,301 dice against some 40,000 rendered ones
 
 
 def true_blob(die: SceneDie) -> Blob:
@@ -73,9 +77,7 @@ def scene_blobs(scene: Scene, found: list[Blob], rng: np.random.Generator) -> li
             out.append((blob, KINDS.index("invented")))
         else:
             out.append((blob, KINDS.index("die_found")))
-    for truth in truths:
-        shift = rng.uniform(-0.08, 0.08, 2) * truth.size
-        out.append((square(np.add(truth.center, shift), truth.size * rng.uniform(0.88, 1.15)), KINDS.index("die_true")))
+    out += [(jittered(truth, rng), KINDS.index("die_true")) for truth in truths]
     die = float(np.median([t.size for t in truths])) if truths else 30.0
     for piece in scene.distractors:
         if piece.kind in ("hand", "shadow", "glare"):
@@ -101,6 +103,58 @@ def scene_blobs(scene: Scene, found: list[Blob], rng: np.random.Generator) -> li
             out.append((square(point, die * rng.uniform(0.8, 1.2)), KINDS.index("surface")))
             break
     return out
+
+
+def jittered(truth: Blob, rng: np.random.Generator) -> Blob:
+    """A die's true box shifted and scaled a little, as the detector's boxes stray."""
+    shift = rng.uniform(-0.08, 0.08, 2) * truth.size
+    return square(np.add(truth.center, shift), truth.size * rng.uniform(0.88, 1.15))
+
+
+def photo_blobs(truths: list[Blob], found: list[Blob], rng: np.random.Generator) -> list[tuple[Blob, int]]:
+    """(box, kind index) of a real photo's crops: the detector's boxes (on a die, or invented) and every labelled
+    die `REAL_COPIES` times, jittered."""
+    out: list[tuple[Blob, int]] = []
+    for blob in found:
+        point = (float(blob.center[0]), float(blob.center[1]))
+        on = [t for t in truths if cv2.pointPolygonTest(np.float32(t.box), point, False) >= 0]
+        die = any(blob.size >= PIP_RATIO * t.size for t in on)
+        out.append((blob, KINDS.index("die_found" if die else "invented")))
+    out += [(jittered(t, rng), KINDS.index("die_real")) for t in truths for _ in range(REAL_COPIES)]
+    return out
+
+
+def real_photos() -> list[Path]:
+    """The real-d6-tray train photos that do not choose the threshold (none when the dataset is missing: the
+    verifier then learns from renders only)."""
+    from .evaluate import IMAGE_SUFFIXES, REAL_D6_TRAY, real_d6_missing_reason
+    from .train import TrainConfig, split_by_time
+
+    if real_d6_missing_reason() is not None:
+        return []
+    images = REAL_D6_TRAY / "train" / "images"
+    names, _ = split_by_time([p.name for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES],
+                             TrainConfig().real_val_fraction)
+    return [images / name for name in names]
+
+
+def real_data(detector: Detector, seed: int) -> tuple[list[np.ndarray], list[int]]:
+    """(crops, kind indices) of the `real_photos`, each die's true box its label's."""
+    from .crops import yolo_boxes
+
+    xs: list[np.ndarray] = []
+    kinds: list[int] = []
+    for n, path in enumerate(real_photos()):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        h, w = image.shape[:2]
+        label = path.parent.parent / "labels" / f"{path.stem}.txt"
+        truths = [Blob(((x0 + x1) / 2, (y0 + y1) / 2), max(x1 - x0, y1 - y0) * BOX_MARGIN / CROP_MARGIN, 0.0,
+                       ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
+                  for _, (x0, y0, x1, y1) in yolo_boxes(label.read_text(encoding="utf-8"), w, h)]
+        blobs = photo_blobs(truths, detector.find(image), np.random.default_rng([seed, n, 2]))
+        xs += crops(image, [b for b, _ in blobs], (SIZE, SIZE))
+        kinds += [kind for _, kind in blobs]
+    return xs, kinds
 
 
 def scene_plan(k: int) -> tuple[str, str]:
@@ -157,7 +211,8 @@ def training_scene(k: int, seed: int) -> tuple[Scene, np.ndarray]:
 def render_data(
     count: int, seed: int, detector: Detector, log=print
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(crops uint8 [N, SIZE, SIZE, 3], die 1 / not 0 [N], kind index [N], scene index [N]) of `count` scenes."""
+    """(crops uint8 [N, SIZE, SIZE, 3], die 1 / not 0 [N], kind index [N], scene index [N]) of `count` scenes and
+    the real train photos (`real_data`, scene index -1)."""
     xs, kinds, scenes = [], [], []
     started = time.time()
     for k in range(count):
@@ -169,6 +224,8 @@ def render_data(
         scenes += [k] * len(blobs)
         if (k + 1) % 100 == 0:
             log(f"  {k + 1}/{count} scenes, {len(xs)} crops, {time.time() - started:.0f} s", flush=True)
+    real, real_kinds = real_data(detector, seed)
+    xs, kinds, scenes = xs + real, kinds + real_kinds, scenes + [-1] * len(real)
     kind = np.int64(kinds)
     return np.stack(xs), (kind < KINDS.index("invented")).astype(np.int64), kind, np.int64(scenes)
 
@@ -338,10 +395,16 @@ def main(argv: list[str] | None = None) -> int:
             "scenes": scenes,
             "seed": scene_seed,
             "surfaces": "TRAINING_BACKGROUNDS (vision.synth.backgrounds), a third with printed clutter",
-            "crops": counts,
             "licence": "rendered by this project's own code (vision.synth, MIT); no third-party images",
         },
-        "hard_negatives": f"what {DEFAULT_MODEL.name} invents on these scenes, weighted {HARD_WEIGHT:g}",
+        "real": {
+            "dataset": "real-d6-tray (nell-byler/dice_detection, BSD-3-Clause)",
+            "split": "train, without its latest fifth by capture time (bench/rolls.py --real val chooses on those)",
+            "photos": len(real_photos()) if counts["die_real"] else 0,
+            "crops": f"each labelled die {REAL_COPIES} times jittered, and the detector's boxes on the photos",
+        },
+        "crops": counts,
+        "hard_negatives": f"what {DEFAULT_MODEL.name} invents on these scenes and photos, weighted {HARD_WEIGHT:g}",
         "command": "python -m vision.train_verifier " + " ".join(sys.argv[1:] if argv is None else argv),
         "fit_seed": args.seed,
         "torch": torch.__version__,

@@ -140,3 +140,25 @@ def test_every_dice_set_meets_every_kind_of_training_scene_within_sixteen_scenes
     kinds = (*TABLE_KINDS, "plain")
     plans = [scene_plan(k) for k in range(len(dice_set_names()) * len(kinds))]
     assert sorted(plans) == sorted((s, kind) for s in dice_set_names() for kind in kinds)
+
+
+def test_on_a_real_photo_its_labelled_dice_are_dice_and_boxes_off_them_or_on_a_pip_are_not():
+    from vision.segment import Blob
+    from vision.train_verifier import KINDS, REAL_COPIES, photo_blobs
+
+    die = Blob((100.0, 100.0), 40.0, 0.0, ((80, 80), (120, 80), (120, 120), (80, 120)))
+    found = [square((102, 98), 40), square((110, 110), 10), square((300, 300), 40)]
+    kinds = [KINDS[k] for _, k in photo_blobs([die], found, np.random.default_rng(0))]
+    assert kinds == ["die_found", "invented", "invented", *["die_real"] * REAL_COPIES]
+
+
+def test_the_verifier_learns_real_dice_only_from_the_photos_that_do_not_choose_its_threshold():
+    from vision.evaluate import REAL_D6_TRAY, real_d6_missing_reason
+    from vision.train_verifier import real_photos
+
+    if real_d6_missing_reason() is not None:
+        pytest.skip("real-d6-tray not found")
+    every = sorted(p.name for p in (REAL_D6_TRAY / "train" / "images").glob("*.jpg"))
+    choosing = every[-round(len(every) * 0.2):]  # bench/rolls.py --real val: the latest fifth by capture time
+    learnt = [p.name for p in real_photos()]
+    assert sorted(learnt + choosing) == every and not set(learnt) & set(choosing)
