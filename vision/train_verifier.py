@@ -49,7 +49,12 @@ def true_blob(die: SceneDie) -> Blob:
     """The box the detector would give a die: the square around its whole silhouette, widened as it widens."""
     pts = np.float32(die.outline or die.box)
     (x0, y0), (x1, y1) = pts.min(axis=0), pts.max(axis=0)
-    side = max(x1 - x0, y1 - y0) * LABEL_SCALE
+    return box_blob(x0, y0, x1, y1, LABEL_SCALE)
+
+
+def box_blob(x0: float, y0: float, x1: float, y1: float, scale: float = 1.0) -> Blob:
+    """A die's box as the pipeline crops it: the square around it (its side widened by `scale`) at `BOX_MARGIN`."""
+    side = max(x1 - x0, y1 - y0) * scale
     box = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
     return Blob(((x0 + x1) / 2, (y0 + y1) / 2), float(side * BOX_MARGIN / CROP_MARGIN), 0.0, box)
 
@@ -67,16 +72,19 @@ def on_die(point: tuple[float, float], scene: Scene) -> int | None:
     return next((k for k, d in enumerate(scene.dice) if cv2.pointPolygonTest(np.float32(d.box), p, False) >= 0), None)
 
 
+def found_kind(blob: Blob, on: list[Blob]) -> int:
+    """A detector's box is a die found when its centre lies on a die (`on`: the dice there) and it is not far
+    smaller than that die (a pip or a part); else it is invented."""
+    return KINDS.index("die_found" if any(blob.size >= PIP_RATIO * t.size for t in on) else "invented")
+
+
 def scene_blobs(scene: Scene, found: list[Blob], rng: np.random.Generator) -> list[tuple[Blob, int]]:
     """(box, kind index in KINDS) of every crop one scene gives: see the module's docstring."""
     out: list[tuple[Blob, int]] = []
     truths = [true_blob(d) for d in scene.dice]
     for blob in found:
         k = on_die(blob.center, scene)
-        if k is None or blob.size < PIP_RATIO * truths[k].size:
-            out.append((blob, KINDS.index("invented")))
-        else:
-            out.append((blob, KINDS.index("die_found")))
+        out.append((blob, found_kind(blob, [] if k is None else [truths[k]])))
     out += [(jittered(truth, rng), KINDS.index("die_true")) for truth in truths]
     die = float(np.median([t.size for t in truths])) if truths else 30.0
     for piece in scene.distractors:
@@ -118,8 +126,7 @@ def photo_blobs(truths: list[Blob], found: list[Blob], rng: np.random.Generator)
     for blob in found:
         point = (float(blob.center[0]), float(blob.center[1]))
         on = [t for t in truths if cv2.pointPolygonTest(np.float32(t.box), point, False) >= 0]
-        die = any(blob.size >= PIP_RATIO * t.size for t in on)
-        out.append((blob, KINDS.index("die_found" if die else "invented")))
+        out.append((blob, found_kind(blob, on)))
     out += [(jittered(t, rng), KINDS.index("die_real")) for t in truths for _ in range(REAL_COPIES)]
     return out
 
@@ -148,9 +155,7 @@ def real_data(detector: Detector, seed: int) -> tuple[list[np.ndarray], list[int
         image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         h, w = image.shape[:2]
         label = path.parent.parent / "labels" / f"{path.stem}.txt"
-        truths = [Blob(((x0 + x1) / 2, (y0 + y1) / 2), max(x1 - x0, y1 - y0) * BOX_MARGIN / CROP_MARGIN, 0.0,
-                       ((x0, y0), (x1, y0), (x1, y1), (x0, y1)))
-                  for _, (x0, y0, x1, y1) in yolo_boxes(label.read_text(encoding="utf-8"), w, h)]
+        truths = [box_blob(*box) for _, box in yolo_boxes(label.read_text(encoding="utf-8"), w, h)]
         blobs = photo_blobs(truths, detector.find(image), np.random.default_rng([seed, n, 2]))
         xs += crops(image, [b for b, _ in blobs], (SIZE, SIZE))
         kinds += [kind for _, kind in blobs]
