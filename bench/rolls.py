@@ -1,6 +1,6 @@
 """Rolls as a table feels them: per photo, is the roll right with no tap, or does the table ask, or is it wrong?
 
-Run: `python bench/rolls.py` (what `make bench` runs: real-d6-tray TEST split and synthetic scenes), or
+Run: `python bench/rolls.py` (what `make bench` runs: real-d6-tray TEST split, synthetic scenes and game tables), or
 `python bench/rolls.py --real val` to choose between detectors on the VALIDATION photos (the latest fifth of the
 real train split by photo time, as `vision.train.split_by_time` holds them out): the test split is for reporting
 only. Every photo is read in automatic mode (no tray calibration, a fresh pipeline per photo: each is a table of its
@@ -17,7 +17,10 @@ Dice are matched to the truth by their centre inside a true die's box. Also prin
 and faces right among the found. Real photos are counted against the faces they show: the test labels listed in
 `bench/real_d6_tray_label_errors.json` are corrected (the dataset's own labels would count two right dice wrong).
 Synthetic scenes lie on `vision.synth.backgrounds.HELD_OUT_BACKGROUNDS`, surfaces no model was trained or
-chosen on, one series per dice set with a shipped model: lone dice, touching pairs, white-on-white, hands.
+chosen on, one series per dice set with a shipped model: lone dice, touching pairs, white-on-white, hands. With
+the test split or `--table`, game tables too: per set, pieces among the dice, close dice and far dice; and one
+series of empty tables (pieces, no die), as the camera sees a table between rolls, where a roll is right when
+nothing is read as a die.
 """
 
 from __future__ import annotations
@@ -56,6 +59,8 @@ OUTCOMES = ("right", "asks_count", "asks_doubtful", "wrong")
 SYNTH_SCENES = 60  # per dice set
 TABLE_SEED = 52000  # the game tables that report, on the held-out surfaces
 TABLE_VAL_SEED = 62000  # the game tables that choose, on the validation surfaces (`--real val`)
+EMPTY_TABLES = 120  # tables with pieces and no die: what the camera sees between rolls
+EMPTY_SEED, EMPTY_VAL_SEED = 54000, 64000  # the empty tables that report, and those that choose
 VAL_FRACTION = 0.2  # vision.train.TrainConfig.real_val_fraction: the same photos the classifier's recipe chose on
 
 
@@ -140,7 +145,7 @@ def tally_rolls(
 ) -> tuple[dict[str, Tally], list[float], list]:
     """Tallies per band (by default the dice count; and "all"), ms per photo, and the photos that were not right
     (name, outcome)."""
-    from vision.synth import TABLE_KINDS
+    from vision.synth import EMPTY_TABLE, TABLE_KINDS
 
     bands: dict[str, Tally] = {}
     ms: list[float] = []
@@ -155,7 +160,7 @@ def tally_rolls(
         outcome = next(k for k, v in one.rolls.items() if v)
         if outcome != "right":
             misses.append((name, outcome, len(truth), len(dice)))
-    order = [band_of(lo) for lo, _ in BANDS] + list(TABLE_KINDS) + ["all"]
+    order = [band_of(lo) for lo, _ in BANDS] + [*TABLE_KINDS, EMPTY_TABLE, "all"]
     return {k: bands[k] for k in order if k in bands}, ms, misses
 
 
@@ -229,6 +234,18 @@ def table_scenes(dice_set: str, count: int = SYNTH_SCENES, seed: int = TABLE_SEE
         yield f"{dice_set}@table-{TABLE_KINDS[k % 3]}#{k}", scene.image, truth
 
 
+def empty_tables(count: int = EMPTY_TABLES, seed: int = EMPTY_SEED, surfaces: tuple[str, ...] = ()):
+    """(name, image, no dice) of game tables between rolls (`EMPTY_TABLE`): 2-4 pieces, no die, on held-out surfaces
+    (or `surfaces`). The detector and its verifier serve every set, so one series tells them all."""
+    from vision.synth import EMPTY_TABLE, render_table
+    from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS
+
+    surfaces = surfaces or HELD_OUT_BACKGROUNDS
+    for k in range(count):
+        scene = render_table("d6", np.random.default_rng(seed + k), EMPTY_TABLE, background=surfaces[k % len(surfaces)])
+        yield f"empty@table-{EMPTY_TABLE}#{k}", scene.image, []
+
+
 # -- report --------------------------------------------------------------------------------------------------------
 
 
@@ -249,10 +266,10 @@ def print_table(title: str, bands: dict[str, Tally], ms: list[float]) -> dict:
     for key, t in bands.items():
         f = t.figures()
         out[key] = f
+        found, faces = (f"{f['found']:5.1%}", f"{f['faces_right_of_found']:13.1%}") if t.dice else ("", "")
         print(
             f"  {key:>6} {f['rolls']:5d} {f['right']:7.1%} {f['asks_count']:9.1%} {f['asks_doubtful']:9.1%} "
-            f"{t.rolls['wrong']:6d} {t.found:5d}/{t.dice:<4d}{f['found']:5.1%} {t.invented:8d} "
-            f"{f['faces_right_of_found']:13.1%}"
+            f"{t.rolls['wrong']:6d} {t.found:5d}/{t.dice:<4d}{found:>5} {t.invented:8d} {faces:>13}"
         )
     median = round(sorted(ms)[len(ms) // 2], 1) if ms else 0.0
     print(f"  median {median} ms per photo")
@@ -293,18 +310,18 @@ def run(
         if show_misses:
             for miss in misses:
                 print("   ", *miss)
+    table = table or real == "test"
     if real == "test" or synthetic or table:
         from vision.synth import dice_set_names
+        from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS, VALIDATION_BACKGROUNDS
 
+        # held-out surfaces report; with the validation photos, the validation surfaces are for choosing
+        surfaces = HELD_OUT_BACKGROUNDS if real == "test" else VALIDATION_BACKGROUNDS
         for dice_set in dice_set_names():  # every set the renderer knows and a classifier reads
             card = MODELS_DIR / f"{dice_set}.json"
             if not card.is_file():
                 continue
             classifier = Classifier.load(card, threads=1)
-            from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS, VALIDATION_BACKGROUNDS
-
-            # held-out surfaces report; with the validation photos, the validation surfaces are for choosing
-            surfaces = HELD_OUT_BACKGROUNDS if real == "test" else VALIDATION_BACKGROUNDS
             bands, ms, _ = tally_rolls(
                 synthetic_scenes(dice_set, scenes, surfaces=surfaces), automatic(classifier, detector, verifier)
             )
@@ -324,12 +341,23 @@ def run(
                 if show_misses:
                     for miss in misses:
                         print("   ", *miss)
+        if table:
+            seed = EMPTY_SEED if real == "test" else EMPTY_VAL_SEED
+            classifier = Classifier.load(MODELS_DIR / "d6.json", threads=1)  # what an invented die reads as is moot
+            bands, ms, _ = tally_rolls(empty_tables(seed=seed, surfaces=surfaces), automatic(classifier, detector,
+                                                                                           verifier), table_kind)
+            results["empty_tables"] = print_table(
+                f"empty game tables (2-4 pieces, no die), {EMPTY_TABLES} on {', '.join(surfaces)}, automatic mode "
+                "(right: nothing read as a die):",
+                bands,
+                ms,
+            )
     return results
 
 
 def sweep_series(real: str, scenes: int) -> tuple[dict, dict]:
-    """(results head, {series name: photos}) of a sweep: the real photos of `real` and every set's plain scenes and
-    game tables, on the validation surfaces with `real` "val", else the held-out ones."""
+    """(results head, {series name: photos}) of a sweep: the real photos of `real`, every set's plain scenes and
+    game tables, and the empty tables, on the validation surfaces with `real` "val", else the held-out ones."""
     from vision.synth import dice_set_names
     from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS, VALIDATION_BACKGROUNDS
 
@@ -340,6 +368,7 @@ def sweep_series(real: str, scenes: int) -> tuple[dict, dict]:
     for dice_set in dice_set_names():
         series[f"synthetic_{dice_set}"] = synthetic_scenes(dice_set, scenes, surfaces=surfaces)
         series[f"table_{dice_set}"] = table_scenes(dice_set, scenes, seed, surfaces)
+    series["empty_tables"] = empty_tables(seed=EMPTY_SEED if real == "test" else EMPTY_VAL_SEED, surfaces=surfaces)
     print(f"detection alone, {scenes} scenes a set on {', '.join(surfaces)}: dice missed / invented")
     return {"machine": machine, "surfaces": list(surfaces), "scenes": scenes}, series
 
@@ -352,7 +381,7 @@ def found_dice(blobs: list) -> list:
 
 
 def sweep_totals(results: dict, runs: list[str]) -> None:
-    for kind in ("real", "synthetic", "table"):
+    for kind in ("real", "synthetic", "table", "empty"):
         totals = {run: sum(sum(v[run]) for k, v in results.items() if k.startswith(kind)) for run in runs}
         results[f"{kind}_missed_and_invented"] = totals
         print(f"  {kind} missed + invented: " + "; ".join(f"{run} {n}" for run, n in totals.items()))
@@ -414,8 +443,8 @@ if __name__ == "__main__":
     parser.add_argument(
         "--table",
         action="store_true",
-        help="also rendered game tables (pieces among the dice, close and far dice: issue 38); with --real val, "
-        "the plain synthetic scenes too",
+        help="with --real val: also rendered game tables (pieces among the dice, close and far dice, empty tables: "
+        "issue 38) and the plain synthetic scenes (the test split always has them)",
     )
     parser.add_argument("--scenes", type=int, default=SYNTH_SCENES, help=f"per dice set (default {SYNTH_SCENES})")
     parser.add_argument(

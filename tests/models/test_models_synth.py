@@ -199,3 +199,16 @@ def test_game_pieces_are_drawn_reported_and_kept_clear_of_the_dice():
             assert np.hypot(*(np.asarray(die.center) - centre)) > radius  # no die lies on a piece
     plain = render_scene(["1", "2", "3"], "d6", np.random.default_rng(8))
     assert not np.array_equal(scene.image, plain.image)
+
+
+def test_a_game_table_between_rolls_holds_two_to_four_pieces_and_no_die():
+    from vision.synth import EMPTY_TABLE, render_table
+    from vision.synth.pieces import PIECES
+
+    for seed in range(6):
+        table = render_table("cubitos", np.random.default_rng(seed), EMPTY_TABLE)
+        assert table.dice == []
+        assert 2 <= len(table.distractors) <= 4
+        assert {d.kind for d in table.distractors} <= set(PIECES)
+    with pytest.raises(ValueError, match="unknown table kind"):
+        render_table("d6", np.random.default_rng(0), "crowded")

@@ -22,7 +22,7 @@ from .dice_sets import (
     register_palette,
 )
 from .die_crop import CROP_MODES, render_die
-from .scene import DISTRACTORS, TABLE_KINDS, Scene, SceneDie, SceneDistractor, render_scene, render_table
+from .scene import DISTRACTORS, EMPTY_TABLE, TABLE_KINDS, Scene, SceneDie, SceneDistractor, render_scene, render_table
 
 __all__ = [
     "CROP_MODES",
@@ -32,6 +32,7 @@ __all__ = [
     "SceneDie",
     "SceneDistractor",
     "TABLE_KINDS",
+    "EMPTY_TABLE",
     "UnknownDiceSet",
     "dice_set_names",
     "get_dice_set",

@@ -18,7 +18,8 @@ from .effects import Lighting, add_glare, camera, light_field, sample_lighting
 from .pieces import PIECES, paint_piece, place_piece
 
 DISTRACTORS = ("hand", "shadow", "glare", *PIECES)
-TABLE_KINDS = ("pieces", "close", "far")  # what `render_table` sets on a game table
+TABLE_KINDS = ("pieces", "close", "far")  # what `render_table` sets on a game table with a roll on it
+EMPTY_TABLE = "empty"  # `render_table`'s table between rolls: game pieces and no die
 
 
 @dataclass(frozen=True)
@@ -261,24 +262,19 @@ def render_table(
     """A game table rather than an empty tray (issue 38), one of `TABLE_KINDS`: "pieces", 2-4 game pieces
     (`vision.synth.pieces`: number tokens, cards, meeples, coins, a phone, a cable) among 1-5 dice; "close", one or
     two dice close to the camera (96-128 px, about a fifth of a 640 px frame) beside a token or a coin; "far", 3-8
-    far dice (12-16 px) among pieces. No cube that is not the game's: the one detector serves every set, and in
-    Automobiles plain cubes are the dice."""
-    if kind not in TABLE_KINDS:
-        raise ValueError(f"unknown table kind {kind!r}; choose from {TABLE_KINDS}")
+    far dice (12-16 px) among pieces; or `EMPTY_TABLE`, 2-4 pieces and no die, which moving pieces show the camera
+    between rolls. No cube that is not the game's: the one detector serves every set, and in Automobiles plain
+    cubes are the dice."""
+    if kind not in (*TABLE_KINDS, EMPTY_TABLE):
+        raise ValueError(f"unknown table kind {kind!r}; choose from {(*TABLE_KINDS, EMPTY_TABLE)}")
     faces = get_dice_set(dice_set).faces
-    n = (
-        int(rng.integers(1, 6))
-        if kind == "pieces"
-        else int(rng.integers(1, 3))
-        if kind == "close"
-        else int(rng.integers(3, 9))
-    )
-    die_px = None if kind == "pieces" else int(rng.integers(96, 129)) if kind == "close" else int(rng.integers(12, 17))
-    pieces = (
-        [str(p) for p in rng.choice(PIECES, int(rng.integers(2, 5)))]
-        if kind != "close"
-        else [str(rng.choice(["token", "square_token", "coin"]))]
-    )
+    if kind == "close":
+        n, die_px = int(rng.integers(1, 3)), int(rng.integers(96, 129))
+        pieces = [str(rng.choice(["token", "square_token", "coin"]))]
+    else:
+        n = 0 if kind == EMPTY_TABLE else int(rng.integers(1, 6)) if kind == "pieces" else int(rng.integers(3, 9))
+        die_px = int(rng.integers(12, 17)) if kind == "far" else None
+        pieces = [str(p) for p in rng.choice(PIECES, int(rng.integers(2, 5)))]
     labels = [faces[int(i)] for i in rng.integers(0, len(faces), n)]
     return render_scene(
         labels, dice_set, rng, width, height, background=background, die_px=die_px, distractors=pieces, surface=surface
