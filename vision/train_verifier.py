@@ -163,12 +163,13 @@ def real_data(detector: Detector, seed: int) -> tuple[list[np.ndarray], list[int
 
 
 def scene_plan(k: int) -> tuple[str, str]:
-    """(dice set, kind) of scene k: the sets in turn, and each set's own scenes three in four a game table (one of
-    `TABLE_KINDS` in turn) and the fourth a plain tray ("plain"), so that every set meets every kind."""
-    from .synth import TABLE_KINDS, dice_set_names
+    """(dice set, kind) of scene k: the sets in turn, and each set's own scenes three in five a game table with a
+    roll (one of `TABLE_KINDS` in turn), one an empty game table (`EMPTY_TABLE`: pieces alone, where all the
+    detector finds is invented) and one a plain tray ("plain"), so that every set meets every kind."""
+    from .synth import EMPTY_TABLE, TABLE_KINDS, dice_set_names
 
     sets = dice_set_names()
-    kinds = (*TABLE_KINDS, "plain")
+    kinds = (*TABLE_KINDS, EMPTY_TABLE, "plain")
     return sets[k % len(sets)], kinds[(k // len(sets)) % len(kinds)]
 
 
