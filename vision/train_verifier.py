@@ -1,15 +1,15 @@
 """Train the die verifier (`vision.verify`): a tiny net that tells a die's crop from anything else the detector finds.
 
-    python -m vision.train_verifier --scenes 4000 --minutes 30 --data /tmp/verifier.npz --out models/dice_verifier.json
+    python -m vision.train_verifier --scenes 5000 --minutes 40 --data /tmp/verifier.npz --out models/dice_verifier.json
     python bench/rolls.py --real val --sweep-verifier 0.005,0.01,0.02,0.05,0.1,0.2,0.5   # then set the card's threshold
 
 Data, renders only (`vision.synth`, every dice set, the TRAINING surfaces and this trainer's own seeds: never
-`bench/rolls.py`'s table seeds, nor the validation or held-out surfaces): game tables (`render_table`: pieces, close
-and far dice) and plain trays (touching dice, white dice, hands, shadows, glare), some on surfaces with printed
-clutter (`vision.train_detector.clutter`), half through a real camera's look (`vision.synth.sensor`). And real
-plastic: the real-d6-tray train photos without their latest fifth (those choose the threshold, `bench/rolls.py
---real val`), when the dataset is there. The shipped detector reads each scene and photo; every crop is cut as the
-pipeline cuts it (`vision.segment.crops`):
+`bench/rolls.py`'s table seeds, nor the validation or held-out surfaces): game tables (`render_table`: pieces, close and
+far dice, and tables between rolls with pieces and no die) and plain trays (touching dice, white dice, hands, shadows,
+glare), some on surfaces with printed clutter (`vision.train_detector.clutter`), half through a real camera's look
+(`vision.synth.sensor`). And real plastic: the real-d6-tray train photos without their latest fifth (those choose the
+threshold, `bench/rolls.py --real val`), when the dataset is there. The shipped detector reads each scene and photo;
+every crop is cut as the pipeline cuts it (`vision.segment.crops`):
 - dice: the detector's box of each die it finds, and the die's true box (its silhouette, as the detector's boxes
   are drawn, or a photo's label) shifted and scaled a little, for every die, found or not (twice on a photo);
 - not dice: what the detector invents (hard negatives: boxes whose centre lies on no die, or on a die but far
@@ -36,7 +36,7 @@ from .segment import Blob, crops
 from .synth import Scene, SceneDie
 
 SIZE = 32
-SEED = 81000  # this trainer's scenes: seed + k (bench/rolls.py's tables use 52000 and 62000 onwards)
+SEED = 81000  # this trainer's scenes: seed + k (bench/rolls.py's tables use 52000-54000 and 62000-64000 onwards)
 # what each crop is, for counts and weights: the dice first
 KINDS = ("die_found", "die_true", "die_real", "invented", "piece", "pip", "surface")
 HARD_WEIGHT = 3.0  # an invented die weighs this many crops of other kinds: they are what the verifier is for
