@@ -264,8 +264,10 @@ def verifier_lines(accuracy: dict[str, Any]) -> list[str]:
                                                      for k, v in figures.items() if k != "before"))
     empty = held.get("empty_tables_invented")
     if empty:
-        lines.append(f"  - rendered game tables between rolls (pieces, no die), things read as a die: {empty['this']} "
-                     f"on {empty['tables']} tables (before {empty['before']})")
+        before = empty["before"]
+        lines.append(f"  - rendered game tables between rolls (pieces, no die), things read as a die: "
+                     f"{empty['invented']} on {empty['tables']} tables (before {before['invented']} on "
+                     f"{before['tables']})")
     time = accuracy.get("time")
     if time:
         lines.append(f"- time: +{time['added_per_real_test_photo_ms']} ms a real test photo ({time['command']})")

@@ -102,6 +102,7 @@ def test_the_models_readme_shows_the_verifiers_threshold_and_its_held_out_figure
     assert f"- threshold {card['threshold']}, chosen by: bench/rolls.py --real val" in section
     assert f"real d6 test photos: found {real['found']}" in section and f"(before: {real['before']['found']}" in section
     empty = next(v for k, v in card.items() if k.startswith("held_out_test_at_"))["empty_tables_invented"]
-    assert f"things read as a die: {empty['this']} on {empty['tables']} tables (before {empty['before']})" in section
+    assert (f"things read as a die: {empty['invented']} on {empty['tables']} tables (before "
+            f"{empty['before']['invented']} on {empty['before']['tables']})") in section
     assert "crops (die_found" in section and "None synthetic crops" not in section
     assert "renders-only d6 yardstick" not in section  # measured on real photos itself
