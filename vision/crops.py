@@ -3,7 +3,8 @@
 CROP CONVENTION: a crop is square, centred on the die's centre, rotated so the die's edges are axis-aligned
 (which of the four quarter turns is arbitrary: models are trained invariant to them), its side is
 `margin` (1.2) x the die's side length, then resized to the model's input size.
-Real-data labels are axis-aligned boxes around the whole die; `box_crop` cuts those the same way.
+Real-data labels and the detector's boxes are axis-aligned boxes around the whole die; `box_crop` cuts those at
+`BOX_MARGIN` x the box side.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import cv2
 import numpy as np
 
 CROP_MARGIN = 1.2
+BOX_MARGIN = 1.15
 
 
 def rotated_crop(image: np.ndarray, center: tuple[float, float], side: float, angle: float, out_size: int,
@@ -39,7 +41,7 @@ def rotated_crop(image: np.ndarray, center: tuple[float, float], side: float, an
 
 
 def box_crop(image: np.ndarray, box: tuple[float, float, float, float], out_size: int,
-             margin: float = 1.15) -> np.ndarray:
+             margin: float = BOX_MARGIN) -> np.ndarray:
     """Cut a square, axis-aligned crop around an (x0, y0, x1, y1) box enclosing the whole die."""
     x0, y0, x1, y1 = box
     side = max(x1 - x0, y1 - y0)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from vision.card import ModelError
-from vision.crops import CROP_MARGIN
+from vision.crops import BOX_MARGIN, CROP_MARGIN
 from vision.segment import Blob
 
 log = logging.getLogger(__name__)
@@ -30,7 +30,6 @@ DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "dice_detect
 WORK_WIDTH = 320
 STRIDE = 4  # heat-map cell, work pixels
 WH_UNIT = 32.0  # box sizes are regressed in units of this many work pixels
-BOX_MARGIN = 1.15  # the margin the classifier's box crops were cut with (vision.crops.box_crop)
 # The net's boxes are tighter than the real photos' labels (0.90 of their side on the validation photos: half its
 # training boxes are rendered silhouettes, drawn tight); the classifier learnt real dice cut around label boxes, so
 # boxes are widened to that convention (on validation 92.5 % of rolls right instead of 90 %, faces 99.5 % not 98.9)

@@ -18,13 +18,12 @@ import cv2
 import numpy as np
 
 from .card import Card, load_card
-from .crops import box_crop, yolo_boxes
+from .crops import BOX_MARGIN, box_crop, yolo_boxes
 
 MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
 REAL_D6_TRAY = Path(os.environ.get("REAL_D6_TRAY",
                                    Path(__file__).resolve().parents[2] / "shared" / "datasets" / "real-d6-tray"))
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
-BOX_MARGIN = 1.15
 
 
 @dataclass

@@ -30,8 +30,8 @@ import cv2
 import numpy as np
 
 from .card import CARD_FORMAT, Card, CardInput, save_card
-from .crops import CROP_MARGIN
-from .detector import BOX_MARGIN, LABEL_SCALE, Detector
+from .crops import BOX_MARGIN, CROP_MARGIN
+from .detector import LABEL_SCALE, Detector
 from .segment import Blob, crops
 from .synth import Scene, SceneDie
 

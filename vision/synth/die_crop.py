@@ -3,15 +3,15 @@
 Two ways of cutting, both used in training because both reach the classifier:
 - "rotated": the CROP CONVENTION (`vision.crops.rotated_crop`): centred, die edges axis-aligned, side 1.2 x die,
   a random quarter turn; with `jitter` the centre, side and angle wobble as a real segmenter's would.
-- "box": an axis-aligned square around the whole visible die (margin 1.05-1.25), like the YOLO boxes of the
-  real dataset, so the die may sit rotated inside it.
+- "box": an axis-aligned square around the whole visible die, as the app cuts the detector's boxes (and the real
+  dataset's labels), so the die may sit rotated inside it.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..crops import CROP_MARGIN, rotated_crop
+from ..crops import BOX_MARGIN, CROP_MARGIN, rotated_crop
 from .backgrounds import make_background
 from .dice_sets import get_dice_set
 from .die import DiePose, paint_die, paint_shadow, sample_look
@@ -19,6 +19,7 @@ from .effects import camera, sample_lighting
 from .sensor import develop, sample_sensor
 
 CROP_MODES = ("rotated", "box")
+APP_BOX = 1.075  # the detector's box side over a rendered die's silhouette side (median)
 
 
 def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 64, **style: object) -> np.ndarray:
@@ -89,9 +90,10 @@ def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 
     outline = pose.silhouette()
     x0, y0 = outline.min(0)
     x1, y1 = outline.max(0)
-    box_side = max(x1 - x0, y1 - y0)
+    # as the app cuts a die the detector found: its box (0.98-1.16 of the silhouette's side on rendered scenes,
+    # p10-p90 of the shipped detector's) at BOX_MARGIN, drawn a little wider on both sides
+    box_side = max(x1 - x0, y1 - y0) * (float(rng.uniform(0.95, 1.2)) if jitter else APP_BOX)
     centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-    margin = float(rng.uniform(1.05, 1.25)) if jitter else 1.15
     if jitter:
         centre = (centre[0] + rng.normal(0, 0.04) * box_side, centre[1] + rng.normal(0, 0.04) * box_side)
-    return rotated_crop(image, centre, box_side, 0.0, size, margin=margin, quarter_turns=int(rng.integers(4)))
+    return rotated_crop(image, centre, box_side, 0.0, size, margin=BOX_MARGIN, quarter_turns=int(rng.integers(4)))
