@@ -87,21 +87,16 @@ def second_look(image: np.ndarray, blobs: list[Blob], preds: list[Prediction],
     return out
 
 
-_FRAME_COLOUR: dict[str, FrameColour | None] = {}
-
-
 def frame_colour(classifier: Classifier) -> FrameColour | None:
     """The frame step for the classifier's dice set (`vision.colour`): white and light grey dice decided by the
     frame's light, for sets with such brightness pairs (Cubitos, Automobiles); None for the others."""
     card = getattr(classifier, "card", None)
     if card is None:
         return None
-    if card.dice_set not in _FRAME_COLOUR:
-        try:
-            _FRAME_COLOUR[card.dice_set] = FrameColour.for_dice_set(card.dice_set)
-        except KeyError:  # a set the renderer's registry does not know (a table's own model): no colours to go by
-            _FRAME_COLOUR[card.dice_set] = None
-    return _FRAME_COLOUR[card.dice_set]
+    try:
+        return FrameColour.for_dice_set(card.dice_set)
+    except KeyError:  # a set the renderer's registry does not know (a table's own model): no colours to go by
+        return None
 
 
 def _dataclass_from(cls: type, values: dict[str, Any] | None, where: str) -> Any:
@@ -137,6 +132,7 @@ class Pipeline:
     ) -> None:
         self.source = source
         self.classifier = classifier
+        self.colour = frame_colour(classifier)  # the frame step of the classifier's dice set, if it has one
         self.tray = tray
         self.segmenter = Segmenter(tray, segment)
         # the learned detector finds the dice when its model loads (a calibrated tray then checks them, `find`); the
@@ -216,8 +212,9 @@ class Pipeline:
         still are not read again as a fresh roll; the votes and the last reading, made of the other set's faces,
         are dropped, and a reading of a frame classified before the switch is never given out.
         """
+        colour = frame_colour(classifier)
         with self._lock:
-            self.classifier = classifier
+            self.classifier, self.colour = classifier, colour
             if source is not None:
                 self.source = source
             self._switched = True
@@ -257,19 +254,19 @@ class Pipeline:
             self.verifier = None
             return blobs
 
-    def _classified(self, image: np.ndarray, classifier: Classifier) -> list[tuple[Blob, Prediction]]:
+    def _classified(self, image: np.ndarray, classifier: Classifier,
+                    colour: FrameColour | None) -> list[tuple[Blob, Prediction]]:
         blobs = self.find(image)
         preds = classifier.classify(crops(image, blobs, classifier.input_size))
         if self.detector is not None:
             preds = second_look(image, blobs, preds, classifier)
-        colour = frame_colour(classifier)
         if colour is not None:
             preds = colour.reread(image, [(b.center, b.size, b.angle) for b in blobs], preds, classifier.labels)
         return list(zip(blobs, preds, strict=True))
 
     def detect(self, image: np.ndarray) -> list[DieReading]:
         """Segment and classify one image, no settling or voting (the `detect` command, benchmarks)."""
-        return [_die(b, p) for b, p in self._classified(image, self.classifier)]
+        return [_die(b, p) for b, p in self._classified(image, self.classifier, self.colour)]
 
     def process(self, frame: Frame | np.ndarray) -> DiceReading | None:
         """Feed one frame through settle (and, while settling, segment + classify); returns a reading when the
@@ -278,7 +275,7 @@ class Pipeline:
             frame = Frame(frame, self.frames, float(self.frames))
         self.frames += 1
         with self._lock:
-            classifier, switched, self._switched = self.classifier, self._switched, False
+            classifier, colour, switched, self._switched = self.classifier, self.colour, self._switched, False
         if switched:
             self.vote.reset()
             self.last_reading = None
@@ -289,7 +286,7 @@ class Pipeline:
         if state == ROLLING:
             self.vote.reset()
         elif state in (SETTLING, SETTLED):
-            found = self._classified(frame.image, classifier)
+            found = self._classified(frame.image, classifier, colour)
             self.vote.add(found)
             shown = [_die(b, p) for b, p in found]
             if state == SETTLED and classifier is self.classifier:
