@@ -47,7 +47,6 @@ class Server:
         self.host = host
         self.port = self._server.effective_port
         self._stopping = threading.Event()
-        self._stopped = threading.Event()
         self._thread: threading.Thread | None = None
 
     def _noting_answers(self, app: Flask) -> Callable[..., Iterable[bytes]]:
@@ -78,7 +77,6 @@ class Server:
             # request slowed by a busy machine outlasted 2 s, and its wake met a closed trigger: EBADF).
             self._server.task_dispatcher.shutdown(timeout=STOP_SECONDS)
             self._server.close()
-            self._stopped.set()
 
     def start(self) -> Server:
         self._thread = threading.Thread(target=self.serve_forever, name="waitress", daemon=True)
@@ -86,6 +84,9 @@ class Server:
         return self
 
     def stop(self) -> None:
+        """End the loop; from a thread started here, wait for it: the requests still running get STOP_SECONDS."""
         self._stopping.set()
         if self._thread:
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=STOP_SECONDS + 5)
+            if self._thread.is_alive():
+                log.warning("the server's loop still runs %d s after it was asked to stop", STOP_SECONDS + 5)
