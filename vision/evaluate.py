@@ -222,16 +222,20 @@ SYNTHETIC_LICENCE = "rendered by this project's own code (vision.synth, MIT); no
 YARDSTICK = "d6_synthetic_only"
 
 
-def yardstick_line(models_dir: Path) -> str:
+def yardstick_line(models_dir: Path, renderer: str | None = None) -> str:
     """What renders-only training reads of real dice, from the renders-only d6's card: set beside every figure
-    measured on renders alone, so that none stands as if it were a real one."""
+    measured on renders alone, so that none stands as if it were a real one. It says so when the yardstick was
+    rendered otherwise than `renderer`, the model's own."""
     try:
-        real = load_card(Path(models_dir) / f"{YARDSTICK}.json").accuracy["real_d6_tray_test"]
+        card = load_card(Path(models_dir) / f"{YARDSTICK}.json")
+        real = card.accuracy["real_d6_tray_test"]
     except (OSError, ValueError, KeyError):
         return "- real dice: no photos of these dice, and no renders-only d6 yardstick measured beside them"
+    theirs = card.trained_on.get("synthetic", {}).get("renderer")
+    other = f", rendered with {theirs}; these dice with {renderer}" if renderer and theirs != renderer else ""
     return (f"- real dice: no photos of these dice; renders-only training read {real['accuracy'] * 100:.2f}% of the "
-            f"{real['n']} real-d6-tray test dice (the renders-only d6 yardstick, `{YARDSTICK}`): expect the synthetic "
-            "figures below to flatter")
+            f"{real['n']} real-d6-tray test dice (the renders-only d6 yardstick, `{YARDSTICK}`{other}): expect the "
+            "synthetic figures below to flatter")
 
 
 HELD_OUT_PER_SET: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
@@ -311,7 +315,7 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
             parts.append(f"- chosen on: {trained['chosen_on']}")
         verifier = verifier_lines(card.accuracy)  # measured on the real d6 photos itself
         if "real_d6_tray_test" not in card.accuracy and not verifier:
-            parts.append(yardstick_line(models_dir))
+            parts.append(yardstick_line(models_dir, synth.get("renderer")))
         training = trained.get("training", {})
         members = trained.get("ensemble")
         if members:

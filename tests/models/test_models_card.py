@@ -211,3 +211,18 @@ def test_the_models_readme_sets_the_renders_only_real_figure_beside_every_render
     assert f"renders-only training read {real['accuracy'] * 100:.2f}% of the {real['n']} real-d6-tray" in chariot
     assert "renders-only training read" not in yardstick  # it has its own real figure
     assert "MIT" in chariot
+
+
+def test_a_renders_only_card_says_when_the_yardstick_beside_it_was_rendered_otherwise(tmp_path):
+    import json
+
+    from vision.evaluate import MODELS_DIR, yardstick_line
+
+    card = json.loads((MODELS_DIR / "d6_synthetic_only.json").read_text(encoding="utf-8"))
+    card["trained_on"]["synthetic"]["renderer"] = "vision.synth v7"
+    card["accuracy"]["real_d6_tray_test"] = {"n": 308, "accuracy": 0.9}
+    (tmp_path / "d6_synthetic_only.json").write_text(json.dumps(card), encoding="utf-8")
+    assert "rendered with vision.synth v7; these dice with vision.synth v6)" in yardstick_line(tmp_path,
+                                                                                              "vision.synth v6")
+    assert "rendered with" not in yardstick_line(tmp_path, "vision.synth v7")
+    assert "read 90.00% of the 308 real-d6-tray test dice" in yardstick_line(tmp_path, "vision.synth v7")
