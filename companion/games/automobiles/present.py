@@ -9,7 +9,7 @@ from math import comb
 from typing import Any
 
 from companion.games.automobiles.kit import load_kit
-from companion.games.automobiles.state import COLOURS, WEAR
+from companion.games.automobiles.state import COLOURS, WEAR, standing
 from companion.games.base import log_lines_by, ranked
 from companion.texts import catalog, text, ui
 
@@ -331,8 +331,7 @@ def sponsor_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     placings = view.get("placings") or []
     if sponsor is None or actor not in placings:
         return None
-    k, n = placings.index(actor) + 1, len(placings)  # AU-113: a 2-player race's second place is a middle place
-    place = "first" if k == 1 else "last" if k == n and n > 2 else "middle"
+    place = standing(placings.index(actor) + 1, len(placings))
     effect = sponsor["effects"][place]
     special = ui(lang, f"au_help_special_{effect['special']}", **effect)
     # The card's mark leads: two sponsors of one family with the same amounts are still two helps, not one

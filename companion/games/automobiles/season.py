@@ -8,7 +8,7 @@ from typing import Any
 
 from companion.games.automobiles.setup import opening_draw
 from companion.games.automobiles.stages import BIG, pick, wait
-from companion.games.automobiles.state import COLOURS, EMPTY, WEAR, Stage, State, Turn, count, rank_key, seat
+from companion.games.automobiles.state import COLOURS, EMPTY, WEAR, Stage, State, Turn, count, rank_key, seat, standing
 from companion.games.base import Action, Event
 from companion.games.datafile import read_data
 
@@ -21,12 +21,7 @@ def placings(state: State) -> list[int]:
 
 def season_points(place: int, players: int, race: int) -> int:
     """AU-115: first place 4..8 by race, a middle place 3, last place 2; the second of two scores as middle."""
-    table = read_data(__package__, "cards.json")["season_points"]
-    if place == 1:
-        return table["first"][race - 1]
-    if place == players and players > 2:
-        return table["last"][race - 1]
-    return table["middle"][race - 1]
+    return read_data(__package__, "cards.json")["season_points"][standing(place, players)][race - 1]
 
 
 def season_winner(points: list[int], last_placings: list[int]) -> int:
@@ -86,9 +81,8 @@ def sponsor_options(state: State) -> list[Action]:
 
 
 def sponsor_place(state: State, p: int) -> str:
-    """AU-113: ``first``, ``last`` or ``middle`` (in a 2-player race the second place is a middle place, AU-15)."""
-    k, n = state.placings.index(p) + 1, len(state.placings)
-    return "first" if k == 1 else "last" if k == n and n > 2 else "middle"
+    """AU-113: ``first``, ``last`` or ``middle`` by the race's placings."""
+    return standing(state.placings.index(p) + 1, len(state.placings))
 
 
 def on_sponsor(state: State, action: Mapping[str, Any], events: list[Event]) -> State:

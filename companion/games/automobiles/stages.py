@@ -18,7 +18,6 @@ from companion.games.automobiles.state import (
     as_list,
     available,
     buy,
-    buyable,
     buys,
     cost_for_sum,
     count,
@@ -64,8 +63,7 @@ def draw(p: int, then: str, *, lo: int = 0, hi: int = 1, card: str = "", wear_ea
 def purple4_possible(state: State, p: int, total: int, discard: Cubes, picks: int) -> bool:
     """AU-74: some buyable cube costs at most ``total`` plus the ``picks`` dearest cubes still in the discard."""
     costs = sorted((cost_for_sum(state, c) for c in as_list(discard)), reverse=True)
-    best = total + sum(costs[:picks])
-    return any(buyable(state, c) and state.table.cost(c) <= best for c in COLOURS)
+    return bool(buys(state, total + sum(costs[:picks])))
 
 
 def _pick_ok(state: State, stage: Stage, colour: str) -> bool:

@@ -29,8 +29,7 @@ Cubes = tuple[int, ...]
 
 def cubes(counts: dict[str, int] | None = None) -> Cubes:
     """A zone from ``{colour: n}``."""
-    counts = counts or {}
-    return tuple(counts.get(c, 0) for c in COLOURS)
+    return tuple((counts or {}).get(c, 0) for c in COLOURS)
 
 
 def add(zone: Cubes, colour: str, n: int = 1) -> Cubes:
@@ -303,6 +302,11 @@ def position(state: State, p: int) -> int:
     return ranking(state).index(p) + 1
 
 
+def standing(k: int, n: int) -> str:
+    """AU-113, AU-115: place ``k`` of ``n`` as ``first``, ``middle`` or ``last`` (the second of two: middle)."""
+    return "first" if k == 1 else "last" if k == n and n > 2 else "middle"
+
+
 def car_at(state: State, segment: str) -> int | None:
     return next((p for p, player in enumerate(state.players) if player.segment == segment), None)
 
@@ -386,15 +390,9 @@ def move_cube(state: State, p: int, colour: str, src: str, dst: str, events: lis
 
 
 def remove_all(state: State, p: int, colour: str, zone: str, events: list[Event]) -> State:
-    """Every cube of ``colour`` in the zone back to the stock, one event per cube."""
-    player = state.players[p]
-    n = count(getattr(player, zone), colour)
-    if not n:
-        return state
-    state = state.with_seat(p, player._replace(**{zone: add(getattr(player, zone), colour, -n)}),
-                            stock=add(state.stock, colour, n))
-    events += [{"type": "moved_cube", "player": seat(state, p), "colour": colour, "from": zone, "to": "stock"}
-               for _ in range(n)]
+    """Every cube of ``colour`` in the zone back to the stock, one at a time."""
+    for _ in range(count(getattr(state.players[p], zone), colour)):
+        state = move_cube(state, p, colour, zone, "stock", events)
     return state
 
 
@@ -424,16 +422,8 @@ def money(state: State, p: int) -> int:
 
 def buys(state: State, budget: int) -> list[Action]:
     """AU-36: a buy option for each colour in the stock that can be bought for at most ``budget``."""
-    found: list[Action] = []
-    for colour, n in zip(COLOURS, state.stock, strict=True):
-        price = cost(state, colour)
-        if n and price is not None and price <= budget:
-            found.append({"type": "buy", "colour": colour})
-    return found
-
-
-def buyable(state: State, colour: str) -> bool:
-    return count(state.stock, colour) > 0 and cost(state, colour) is not None
+    return [{"type": "buy", "colour": c} for c in COLOURS
+            if count(state.stock, c) and (price := cost(state, c)) is not None and price <= budget]
 
 
 def cost_for_sum(state: State, colour: str) -> int:
