@@ -173,8 +173,7 @@ def refusal(state: State, p: int, action: Mapping[str, Any]) -> IllegalAction:
 
 
 def _wear(state: State, p: int, card: Card, events: list[Event]) -> State:
-    n = card.effect.get("wear", 0)
-    return gain(state, p, WEAR, n, events)[0] if n else state
+    return gain(state, p, WEAR, card.effect.get("wear", 0), events)[0]
 
 
 def _others(state: State, p: int) -> tuple[int, ...]:
@@ -293,11 +292,11 @@ def _boost_draw(state, p, card, last, arg, events):  # AU-79
 
 
 def _boost_others(state, p, card, last, arg, events):  # AU-79, AU-119
+    others = _others(state, p)
     if state.table.accelerated:  # AU-119: the others' draws wait for their next turns
-        for q in _others(state, p):
+        for q in others:
             state = state.with_player(q, deferred_draws=state.players[q].deferred_draws + 1)
         return state, None
-    others = _others(state, p)
     return state.with_turn(queue=others), Stage("boost", "next_boost", others[0])
 
 

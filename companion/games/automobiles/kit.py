@@ -22,7 +22,6 @@ class Cube:
     count: int
     kind: str
     """``gear``, ``action`` or ``wear`` (AU-1)."""
-    gear: int | None
     starting_bag: int
     buyable: bool
 
@@ -38,10 +37,8 @@ class Card:
     value: int
     verified: bool
     """False while cost and value are placeholders (AU-3)."""
-    duration: str
     effect: dict[str, Any]
     rule: str
-    summary_en: str
 
 
 @dataclass(frozen=True)
@@ -107,8 +104,7 @@ class Kit:
 def _card(data: dict[str, Any]) -> Card:
     return Card(id=data["id"], name_de=data.get("name_de"), colour=data["colour"], category=data["category"],
                 source=data["source"], cost=data.get("cost"), value=data["value"],
-                verified=data["cost_value_verified"], duration=data["duration"], effect=dict(data["effect"]),
-                rule=data["rule"], summary_en=data.get("summary_en", ""))
+                verified=data["cost_value_verified"], effect=dict(data["effect"]), rule=data["rule"])
 
 
 def _track(data: dict[str, Any]) -> Track:
@@ -131,7 +127,7 @@ def kit_from(cubes: dict[str, Any], cards: dict[str, Any], tracks: dict[str, Any
     laid_out = [t for t in tracks["tracks"] if "segments" in t]
     return Kit(
         cubes={c["id"]: Cube(id=c["id"], name_de=c["name_de"], count=c["count"], kind=c["kind"],
-                             gear=c.get("gear"), starting_bag=c["starting_bag"], buyable=c["buyable"])
+                             starting_bag=c["starting_bag"], buyable=c["buyable"])
                for c in cubes["cubes"]},
         draw_per_turn=cubes["draw_per_turn"],
         fixed_cards={c["id"]: _card(c) for c in cards["fixed_cards"]},
@@ -144,5 +140,4 @@ def kit_from(cubes: dict[str, Any], cards: dict[str, Any], tracks: dict[str, Any
 
 @cache
 def load_kit() -> Kit:
-    files = ("cubes.json", "cards.json", "tracks.json")
-    return kit_from(*(read_data(__package__, name) for name in files))
+    return kit_from(*(read_data(__package__, name) for name in ("cubes.json", "cards.json", "tracks.json")))

@@ -39,7 +39,7 @@ def race_over(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     last = len(state.table.kit.lap_track) - 1
     events.append({"type": "race_over", "race": state.race, "placings": [seat(state, p) for p in order],
                    "winner": seat(state, order[0])})
-    state = state._replace(placings=tuple(order), results=(*state.results, tuple(order)), stage=None)
+    state = state._replace(placings=tuple(order), stage=None)
     for p in range(len(state.players)):
         state = state.with_player(p, deferred_draws=0, deferred_moves=0)
     if not state.table.season:

@@ -21,7 +21,6 @@ from companion.games.automobiles.state import (
     buy,
     buys,
     cubes,
-    minus,
     plus,
     seat,
 )
@@ -32,8 +31,6 @@ CAR_COLOURS = ("red", "blue", "yellow", "green", "white")
 """AU-6: five cars; their colours are not in the seed, so they are a setting (the actors' ids)."""
 PLAYERS = range(2, 6)
 """AU-8: 2 to 5 players."""
-LAP_MARKER_START = "3"
-"""AU-8: the default start field of the lap markers."""
 CARD_POOLS = ("base", "racing_season", "both")
 """AU-121: ``card_pool``, default ``"base"``."""
 WEAR_CUBE_ACTIVATION = "to_discard"
@@ -116,7 +113,7 @@ def table(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
             raise IllegalAction("AU-15", f"{t} has {len(kit.tracks[t].start_positions)} start positions, "
                                 f"not one for each of {len(seats)} cars")
     track = kit.tracks[track_id]
-    laps = options.get("laps", LAP_MARKER_START)
+    laps = options.get("laps", kit.lap_start)
     numbered = [f for f in kit.lap_track if f.isdigit()]
     if laps not in numbered:
         raise IllegalAction("AU-8", f"laps must be a numbered lap field, got {laps!r}", legal=numbered)
@@ -136,10 +133,8 @@ def table(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None
                   accelerated=_flag(options, "accelerated", "AU-119"), open_bags=_flag(options, "open_bags", "AU-120"),
                   wear_activation=wear_activation, drivers=drivers, season=tuple(season))
     start_bag = cubes({c.id: c.starting_bag for c in kit.cubes.values()})
-    stock = cubes({c.id: c.count for c in kit.cubes.values()})
+    stock = cubes({c.id: c.count - len(seats) * c.starting_bag for c in kit.cubes.values()})
     grid = {p: track.start_positions[k][1] for k, p in enumerate(order)}
-    for _ in order:
-        stock = minus(stock, start_bag)
     state = State(table=table, players=tuple(Player(segment=grid[p], bag=start_bag, marker=table.lap_start)
                                              for p in range(len(seats))),
                   stock=stock, phase="opening_buy", current=order[0], actor=order[0],

@@ -227,8 +227,6 @@ class State(NamedTuple):
     """The face-down sponsor pile."""
     winners: tuple[int, ...] = ()
     placings: tuple[int, ...] = ()
-    results: tuple[tuple[int, ...], ...] = ()
-    """The placings of the season's finished races."""
 
     def with_player(self, p: int, **changes: Any) -> State:
         return self.with_seat(p, self.players[p]._replace(**changes))
