@@ -3,6 +3,7 @@ returns as it is)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from functools import cache
 from math import comb
@@ -11,7 +12,7 @@ from typing import Any
 from companion.games.automobiles.kit import load_kit
 from companion.games.automobiles.state import COLOURS, WEAR, standing
 from companion.games.base import log_lines_by, ranked
-from companion.texts import catalog, text, ui
+from companion.texts import catalog, face, text, ui
 
 DEMO_OPTIONS: dict[str, Any] = {
     "players": [{"name": "Julia", "colour": "red"}, {"name": "Klaus", "colour": "blue"},
@@ -35,8 +36,8 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
     for colour_id, card_id in (view.get("cards") or {}).items():
         card = kit.fixed_cards.get(card_id) or kit.action_cards[card_id]
         cards[colour_id] = {"id": card.id, "name": card_name_key(card.id), "cost": card.cost, "value": card.value,
-                            "cost_is_reference": not card.verified, "text": card_text_key(card.id)}
-        cards[colour_id]["category"] = card.category
+                            "cost_is_reference": not card.verified, "text": card_text_key(card.id),
+                            "category": card.category}
     return {"track": {"id": track.id, "name": track.name, "reference": track.reference,
                       "lap_length": track.lap_length, "fields": fields, "segments": segments,
                       "start_positions": [{"id": i, "segment": s, "money": m} for i, s, m in track.start_positions]},
@@ -141,17 +142,9 @@ FORCED = frozenset({"car_moved", "crossed", "finished", "refilled", "wear_phase"
 ZONES = ("bag", "active", "used", "discard", "stock", "aside")
 
 
-def cube_name(lang: str, colour: Any) -> str:
-    """A cube colour as the players call it ("hellgrau"): the camera's face name, as the roll box shows it."""
-    return catalog(lang)["faces"].get(str(colour), str(colour))
-
-
 def cube_list(lang: str, colours: Any) -> str:
     """Cube colours as "2× weiß, 1× braun"; none as "–"."""
-    counts: dict[str, int] = {}
-    for c in colours or []:
-        counts[c] = counts.get(c, 0) + 1
-    return ", ".join(f"{n}× {cube_name(lang, c)}" for c, n in counts.items()) or "–"
+    return ", ".join(f"{n}× {face(lang, c)}" for c, n in Counter(colours or []).items()) or "–"
 
 
 def _zone(lang: str, zone: Any) -> str:
@@ -169,44 +162,35 @@ def sponsor_name(sponsor_id: Any) -> str:
 
 
 def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, str]) -> str | None:
-    """One line for one rules event ("Julia activates a white cube"), or None for an event the log leaves out."""
+    """One line for one rules event ("Julia activates a white cube"), or None for an event the log leaves out: each
+    field the event carries said in words, then the event's text."""
     kind = event.get("type")
     fields = {**event, "player": names.get(event.get("player", ""), event.get("player"))}
-    for key in ("to", "segment"):  # a segment where a cube or car goes
+    for key in ("to", "segment", "winner"):  # a segment where a cube or car goes, a car
         if key in event:
             fields[key] = names.get(str(event[key]), event[key])
     if "colour" in event:
-        fields["cube"] = cube_name(lang, event["colour"])
+        fields["cube"] = face(lang, event["colour"])
         fields["a_cube"] = text(lang, f"au_a_cube_{event['colour']}")  # "einen weißen Würfel": inflected
         fields["the_cube"] = text(lang, f"au_the_cube_{event['colour']}")
-    if kind == "activated":
-        fields["card"] = card_name(lang, event.get("card"))
-        return text(lang, "au_activated", fields)
+    if "card" in event:
+        fields["card"] = card_name(lang, event["card"])
+    if "driver" in event:
+        fields["driver"] = str(event["driver"]).replace("driver_", "")
+    if "sponsor" in event:
+        fields["sponsor"] = sponsor_name(event["sponsor"])
+    if "marker" in event:  # the lap track's fields are numbers, then "Final" and "Finish": those are words
+        fields["marker"] = catalog(lang)["ui"].get(f"au_lap_{event['marker']}", str(event["marker"]))
     if kind in ("drew", "kept"):
-        return text(lang, f"au_{kind}", fields, cubes=cube_list(lang, event.get("cubes")),
-                    discarded=cube_list(lang, event.get("discarded")))
+        fields.update(cubes=cube_list(lang, event.get("cubes")), discarded=cube_list(lang, event.get("discarded")))
     if kind == "moved_cube":
-        return text(lang, "au_moved_cube", fields, origin=_zone(lang, event.get("from")),
-                    target=_zone(lang, event.get("to")))
-    if kind == "crossed":  # the lap track's fields are numbers, then "Final" and "Finish": those are words
-        marker = str(event.get("marker"))
-        return text(lang, "au_crossed", fields, marker=catalog(lang)["ui"].get(f"au_lap_{marker}", marker))
-    if kind in ("race_over", "season_over"):
-        return text(lang, f"au_{kind}", fields, winner=names.get(event.get("winner", ""), event.get("winner")))
-    if kind == "wear_phase":
-        return text(lang, "au_slipstream" if event.get("slipstream") else "au_wear_phase", fields)
-    if kind == "driver_chosen" or kind == "driver_used":
-        return text(lang, f"au_{kind}", fields, driver=str(event.get("driver", "")).replace("driver_", ""))
-    if kind in ("sponsor_taken", "sponsor_kept"):
-        return text(lang, f"au_{kind}", fields, sponsor=sponsor_name(event.get("sponsor")))
-    if kind == "no_effect":
-        return text(lang, "au_no_effect", fields, card=card_name(lang, event.get("card")))
+        fields.update(origin=_zone(lang, event.get("from")), target=_zone(lang, event.get("to")))
+    if kind == "wear_phase" and event.get("slipstream"):
+        kind = "slipstream"
     if kind == "by_itself":  # a phase whose only option decided nothing (rules.alone)
-        return text(lang, f"au_by_itself_{event.get('phase')}", fields)
+        kind = f"by_itself_{event.get('phase')}"
     key = f"au_{kind}"
-    if key in catalog(lang)["log"]:
-        return text(lang, key, fields)
-    return None
+    return text(lang, key, fields) if key in catalog(lang)["log"] else None
 
 
 ACTION_LINES = {"stop": "au_stop", "decline": "au_decline", "to_buy": "au_to_buy", "done": "au_done"}
@@ -266,14 +250,14 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     view = snapshot.get("view") or {}
     kind = option.get("type")
     words = catalog(lang)["ui"]
-    cube = cube_name(lang, option.get("colour", ""))
+    cube = face(lang, option.get("colour", ""))
     if kind == "activate":
-        extra = [cube_name(lang, option[k]) for k in ("as", "gear") if k in option]
+        extra = [face(lang, option[k]) for k in ("as", "gear") if k in option]
         extra += [ui(lang, f"au_opt_option_{option['option']}")] if "option" in option else []
         return ui(lang, "au_opt_activate", cube=cube) + (f" ({', '.join(extra)})" if extra else "")
     if kind in ("step", "drive"):
         label = ui(lang, f"au_opt_{kind}", to=place_name(lang, view.get("track"), option.get("to"))) + (
-            f" ({cube_name(lang, option['colour'])})" if "colour" in option else "")
+            f" ({face(lang, option['colour'])})" if "colour" in option else "")
         wear = (view.get("landing_wear") or {}).get(option.get("to"))
         return label + (" · " + ui(lang, "au_opt_wear", n=wear) if wear is not None else "")
     if kind == "pick":
@@ -287,10 +271,8 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
         return ui(lang, f"au_opt_{kind}", cube=cube, target=_zone(lang, option.get("to")))
     if kind == "sponsor":
         return ui(lang, "au_opt_sponsor", sponsor=sponsor_name(option.get("sponsor")))
-    if kind == "keep_sponsor":
-        if "remove" in option:
-            return ui(lang, "au_opt_keep_sponsor_remove", sponsor=sponsor_name(option["remove"]))
-        return ui(lang, "au_opt_keep_sponsor")
+    if kind == "keep_sponsor" and "remove" in option:
+        return ui(lang, "au_opt_keep_sponsor_remove", sponsor=sponsor_name(option["remove"]))
     if kind in ("use_driver", "driver"):
         return ui(lang, f"au_opt_{kind}", driver=str(option.get("driver", "")).replace("driver_", ""))
     if kind == "pit_stop":
