@@ -164,15 +164,15 @@ def apply(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
 
 def _refusal(state: State, action: Mapping[str, Any]) -> IllegalAction:
     p, kind = state.current, action.get("type")
-    if state.phase == "action":
-        return turn.refusal(state, action)
     if state.stage is not None:
         return stages.why_not(state, action)
+    if kind == "use_driver":  # the action or the buy phase
+        return IllegalAction("AU-100", f"{seat(state, p)} cannot use {action.get('driver')!r} now")
+    if state.phase == "action":
+        return turn.refusal(state, action)
     if state.phase == "buy" and kind == "buy":
         return IllegalAction("AU-36", f"{seat(state, p)} cannot buy {action.get('colour')!r} with ${money(state, p)}",
                              legal=[o["colour"] for o in turn.buy_options(state) if o["type"] == "buy"])
-    if state.phase == "buy" and kind == "use_driver":
-        return IllegalAction("AU-100", f"{seat(state, p)} cannot use {action.get('driver')!r} now")
     return IllegalAction(PHASES[state.phase].rule, f"{seat(state, state.actor)} cannot {dict(action)} now",
                          legal=options(state))
 

@@ -117,12 +117,9 @@ def buy_options(state: State) -> list[Action]:
     """AU-36: cubes for the money of the active area; AU-104, AU-105: drivers."""
     p = state.current
     left, player = money(state, p), state.players[p]
-    options: list[Action] = [{"type": "done"}, *buys(state, left)]
-    if driver_ready(state, p, "driver_04") and available(player):
-        options.append({"type": "use_driver", "driver": "driver_04"})
-    if driver_ready(state, p, "driver_05") and left >= 1 and sum(player.discard):
-        options.append({"type": "use_driver", "driver": "driver_05"})
-    return options
+    usable = {"driver_04": available(player), "driver_05": left >= 1 and sum(player.discard)}
+    return [{"type": "done"}, *buys(state, left),
+            *({"type": "use_driver", "driver": d} for d, ok in usable.items() if ok and driver_ready(state, p, d))]
 
 
 def on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -225,11 +222,8 @@ def sweep(state: State, action: Mapping[str, Any], events: list[Event]) -> State
     player = state.players[p]
     player = player._replace(active=EMPTY, used=EMPTY, discard=plus(player.discard, plus(player.active, player.used)))
     events.append({"type": "swept", "player": seat(state, p)})
-    base, extra = state.table.kit.draw_per_turn, 0
-    if player.driver == "driver_07" and state.turn.wear_gained > 0:
-        extra += state.turn.wear_gained  # AU-107
-    if player.driver == "driver_09":
-        extra += 2  # AU-109
+    base = state.table.kit.draw_per_turn
+    extra = {"driver_07": max(0, state.turn.wear_gained), "driver_09": 2}.get(player.driver, 0)  # AU-107, AU-109
     avail = available(player)
     state = state.with_seat(p, player, stage=None).with_turn(placed=())
     if not avail:
@@ -311,6 +305,4 @@ def refusal(state: State, action: Mapping[str, Any]) -> IllegalAction:
                              f"{dict(action)} has fields", legal=[{"type": "pit_stop"}])
     if kind == "activate":
         return cards.refusal(state, p, action)
-    if kind == "use_driver":
-        return IllegalAction("AU-100", f"{seat(state, p)} cannot use {action.get('driver')!r} now")
     return IllegalAction("AU-20", f"{dict(action)} is not possible now", legal=action_options(state))
