@@ -1,9 +1,7 @@
 """Automobiles (David Short, AEG / Pegasus): the rules engine. ``GAME`` implements ``companion.games.base.Game``.
 
-See ``README.md`` beside this file for the rules by id (AU-n), the action vocabulary, set-up options and the view.
-The modules import downwards only: ``kit`` (the box) < ``state`` < ``track`` < ``stages`` < ``cards``, ``turn``,
-``setup``, ``season`` < ``rules`` (the phases, ``apply``) < ``scenario``; ``view`` is the dashboard's JSON; the
-package ties the game together.
+``README.md`` beside this file says what each module holds; they import downwards only: ``kit`` < ``state`` <
+``track`` < ``stages`` < ``cards``, ``turn``, ``setup``, ``season`` < ``rules`` < ``scenario``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,8 @@
 """The action phase's cubes (AU-20, AU-21, AU-62) and the action cards' effects (AU-63..AU-97), step by step.
 
 An effect is its steps (``SCRIPTS``): each ``step(state, p, card, last, arg, events)`` returns the table and the
-``Stage`` it then waits for (None: the effect is complete). The first step gets the activation's choices (``arg``),
-a later one the stage before it (``last``). The phase ``card`` runs the next step once a stage is closed
-(``rules.PHASES``).
+``Stage`` it then waits for (None: the effect is complete); the first gets the activation's choices (``arg``), a
+later one the stage before it (``last``), run by the phase ``card``.
 """
 
 from __future__ import annotations
@@ -217,22 +216,18 @@ def _remove_as_many(state, p, card, last, arg, events):  # AU-64
     return state, pick(p, "", ("discard",), "stock", last.done, last.done) if last.done else None
 
 
-def _red_2(state, p, card, last, arg, events):  # AU-68, AU-87 (rs_red_2 moves any colour, exactly 1)
-    state = move_cube(_wear(state, p, card, events), p, arg["gear"], "active", "discard", events)
-    if card.effect["type"] == "discard_active_gear_move_any":
-        return state, move(p, "", GEARS, 1, 1, colour=card.colour)
-    return state, move(p, "", (lower(arg["gear"]),), 0, card.effect["max_fields"], colour=card.colour)
-
-
-def _red_3(state, p, card, last, arg, events):  # AU-69, AU-86
+def _gear_move(state, p, card, last, arg, events):  # AU-68, AU-69, AU-70, AU-86, AU-87
+    """A red card's move by the gear cube it names (an active one is discarded first): exactly one field of any gear
+    colour, of the cube's colour or of a lower one; else up to ``max_fields`` of the next lower colour."""
+    kind, gear = card.effect["type"], arg["gear"]
     state = _wear(state, p, card, events)
-    if card.effect["type"] == "discard_gear_next_lower_move":
-        return state, move(p, "", (lower(arg["gear"]),), 0, card.effect["max_fields"], colour=card.colour)
-    return state, move(p, "", (arg["gear"],), 1, 1, colour=card.colour)
-
-
-def _red_4(state, p, card, last, arg, events):  # AU-70
-    return state, move(p, "", GEARS[:GEARS.index(arg["gear"])], 1, 1, colour=card.colour)
+    if kind.startswith("discard_active_gear"):
+        state = move_cube(state, p, gear, "active", "discard", events)
+    one_field = {"discard_active_gear_move_any": GEARS, "discard_gear_same_colour_move": (gear,),
+                 "active_gear_lower_colour_move": GEARS[:GEARS.index(gear)]}
+    if kind in one_field:
+        return state, move(p, "", one_field[kind], 1, 1, colour=card.colour)
+    return state, move(p, "", (lower(gear),), 0, card.effect["max_fields"], colour=card.colour)
 
 
 def _draw_until_not_wear(state, p, card, last, arg, events):  # AU-71
@@ -362,9 +357,9 @@ SCRIPTS: dict[str, tuple[Step, ...]] = {
     "active_to_used_then_remove_discard": (_picks(("active",), "used", 1, 1),  # AU-66
                                            _picks(("discard",), "stock", 0, "remove_discard_max")),
     "no_decline_wear": (_turn_flag("no_wear"),),  # AU-67
-    "discard_active_gear_move_next_lower": (_red_2,),  # AU-68
-    "discard_gear_same_colour_move": (_red_3,),  # AU-69
-    "active_gear_lower_colour_move": (_red_4,),  # AU-70
+    "discard_active_gear_move_next_lower": (_gear_move,),  # AU-68
+    "discard_gear_same_colour_move": (_gear_move,),  # AU-69
+    "active_gear_lower_colour_move": (_gear_move,),  # AU-70
     "draw_until_non_wear_then_remove_discard_wear": (_draw_until_not_wear, _removes_all_wear("discard")),  # AU-71
     "remove_discard": (_remove,),  # AU-72
     "choose_remove_all_wear_or_n": (_purple_3,),  # AU-73
@@ -380,8 +375,8 @@ SCRIPTS: dict[str, tuple[Step, ...]] = {
     "remove_active_then_double_discard": (_remove_active, _remove_twice_as_many),  # AU-83
     "draw_then_remove_one": (_draws("active"), _picks(("active", "discard"), "stock", 1, 1)),  # AU-84
     "remove_self_then_draw": (_rs_yellow_3,),  # AU-85
-    "discard_gear_next_lower_move": (_red_3,),  # AU-86
-    "discard_active_gear_move_any": (_red_2,),  # AU-87
+    "discard_gear_next_lower_move": (_gear_move,),  # AU-86
+    "discard_active_gear_move_any": (_gear_move,),  # AU-87
     "red_line": (_turn_flag("red_line"),),  # AU-88
     "remove_discard_then_fewest_bonus": (_remove, _fewest_bonus),  # AU-89
     "remove_discard_then_used_wear": (_remove, _removes_all_wear("used")),  # AU-90

@@ -1,9 +1,6 @@
-"""The contents of the Automobiles box, read from ``data/`` and checked at load (``schema.py``).
-
-Card costs and values, sponsor amounts, the lap track's fields and every printed track's layout are not in the rules
-text: they are placeholders (``cost_value_verified: false``, ``"reference": true``) a table corrects in the data
-files. Nothing here or in the rules hard-codes those values.
-"""
+"""The contents of the Automobiles box, read from ``data/`` and checked at load (``schema.py``). Costs, values,
+sponsor amounts and track layouts not in the rules text are placeholders a table corrects there (README), so
+nothing here or in the rules hard-codes them."""
 
 from __future__ import annotations
 

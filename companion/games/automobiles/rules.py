@@ -1,13 +1,8 @@
 """Automobiles rules (``../shared/games/automobiles/RULES.md``, AU-1..AU-121): a bag-building race, pure over the data.
 
-``PHASES`` is the flow of the game as data. A phase with actions waits for a player: a step of the turn (``action``,
-``buy``) or a small decision inside a rule, a ``Stage`` (pick one cube, take one step, draw). A phase without
-actions is a step the rules carry out at once (the wear phase, Sog, the end of a race); its ``next`` says where the
-turn goes. A stage names the phase that follows it once it is closed (``Stage.then``).
-
-Cubes drawn from a bag are inputs like dice: an option with ``"roll": n`` is answered with ``"dice": [n colours]``
-as the camera reads them from the active area, and the rules check that the bag (and, after a refill, the discard)
-held them (AU-52). Events are codes and numbers, never sentences.
+``PHASES`` is the flow of the game as data: a phase with actions waits for a player (a step of the turn, or a
+``Stage``, a small decision inside a rule, which names the phase after it: ``Stage.then``); one without is carried
+out at once. A draw is an input like dice, checked against the bag (AU-52). Events are codes, never sentences.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Rule disputes: one player's turn from a table written by hand (``companion rules automobiles apply``).
-
-The Position and Turn formats are in the package README ("Rule disputes"); the result is the table after the turn,
-as a Position, and its events.
-"""
+"""Rule disputes: one player's turn from a table written by hand (``companion rules automobiles apply``); the
+Position and Turn formats are in the package README ("Rule disputes")."""
 
 from __future__ import annotations
 
@@ -65,10 +62,8 @@ def state_from_position(position: Any) -> State:
     order = typed_value(position, "order", list, "position", colours)
     if sorted(order) != sorted(colours):
         raise ScenarioError("position.order", f"expected every player's colour once, got {order!r}")
-    options: dict[str, Any] = {"players": seats, "start": colours.index(order[0]), **variants}
-    for key in ("track", "laps", "cards", "season"):
-        if key in position:
-            options[key] = position[key]
+    options = {"players": seats, "start": colours.index(order[0]), **variants,
+               **{key: position[key] for key in ("track", "laps", "cards", "season") if key in position}}
     state = rules.setup(options, random.Random(0))
     table = state.table._replace(order=tuple(colours.index(c) for c in order), drivers=any(
         e.get("driver") for e in entries) or state.table.drivers)

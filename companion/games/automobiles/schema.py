@@ -42,23 +42,20 @@ def check_cubes(data: Any, source: str) -> None:
     int_range(data, "draw_per_turn", 1, 99, source)
 
 
-def _card(card: Any, source: str, where: str) -> None:
-    effect = check_fields(card, CARD_FIELDS, source, where)["effect"]
-    if card.get("cost") is not None:  # null: a cost not printed in the rules text
-        int_range(card, "cost", 0, 99, source, where)
-    get(effect, "type", str, source, f"{where}.effect")
-    get(card, "rule", str, source, where)
-
-
 def check_cards(data: Any, cube_ids: set[str], source: str) -> None:
     """AU-3, AU-9: the fixed cards (gears, wear) and the action cards, each of a colour the cubes have."""
     for section in ("fixed_cards", "action_cards"):
         cards = get(data, section, list, source)
         unique_ids(cards, source, section)
         for i, card in enumerate(cards):
-            _card(card, source, f"{section}[{i}]")
+            where = f"{section}[{i}]"
+            effect = check_fields(card, CARD_FIELDS, source, where)["effect"]
+            if card.get("cost") is not None:  # null: a cost not printed in the rules text
+                int_range(card, "cost", 0, 99, source, where)
+            get(effect, "type", str, source, f"{where}.effect")
+            get(card, "rule", str, source, where)
             if card["colour"] not in cube_ids:
-                raise DataError(source, f"{section}[{i}].colour", f"no cubes of colour {card['colour']!r}")
+                raise DataError(source, f"{where}.colour", f"no cubes of colour {card['colour']!r}")
     drivers = get(data, "drivers", list, source)
     unique_ids(drivers, source, "drivers")
     for i, driver in enumerate(drivers):

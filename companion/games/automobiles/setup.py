@@ -75,8 +75,7 @@ def _cards(kit: Kit, options: Mapping[str, Any], rng: random.Random) -> dict[str
             ids = sorted(c.id for c in kit.action_cards.values()
                          if c.colour == colour and (pool == "both" or c.source == pool))
             cards[colour] = kit.action_cards[rng.choice(ids)]
-    unknown = set(chosen) - set(ACTION_COLOURS)
-    if unknown:
+    if unknown := set(chosen) - set(ACTION_COLOURS):
         raise IllegalAction("AU-9", f"cards: no action colour {sorted(unknown)}", legal=list(ACTION_COLOURS))
     return cards
 

@@ -188,9 +188,7 @@ def on_stage(state: State, action: Mapping[str, Any], events: list[Event]) -> St
         return close(state, stage, events)
     elif stage.kind == "sort":  # AU-104
         state = move_cube(state, p, action["colour"], "aside", action["to"], events)
-        if not sum(state.players[p].aside):
-            return close(state, stage, events)
-        return state
+        return state if sum(state.players[p].aside) else close(state, stage, events)
     elif stage.kind == "buy":
         state, price = buy(state, p, action["colour"], stage.dst or "used", events)
         if stage.hi <= 1:

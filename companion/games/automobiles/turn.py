@@ -1,8 +1,5 @@
-"""A player's turn (AU-16..AU-57, the drivers AU-100..AU-110): one handler per step, in the order of the rulebook.
-
-Each handler is a phase of ``rules.PHASES``: it carries out its step and either leaves the table waiting for a
-``Stage`` (whose ``then`` names the phase after it) or leaves no stage, and the table says which phase follows.
-"""
+"""A player's turn (AU-16..AU-57, the drivers AU-100..AU-110): one handler per phase of ``rules.PHASES``, in the
+order of the rulebook; each leaves the table waiting for a ``Stage`` or leaves no stage."""
 
 from __future__ import annotations
 
