@@ -249,7 +249,6 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     """How the screens and the buttons name one of this game's options, in ``lang`` (None: no text for it)."""
     view = snapshot.get("view") or {}
     kind = option.get("type")
-    words = catalog(lang)["ui"]
     cube = face(lang, option.get("colour", ""))
     if kind == "activate":
         extra = [face(lang, option[k]) for k in ("as", "gear") if k in option]
@@ -260,26 +259,16 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
             f" ({face(lang, option['colour'])})" if "colour" in option else "")
         wear = (view.get("landing_wear") or {}).get(option.get("to"))
         return label + (" · " + ui(lang, "au_opt_wear", n=wear) if wear is not None else "")
-    if kind == "pick":
-        return ui(lang, "au_opt_pick", cube=cube, origin=_zone(lang, option.get("from")))
-    if kind == "draw":
-        return ui(lang, "au_opt_draw", n=option.get("roll"))
-    if kind == "buy":
-        cost = (view.get("costs") or {}).get(option.get("colour"), "?")
-        return ui(lang, "au_opt_buy", cube=cube, cost=cost)
-    if kind in ("keep", "sort"):
-        return ui(lang, f"au_opt_{kind}", cube=cube, target=_zone(lang, option.get("to")))
-    if kind == "sponsor":
-        return ui(lang, "au_opt_sponsor", sponsor=sponsor_name(option.get("sponsor")))
-    if kind == "keep_sponsor" and "remove" in option:
-        return ui(lang, "au_opt_keep_sponsor_remove", sponsor=sponsor_name(option["remove"]))
-    if kind in ("use_driver", "driver"):
-        return ui(lang, f"au_opt_{kind}", driver=str(option.get("driver", "")).replace("driver_", ""))
     if kind == "pit_stop":
         actor = next((p for p in view.get("players") or [] if p["colour"] == view.get("current")), {})
         return ui(lang, "au_opt_pit_stop", n=actor.get("active", {}).get(WEAR, 0))
-    key = f"au_opt_{kind}"
-    return ui(lang, key) if key in words else None
+    key = f"au_opt_{kind}_remove" if kind == "keep_sponsor" and "remove" in option else f"au_opt_{kind}"
+    if key not in catalog(lang)["ui"]:
+        return None
+    return ui(lang, key, cube=cube, origin=_zone(lang, option.get("from")), target=_zone(lang, option.get("to")),
+              n=option.get("roll"), cost=(view.get("costs") or {}).get(option.get("colour"), "?"),
+              sponsor=sponsor_name(option.get("remove") or option.get("sponsor")),
+              driver=str(option.get("driver", "")).replace("driver_", ""))
 
 
 def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
