@@ -93,14 +93,13 @@ def stage_options(state: State) -> list[Action]:
         for frm, to, colour in step_choices(state, stage):
             options.append({"type": "step", "to": to, **({"from": frm} if frm else {}),
                             **({"colour": colour} if colour else {})})
+    elif stage.kind == "draw" and stage.sizes:
+        options += [{"type": "draw", "roll": k} for k in stage.sizes]
     elif stage.kind == "draw":
-        if stage.sizes:
-            options += [{"type": "draw", "roll": k} for k in stage.sizes]
-        else:
-            if stage.done >= stage.lo and not stage.until_non_wear:
-                options.append(STOP)
-            if available(player) and stage.done < stage.hi:
-                options.append({"type": "draw", "roll": 1})
+        if stage.done >= stage.lo and not stage.until_non_wear:
+            options.append(STOP)
+        if available(player) and stage.done < stage.hi:
+            options.append({"type": "draw", "roll": 1})
     elif stage.kind == "keep":
         options += [{"type": "keep", "colour": c} for c in COLOURS if count(player.aside, c)]
     elif stage.kind == "sort":

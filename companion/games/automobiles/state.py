@@ -64,10 +64,6 @@ def as_list(zone: Cubes) -> list[str]:
     return [colour for colour, n in zip(COLOURS, zone, strict=True) for _ in range(n)]
 
 
-def from_list(colours: list[str]) -> Cubes:
-    return tuple(map(colours.count, COLOURS))
-
-
 def kinds(zone: Cubes) -> int:
     """How many different colours a zone holds (AU-77, AU-91: brown counts)."""
     return sum(1 for n in zone if n)
@@ -81,7 +77,6 @@ def lower(colour: str) -> str | None:
 
 class Player(NamedTuple):
     segment: str
-    """The car's segment."""
     bag: Cubes = EMPTY
     active: Cubes = EMPTY
     used: Cubes = EMPTY
@@ -335,7 +330,7 @@ def parse_draw(state: State, p: int, dice: Any, k: int) -> tuple[Cubes, Cubes, C
     refilled from); returns (drawn, bag after, discard after, refilled)."""
     if not isinstance(dice, list) or len(dice) != k or not all(map(COLOURS.__contains__, dice)):
         raise IllegalAction("AU-52", f"a draw of {k} names {k} cube colours, got {dice!r}", legal=list(COLOURS))
-    drawn = from_list(dice)
+    drawn = tuple(map(dice.count, COLOURS))
     player = state.players[p]
     if sum(player.bag) >= k:
         if not within(drawn, player.bag):
