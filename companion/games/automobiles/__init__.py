@@ -6,11 +6,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from companion.games.automobiles import luck, rules, scenario
-from companion.games.automobiles.state import COLOURS, State
-from companion.games.automobiles.view import view
+from companion.games.automobiles.state import COLOURS
 from companion.games.base import GameBase
 
 
@@ -27,10 +24,8 @@ class Automobiles(GameBase):
     apply = staticmethod(rules.apply)
     roll_dice = staticmethod(rules.roll_dice)
     scenario = staticmethod(scenario.run_scenario)
+    view = staticmethod(rules.view)
     luck, player_of = staticmethod(luck.luck), staticmethod(luck.player_of)
-
-    def view(self, state: State) -> dict[str, Any]:
-        return view(state, rules.options(state))
 
     def dice_chances(self) -> dict[str, dict[str, float]]:
         """No dice: the cubes are drawn from a bag, whose odds change with every draw (AU-50), not a die's."""
