@@ -60,10 +60,8 @@ def deferred_moves(state: State, action: Mapping[str, Any], events: list[Event])
     """AU-119: then rs_blue_1's car fields owed from others' turns (no wear, AU-95)."""
     p = state.current
     owed = state.players[p].deferred_moves
-    if not owed:
-        return resume(state, action, events)
     stage = stages.move(p, "deferred_moved", GEARS, 0, owed, mover="car", counts_wear=False, card="advance")
-    if track.step_choices(state, stage):
+    if owed and track.step_choices(state, stage):
         return wait(state, stage)
     return resume(state.with_player(p, deferred_moves=0), action, events)
 
@@ -177,14 +175,17 @@ def adrenaline(state: State, action: Mapping[str, Any], events: list[Event]) -> 
                             card="rs_green_1"))
 
 
+def offer(state: State, driver: str, stage: Stage, when: bool = True) -> State:
+    """AU-100: the table waits for ``driver``'s optional ``stage`` if its player has it unused (and ``when``)."""
+    if when and driver_ready(state, stage.who, driver):
+        return wait(state.uses_driver(driver), stage._replace(card=driver))
+    return state
+
+
 def driver_06(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """AU-106 (**Decision**: also without placed cubes): then one field of any gear colour."""
-    p = state.current
-    state = state._replace(stage=None)
-    if not driver_ready(state, p, "driver_06"):
-        return state
-    return wait(state.uses_driver("driver_06"), stages.move(p, "wear_phase", GEARS, 0, 1, mover="car",
-                                                            card="driver_06"))
+    stage = stages.move(state.current, "wear_phase", GEARS, 0, 1, mover="car")
+    return offer(state._replace(stage=None), "driver_06", stage)
 
 
 def wear_phase(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -194,23 +195,17 @@ def wear_phase(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     events.append({"type": "wear_phase", "player": seat(state, p), "owed": owed,
                    "slipstream": track.slipstream(state, p)})
     state, got = gain(state._replace(stage=None), p, WEAR, owed, events)
-    state = state.with_turn(wear_gained=got)
-    if got and driver_ready(state, p, "driver_01"):
-        return wait(state.uses_driver("driver_01"), stages.move(p, "end_phase", ("light_grey",), 0, got, mover="car",
-                                                         counts_wear=False, card="driver_01"))
-    return state
+    return offer(state.with_turn(wear_gained=got), "driver_01",
+                 stages.move(p, "end_phase", ("light_grey",), 0, got, mover="car", counts_wear=False), got > 0)
 
 
 def end_phase(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """AU-47: driver_08 may first put up to 3 wear cubes back (AU-108)."""
     p = state.current
     player = state.players[p]
-    state = state._replace(stage=None)
     wear = count(player.active, WEAR) + count(player.used, WEAR) + count(player.discard, WEAR)
-    if driver_ready(state, p, "driver_08") and wear:
-        return wait(state.uses_driver("driver_08"), stages.pick(p, "sweep", ("active", "used", "discard"), "stock",
-                                                                0, 3, only=(WEAR,), card="driver_08"))
-    return state
+    return offer(state._replace(stage=None), "driver_08",
+                 stages.pick(p, "sweep", ("active", "used", "discard"), "stock", 0, 3, only=(WEAR,)), wear > 0)
 
 
 def sweep(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -232,11 +227,8 @@ def sweep(state: State, action: Mapping[str, Any], events: list[Event]) -> State
 def mulligan(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     """AU-110: driver_10 may put drawn cubes back and draw as many again."""
     p = state.current
-    state = state._replace(stage=None)
-    if driver_ready(state, p, "driver_10") and sum(state.players[p].active):
-        return wait(state.uses_driver("driver_10"), stages.pick(p, "redraw", ("active",), "discard", 0, stages.BIG,
-                                                                card="driver_10"))
-    return state
+    stage = stages.pick(p, "redraw", ("active",), "discard", 0, stages.BIG)
+    return offer(state._replace(stage=None), "driver_10", stage, sum(state.players[p].active) > 0)
 
 
 def redraw(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
