@@ -306,10 +306,7 @@ def car_at(state: State, segment: str) -> int | None:
 
 def total_cubes(state: State) -> Cubes:
     """Every cube of the box, wherever it is: the check that none is created or lost (AU-1)."""
-    zone = state.stock
-    for player in state.players:
-        zone = plus(zone, player.owned())
-    return zone
+    return tuple(map(sum, zip(state.stock, *(player.owned() for player in state.players), strict=True)))
 
 
 WEAR_BUYABLE = False
@@ -325,9 +322,9 @@ def available(player: Player) -> int:
     return sum(player.bag) + sum(player.discard)
 
 
-def parse_draw(state: State, p: int, dice: Any, k: int) -> tuple[Cubes, Cubes, Cubes, bool]:
-    """AU-50, AU-52: the observed colours of a draw of ``k`` cubes, checked against the bag (and the discard it is
-    refilled from); returns (drawn, bag after, discard after, refilled)."""
+def draw_into(state: State, p: int, dice: Any, k: int, into: str, events: list[Event]) -> tuple[State, Cubes]:
+    """AU-50, AU-52: ``k`` cubes from the bag into the zone ``into``, their colours as observed (``dice``) checked
+    against the bag; when it runs out, the discard refills it and the rest is drawn from there."""
     if not isinstance(dice, list) or len(dice) != k or not all(map(COLOURS.__contains__, dice)):
         raise IllegalAction("AU-52", f"a draw of {k} names {k} cube colours, got {dice!r}", legal=list(COLOURS))
     drawn = tuple(map(dice.count, COLOURS))
@@ -335,21 +332,15 @@ def parse_draw(state: State, p: int, dice: Any, k: int) -> tuple[Cubes, Cubes, C
     if sum(player.bag) >= k:
         if not within(drawn, player.bag):
             raise IllegalAction("AU-52", f"the bag holds {as_dict(player.bag)}, not {as_dict(drawn)}")
-        return drawn, minus(player.bag, drawn), player.discard, False
-    rest = minus(drawn, player.bag)
-    if min(rest) < 0 or not within(rest, player.discard):
-        raise IllegalAction("AU-52", f"the draw must be the whole bag {as_dict(player.bag)} and then cubes of the "
-                            f"discard {as_dict(player.discard)}, got {as_dict(drawn)}")
-    return drawn, minus(player.discard, rest), EMPTY, True
-
-
-def draw_into(state: State, p: int, dice: Any, k: int, into: str, events: list[Event]) -> tuple[State, Cubes]:
-    """AU-50: ``k`` cubes from the bag into the zone ``into``, the bag refilled from the discard when it runs out."""
-    drawn, bag, discard, refilled = parse_draw(state, p, dice, k)
-    if refilled:
+        bag, discard = minus(player.bag, drawn), player.discard
+    else:
+        rest = minus(drawn, player.bag)
+        if min(rest) < 0 or not within(rest, player.discard):
+            raise IllegalAction("AU-52", f"the draw must be the whole bag {as_dict(player.bag)} and then cubes of "
+                                f"the discard {as_dict(player.discard)}, got {as_dict(drawn)}")
+        bag, discard = minus(player.discard, rest), EMPTY
         events.append({"type": "refilled", "player": seat(state, p)})
-    target = getattr(state.players[p], into)
-    state = state.with_player(p, bag=bag, discard=discard, **{into: plus(target, drawn)})
+    state = state.with_player(p, bag=bag, discard=discard, **{into: plus(getattr(player, into), drawn)})
     events.append({"type": "drew", "player": seat(state, p), "cubes": sorted(dice, key=IDX.__getitem__)})
     return state, drawn
 
