@@ -177,9 +177,8 @@ def _wear(state: State, p: int, card: Card, events: list[Event]) -> State:
 
 def _others(state: State, p: int) -> tuple[int, ...]:
     """AU-79 **Decision**: the other players clockwise from ``p``."""
-    order = state.table.order
-    k = order.index(p)
-    return tuple(order[(k + i) % len(order)] for i in range(1, len(order)))
+    k = state.table.order.index(p)
+    return state.table.order[k + 1:] + state.table.order[:k]
 
 
 def _picks(src: tuple[str, ...], dst: str, lo: int, hi: int | str, wear_each: str = "") -> Step:

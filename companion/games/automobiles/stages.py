@@ -127,10 +127,8 @@ def close(state: State, stage: Stage, events: list[Event]) -> State:
     """A finished stage, closed for the phase its ``then`` names; a moved cube comes to rest (AU-26) and its
     fields are entered (AU-31)."""
     if stage.kind == "move" and stage.mover == "cube" and stage.done:
-        turn = state.turn
-        state = state._replace(turn=turn._replace(placed=(*turn.placed, Placed(stage.colour, stage.at or "",
-                                                                                stage.crossings)),
-                                                  entered=turn.entered | frozenset(stage.fields)))
+        state = state.with_turn(placed=(*state.turn.placed, Placed(stage.colour, stage.at or "", stage.crossings)),
+                                entered=state.turn.entered | frozenset(stage.fields))
         events.append({"type": "placed", "player": seat(state, stage.who), "colour": stage.colour,
                        "segment": stage.at, "fields": list(stage.fields)})
         if stage.card == "red_line" and any("white" not in field_colours(state, f) for f in stage.fields):
