@@ -139,7 +139,6 @@ def names(view: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
 FORCED = frozenset({"car_moved", "crossed", "finished", "refilled", "wear_phase", "swept", "sog", "race_over",
                     "points", "season_over", "next_race", "no_effect", "adrenaline", "unspent"})
 """Events the rules force on the table (as opposed to a player's choice): the dashboard marks these."""
-ZONES = ("bag", "active", "used", "discard", "stock", "aside")
 
 
 def cube_list(lang: str, colours: Any) -> str:

@@ -16,12 +16,10 @@ from companion.games.datafile import DataError, check_fields, get, int_range, on
 CUBE_KINDS = ("gear", "action", "wear")
 GEARS = {"white": 3, "light_grey": 4, "dark_grey": 5, "black": 6}
 """AU-1: the gear cubes' colours and the gear each stands for (the colour order white < ... < black, AU glossary)."""
-DURATIONS = ("instant", "turn")
-SOURCES = ("base", "racing_season")
 GRID_SIDES = ("behind_line", "ahead_of_line")
 CUBE_FIELDS = {"name_de": str, "count": range(1, 1000), "kind": CUBE_KINDS, "starting_bag": range(100), "buyable": bool}
-CARD_FIELDS = {"colour": str, "category": str, "source": SOURCES, "value": range(100),
-               "cost_value_verified": bool, "duration": DURATIONS, "effect": dict}
+CARD_FIELDS = {"colour": str, "category": str, "source": ("base", "racing_season"), "value": range(100),
+               "cost_value_verified": bool, "duration": ("instant", "turn"), "effect": dict}
 
 
 def check_cubes(data: Any, source: str) -> None:
