@@ -294,8 +294,7 @@ def sponsor_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     AU-114); ``reference`` when the card's amounts are placeholders (not printed in the rules text)."""
     view = snapshot.get("view") or {}
     actor = view.get("actor")
-    players = {p.get("colour"): p for p in view.get("players") or []}
-    own = (players.get(actor) or {}).get("sponsor")
+    own = next((p.get("sponsor") for p in view.get("players") or [] if p.get("colour") == actor), None)
     sponsor_id = option.get("sponsor") if option.get("type") == "sponsor" else own
     sponsor = next((s for s in load_kit().sponsors if s["id"] == sponsor_id), None)
     placings = view.get("placings") or []

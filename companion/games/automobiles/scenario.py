@@ -80,17 +80,15 @@ def state_from_position(position: Any) -> State:
         if marker not in kit.lap_track:
             raise ScenarioError(f"{at}.marker", f"expected one of {', '.join(kit.lap_track)}, got {marker!r}")
         marker_index = kit.lap_track.index(marker)
-        driver = typed_value(entry, "driver", (str, type(None)), at, None)
-        if driver is not None and driver not in {d["id"] for d in kit.drivers}:
-            raise ScenarioError(f"{at}.driver", f"no driver {driver!r} in cards.json")
-        sponsor = typed_value(entry, "sponsor", (str, type(None)), at, None)
-        if sponsor is not None and sponsor not in {s["id"] for s in kit.sponsors}:
-            raise ScenarioError(f"{at}.sponsor", f"no sponsor {sponsor!r} in cards.json")
-        player = Player(segment=segment, **zones, marker=marker_index, driver=driver, sponsor=sponsor,
+        cards = {}
+        for key, known in (("driver", kit.drivers), ("sponsor", kit.sponsors)):
+            cards[key] = typed_value(entry, key, (str, type(None)), at, None)
+            if cards[key] is not None and cards[key] not in {c["id"] for c in known}:
+                raise ScenarioError(f"{at}.{key}", f"no {key} {cards[key]!r} in cards.json")
+        player = Player(segment=segment, **zones, marker=marker_index, **cards,
                         crossings=typed_value(entry, "crossings", int, at, marker_index - table.lap_start),
-                        deferred_draws=typed_value(entry, "deferred_draws", int, at, 0),
-                        deferred_moves=typed_value(entry, "deferred_moves", int, at, 0),
-                        points=typed_value(entry, "points", int, at, 0))
+                        **{key: typed_value(entry, key, int, at, 0) for key in ("deferred_draws", "deferred_moves",
+                                                                                  "points")})
         box = minus(box, player.owned())
         if min(box) < 0:
             short = COLOURS[min(range(len(box)), key=lambda i: box[i])]

@@ -261,9 +261,7 @@ def field_segments(state: State, field_id: str) -> tuple[str, ...]:
 
 def field_colours(state: State, field_id: str) -> tuple[str, ...]:
     track = state.table.track
-    if field_id in state.protected:
-        return track.fields[track.segments[field_id].field].colours
-    return track.fields[field_id].colours
+    return track.fields[track.segments[field_id].field if field_id in state.protected else field_id].colours
 
 
 def entries(state: State, segment: str) -> tuple[str, ...]:
