@@ -33,10 +33,10 @@ Next = Callable[[State, Mapping[str, Any]], str]
 
 
 def after_stage(state: State, action: Mapping[str, Any]) -> str:
-    """A stage is decided in its phase until it is closed (or nothing is left to decide); then its ``then``."""
+    """A stage is decided in its phase while it leaves a choice (``stages.undecided``); then its ``then``."""
     stage = state.stage
     assert stage is not None
-    return stage.then if stage.closed or not stages.undecided(state) else state.phase
+    return state.phase if stages.undecided(state) else stage.then
 
 
 def waits(decision: str, otherwise: str) -> Next:
