@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.games.automobiles.stages import BIG, draw, move, pick, purple4_possible
+from companion.games.automobiles.stages import BIG, draw, move, pick, purple4_possible, wait
 from companion.games.automobiles.state import (
     COLOURS,
     GEARS,
@@ -116,9 +116,8 @@ def activate(state: State, action: Mapping[str, Any], events: list[Event]) -> St
                    **{k: action[k] for k in ("as", "gear", "option") if k in action}})
     if colour in GEARS:
         named = action.get("as", colour)
-        stage = move(p, "to_action", (named,), 1, 2 if state.turn.double_gears else 1, colour=colour,  # AU-96
-                     card="red_line" if colour == "white" and named != "white" else card.id)
-        return state._replace(stage=stage, actor=p)
+        return wait(state, move(p, "to_action", (named,), 1, 2 if state.turn.double_gears else 1,  # AU-96
+                                colour=colour, card="red_line" if colour == "white" and named != "white" else card.id))
     if colour == WEAR:  # AU-62: the printed card may move further active wear cubes along with it
         for _ in range(min(card.effect.get("extra_active_wear_moved", 0), count(state.players[p].active, WEAR))):
             state = move_cube(state, p, WEAR, "active", "discard", events)
@@ -136,7 +135,7 @@ def card_step(state: State, card: Card, step: int, last: Stage | None, arg: Mapp
         return state._replace(stage=None, actor=state.current)
     if stage.kind != "boost":
         stage = stage._replace(then="card", card=stage.card or card.id, step=step)
-    return state._replace(stage=stage, actor=stage.who)
+    return wait(state, stage)
 
 
 def next_card_step(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
@@ -151,7 +150,7 @@ def next_boost(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     state = state.with_turn(queue=queue)
     if not queue:
         return state._replace(stage=None, actor=state.current)
-    return state._replace(stage=Stage("boost", "next_boost", queue[0]), actor=queue[0])
+    return wait(state, Stage("boost", "next_boost", queue[0]))
 
 
 def refusal(state: State, p: int, action: Mapping[str, Any]) -> IllegalAction:

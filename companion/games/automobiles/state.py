@@ -193,12 +193,6 @@ class Table(NamedTuple):
     season: tuple[str, ...] = ()
     """The tracks of a season's races (AU-111); empty for a single race."""
 
-    def cost(self, colour: str) -> int | None:
-        return self.cards[colour].cost
-
-    def value(self, colour: str) -> int:
-        return self.cards[colour].value
-
 
 class State(NamedTuple):
     table: Table
@@ -380,7 +374,7 @@ def remove_all(state: State, p: int, colour: str, zone: str, events: list[Event]
 
 def buy(state: State, p: int, colour: str, zone: str, events: list[Event]) -> tuple[State, int]:
     """AU-36: a cube from the stock into ``zone`` of ``p``; returns the table and the price paid."""
-    price = state.table.cost(colour)
+    price = state.table.cards[colour].cost
     state = state._replace(stock=add(state.stock, colour, -1))
     state = state.with_player(p, **{zone: add(getattr(state.players[p], zone), colour)})
     events.append({"type": "bought", "player": seat(state, p), "colour": colour, "cost": price})
@@ -388,12 +382,12 @@ def buy(state: State, p: int, colour: str, zone: str, events: list[Event]) -> tu
 
 
 def value(state: State, colour: str) -> int:
-    return WEAR_VALUE if colour == WEAR else state.table.value(colour)
+    return WEAR_VALUE if colour == WEAR else state.table.cards[colour].value
 
 
 def cost(state: State, colour: str) -> int | None:
     """AU-36: what a cube costs, None where it cannot be bought (wear unless ``WEAR_BUYABLE``, or no cost)."""
-    return None if colour == WEAR and not WEAR_BUYABLE else state.table.cost(colour)
+    return None if colour == WEAR and not WEAR_BUYABLE else state.table.cards[colour].cost
 
 
 def money(state: State, p: int) -> int:
@@ -410,5 +404,5 @@ def buys(state: State, budget: int) -> list[Action]:
 
 def cost_for_sum(state: State, colour: str) -> int:
     """AU-74: a removed cube's cost; wear counts ``WEAR_COST_FOR_SUMS``."""
-    price = state.table.cost(colour)
+    price = state.table.cards[colour].cost
     return WEAR_COST_FOR_SUMS if colour == WEAR or price is None else price
