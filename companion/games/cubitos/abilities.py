@@ -76,13 +76,7 @@ def _gate_open(state: State, p: int, ability: Ability, colour: str) -> bool:
 
 def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | None, Ability]]:
     """(die, face label, ability) player ``p`` can use at any of ``moments`` (``kit.WINDOWS``; CU-75, CU-76, CU-80).
-
-    A sword-gated ability belongs to the player, not a die (CU-46: used once a round by each player the gate
-    names, however many red dice they have): die and face are None. The others come from an active die's team or
-    special symbol, once per activation; an event ability once per event, and only through a die that was active
-    when the player pushed (CU-40); an ability using several dice (Mungojerrie, CU-138) needs that many unused
-    active dice of its card.
-    """
+    A sword-gated ability is the player's, once a round, not a die's (CU-46): its die and face are None."""
     moments = moments or ("phase5",)
     found: list[tuple[int | None, str | None, Ability]] = []
     if "phase5" in moments:
@@ -95,7 +89,8 @@ def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | 
 
 
 def _usable_at(state: State, p: int, moment: str) -> list[tuple[int | None, str | None, Ability]]:
-    """``usable`` at one moment, through the active dice only."""
+    """``usable`` at one moment through the active dice: once per activation, an event ability once per event and
+    through a die active at the push (CU-40), one using several dice with that many unused (CU-138)."""
     player = state.players[p]
     found: list[tuple[int | None, str | None, Ability]] = []
     spent = player.event_used if moment == "event" else player.used
@@ -103,10 +98,9 @@ def _usable_at(state: State, p: int, moment: str) -> list[tuple[int | None, str 
         for ability in state.table.grants.get((state.table.types[die], label, moment), ()):  # CU-75
             if (die, ability.id) in spent or (moment == "event" and die not in (player.pushed_active or ())):
                 continue
-            if not played(ability):  # CU-89: resolved by the players, the state adjusted by hand
-                found.append((die, label, ability))
-            elif (ability.dice_used == 1 or len(_partners(state, p, die, ability)) >= ability.dice_used) \
-                    and _gate_open(state, p, ability, state.table.colour(die)) and _has_effect(state, p, die, ability):
+            if not played(ability) or (  # CU-89: an ability not played is resolved by hand
+                    (ability.dice_used == 1 or len(_partners(state, p, die, ability)) >= ability.dice_used)
+                    and _gate_open(state, p, ability, state.table.colour(die)) and _has_effect(state, p, die, ability)):
                 found.append((die, label, ability))
     return found
 
@@ -122,7 +116,7 @@ def _partners(state: State, p: int, die: int, ability: Ability) -> list[int]:
 
 NEEDS: dict[str, Any] = {
     "other_active_to_ready": lambda state, p, ability: len(state.players[p].active) > 1,
-    "immediate_step": lambda state, p, ability: bool(step_targets(state, p)),
+    "immediate_step": lambda state, p, ability: bool(next_spaces(state, p)),
     "give_back_if_took_credit": lambda state, p, ability: state.players[p].took_credits,
     "credits_if_gave_back": lambda state, p, ability: state.players[p].gave_back,
     "ready_die_to_active_choose_face": lambda state, p, ability: bool(state.players[p].ready),
@@ -157,8 +151,9 @@ def fewest_swords(state: State, p: int) -> list[int]:
     return [k for k in others if (state.players[k].swords or 0) == least]
 
 
-def step_targets(state: State, p: int) -> list[str]:
-    """CU-105: where Mutiger Maasdamer's step can take the runner now (CU-58..CU-60; the finish counts)."""
+def next_spaces(state: State, p: int) -> list[str]:
+    """CU-58..CU-60: where one step takes the runner, whatever its steps (from a finish, off the start), as Mutiger
+    Maasdamer's step does (CU-105)."""
     player = state.players[p]
     track = track_of(state, p)
     origin = track.start if player.space == track.finish else player.space
@@ -194,7 +189,7 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
             if others:
                 points.append([{"move": [kind, label]} for kind, label in others])
         elif op == "immediate_step":
-            points.append([{"to": there} for there in step_targets(state, p)])
+            points.append([{"to": there} for there in next_spaces(state, p)])
         elif op == "remote_bonus":
             points.append([{"space": space} for space in remote_spaces(state, p, effect["distances"])])
         elif op == "give_back_if_took_credit":
@@ -516,9 +511,7 @@ def carry_out(state: State, p: int, die: int | None, effect: Mapping[str, Any], 
         amount = effect.get("times", 1) * (_metric(state, p, effect["metric"], effect) // effect.get("per", 1))
         return _gain(state, p, events, **{effect["resource"]: amount})
     if op == "water_steps":
-        events.append({"type": "gained", "player": seat(state, p), "steps": effect["steps"],
-                       "water": effect["water_entries"]})
-        return changed(state, p, steps=player.steps + effect["steps"], water=player.water + effect["water_entries"])
+        return _gain(state, p, events, steps=effect["steps"], water=effect["water_entries"])
     if op == "if_active_colour":
         if not _colours_active(state, p, effect["colour"]) or (effect.get("optional") and not action.get("also")):
             return state
@@ -530,11 +523,11 @@ def carry_out(state: State, p: int, die: int | None, effect: Mapping[str, Any], 
     if op == "repeat_grey_yield":  # CU-134
         shown = [face(table, d, label) for d, label in player.active if table.colour(d) == "grey"]
         return _gain(state, p, events, coins=sum(f.coins for f in shown), steps=sum(f.steps for f in shown))
-    if op == "give_back":
-        if effect.get("which") == "self":
-            if die is None or all(d != die for d, _ in player.active):
-                return state
-            return give_back(state, p, "active", table.types[die], events, die=die)
+    if op == "give_back" and effect.get("which") == "self":
+        if die is None or all(d != die for d, _ in player.active):
+            return state
+        return give_back(state, p, "active", table.types[die], events, die=die)
+    if op in ("give_back", "give_back_if_took_credit"):  # CU-87, CU-101
         if "give" not in action:
             return state  # nothing of the kind left to give back
         zone, kind = action["give"]
@@ -577,9 +570,6 @@ def carry_out(state: State, p: int, die: int | None, effect: Mapping[str, Any], 
     if op == "remote_bonus":  # CU-119: the bonuses of a space near the runner, no special action
         events.append({"type": "remote_bonus", "player": seat(state, p), "space": action["space"]})
         return receive_bonuses(state, p, action["space"], events)
-    if op == "give_back_if_took_credit":  # CU-101
-        zone, kind = action["give"]
-        return give_back(state, p, zone, kind, events)
     if op == "credits_if_gave_back":  # CU-139
         return _gain(state, p, events, credits=effect["credits"])
     if op == "ready_die_to_active_choose_face":  # CU-104, CU-88

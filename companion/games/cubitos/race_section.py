@@ -17,6 +17,7 @@ from companion.games.cubitos.abilities import (
     ability_options,
     adjust,
     give_back_targets,
+    next_spaces,
     roll_counts,
     roll_in,
     take_targets,
@@ -109,13 +110,10 @@ def collect_faces(state: State, action: Mapping[str, Any], events: list[Event]) 
     for p in lead_order(state):
         player = state.players[p]
         shown = [face(state.table, die, label) for die, label in player.active]
-        coins, steps = sum(f.coins for f in shown), sum(f.steps for f in shown)
-        credits, swords = sum(f.credits for f in shown), sum(f.swords for f in shown)
-        events.append({"type": "support", "player": seat(state, p), "coins": coins, "steps": steps,
-                       "credits": credits, "swords": swords})
-        state = changed(state, p, coins=player.coins + coins, steps=player.steps + steps,
-                        credits=player.credits + credits, took_credits=player.took_credits or credits > 0,
-                        swords=swords)
+        got = {k: sum(getattr(f, k) for f in shown) for k in ("coins", "steps", "credits", "swords")}
+        events.append({"type": "support", "player": seat(state, p), **got})
+        state = changed(state, p, **{k: getattr(player, k) + got[k] for k in ("coins", "steps", "credits")},
+                        took_credits=player.took_credits or got["credits"] > 0, swords=got["swords"])
     return state._replace(current=lead_order(state)[0])
 
 
@@ -211,16 +209,11 @@ def step_targets(state: State, p: int) -> list[str]:
     finish), or, at the end of a track that another follows, it moves on to that track's start (``next_track``).
     """
     player, table = state.players[p], state.table
-    track = table.segments[player.segment]
     if player.steps < 1:
         return []
-    origin = player.space
-    if origin == track.finish:
-        if player.segment + 1 < len(table.segments):
-            return ["next_track"] if player.steps >= CHAIN_TRANSFER_COST else []
-        origin = track.start
-    return [there for there in track.neighbours[origin]
-            if there != track.start and (player.water >= 1 or track.spaces[there].kind != "water")]
+    if player.space == table.segments[player.segment].finish and player.segment + 1 < len(table.segments):
+        return ["next_track"] if player.steps >= CHAIN_TRANSFER_COST else []
+    return next_spaces(state, p)
 
 
 def _refused_step(state: State, p: int, there: Any, n: int) -> IllegalAction:
