@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cache, cached_property
 from math import prod
@@ -119,8 +119,6 @@ WINDOWS: dict[str, tuple[tuple[str, str | None], ...]] = {
     "any": (("activatable", "any"),),
 }
 """When an ability may be used: the (timing, window) pairs of each moment the rules offer abilities at."""
-
-
 
 
 def played(ability: Ability) -> bool:
@@ -252,30 +250,28 @@ def build_track(track_id: str, name_de: str, reference: bool, layout: dict[str, 
                  to_finish=_distances(layout["finish"], neighbours))
 
 
+def _record(kind: Any, data: dict[str, Any], **made: Any) -> Any:
+    """A ``kind`` dataclass from a checked object of a data file: each field as named there (None when left out),
+    but those ``made`` from it."""
+    return kind(**{f.name: data.get(f.name) for f in fields(kind)} | made)
+
+
 def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any]) -> Kit:
     """The kit from the three files' contents, checked; each error names its file and field."""
     check_dice(dice, "dice.json")
     check_cards(cards, "cards.json")
     check_races(races, "races.json")
     check_kit(dice, cards, races)
-    die_types = {d["id"]: DieType(id=d["id"], name_de=d["name_de"], kind=d["kind"], colour=d["colour"],
-                                  shade=d.get("shade"), count_total=d["count_total"], reference=d["reference"],
-                                  faces=tuple(Face(**{k: f[k] for k in Face.__annotations__ if k in f})
-                                              for f in d["faces"]))
+    die_types = {d["id"]: _record(DieType, d, faces=tuple(Face(**{k: f[k] for k in Face.__annotations__ if k in f})
+                                                          for f in d["faces"]))
                  for d in dice["dice"]}
-    card_map = {c["id"]: Card(id=c["id"], name_de=c["name_de"], colour=c["colour"], cost=c["cost"],
-                              cost_is_reference=c["cost_is_reference"], sword_tie_rule=c.get("sword_tie_rule"),
-                              abilities=tuple(Ability(id=a["id"], slot=a["slot"], timing=a["timing"],
-                                                      window=a.get("window"), event=a.get("event"),
-                                                      mandatory=a["mandatory"], gate=a.get("gate"),
-                                                      dice_used=a.get("dice_used", 1),
-                                                      effects=tuple(a["effects"]), rule=a["rule"])
-                                              for a in c["abilities"]))
+    card_map = {c["id"]: _record(Card, c, abilities=tuple(_record(Ability, a, dice_used=a.get("dice_used", 1),
+                                                                  effects=tuple(a["effects"]))
+                                                          for a in c["abilities"]))
                 for c in cards["cards"]}
     tracks = {t["id"]: build_track(t["id"], t["name_de"], t["reference"], races["layouts"][t["layout"]])
               for t in races["tracks"]}
-    race_map = {r["id"]: Race(id=r["id"], name_de=r["name_de"], series=r["series"], cards=r.get("cards"),
-                              segments=tuple(r["segments"]) if r.get("segments") else None, laps=r["laps"])
+    race_map = {r["id"]: _record(Race, r, segments=tuple(r["segments"]) if r.get("segments") else None)
                 for r in races["races"]}
     fan = races["fan_track"]
     rewards = [(0, 0)] * (len(fan["spaces"]) + 1)

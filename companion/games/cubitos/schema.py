@@ -30,6 +30,12 @@ DIE_FIELDS = {"name_de": str, "kind": DIE_KINDS, "colour": str, "count_total": r
 CARD_FIELDS = {"name_de": str, "colour": str, "cost": range(100), "cost_is_reference": bool}
 ABILITY_FIELDS = {"id": str, "slot": SLOTS, "timing": TIMINGS, "window": WINDOWS, "event": EVENTS, "mandatory": bool,
                   "dice_used": range(1, 10), "rule": str}
+SPACE_FIELDS = {"kind": SPACE_KINDS, "red_lines_passed": range(1000), "bonuses": list}
+SETUP_FIELDS = {"base_draw_limit": range(1, 100), "start_dice_per_player": dict, "grey_stock_by_players": dict}
+FAN_FIELDS = {"n": range(1, 100), "credits": range(100), "limit_tokens": range(100)}
+TRACK_FIELDS = {"name_de": str, "reference": bool, "layout": str}
+RACE_FIELDS = {"name_de": str, "series": SERIES, "laps": range(1, 10), "segments": (list, type(None)),
+               "cards": (dict, type(None))}
 
 
 def _list(obj: Any, key: str, source: str, where: str = "", *, least: int = 0) -> list[Any]:
@@ -102,9 +108,7 @@ def check_layout(layout: Any, source: str, where: str) -> None:
     ids = set(unique_ids(spaces, source, f"{where}.spaces"))
     for i, space in enumerate(spaces):
         place = f"{where}.spaces[{i}]"
-        one_of(space, "kind", SPACE_KINDS, source, place)
-        int_range(space, "red_lines_passed", 0, 999, source, place)
-        for k, bonus in enumerate(get(space, "bonuses", list, source, place)):
+        for k, bonus in enumerate(check_fields(space, SPACE_FIELDS, source, place)["bonuses"]):
             kind = one_of(bonus, "type", BONUS_TYPES, source, f"{place}.bonuses[{k}]")
             if kind == "take_die_max_cost":
                 int_range(bonus, "max_cost", 0, 99, source, f"{place}.bonuses[{k}]")
@@ -135,18 +139,13 @@ def check_layout(layout: Any, source: str, where: str) -> None:
 
 def check_races(data: Any, source: str) -> None:
     """CU-10, CU-11, CU-140: the set-up numbers, the fan track, the tracks with their layouts, the races."""
-    setup = get(data, "setup", dict, source)
-    int_range(setup, "base_draw_limit", 1, 99, source, "setup")
-    get(setup, "start_dice_per_player", dict, source, "setup")
-    get(setup, "grey_stock_by_players", dict, source, "setup")
+    check_fields(get(data, "setup", dict, source), SETUP_FIELDS, source, "setup")
     fan = get(data, "fan_track", dict, source)
     spaces = _list(fan, "spaces", source, "fan_track", least=1)
     for i, space in enumerate(spaces):
-        if int_range(space, "n", 1, 99, source, f"fan_track.spaces[{i}]") != i + 1:
+        if check_fields(space, FAN_FIELDS, source, f"fan_track.spaces[{i}]")["n"] != i + 1:
             raise DataError(source, f"fan_track.spaces[{i}].n", f"expected {i + 1} (spaces in order), got "
                             f"{space['n']}")
-        int_range(space, "credits", 0, 99, source, f"fan_track.spaces[{i}]")
-        int_range(space, "limit_tokens", 0, 99, source, f"fan_track.spaces[{i}]")
     int_range(fan, "overflow_credits_per_space", 0, 99, source, "fan_track")
     layouts = get(data, "layouts", dict, source)
     for name, layout in layouts.items():
@@ -154,24 +153,16 @@ def check_races(data: Any, source: str) -> None:
     tracks = _list(data, "tracks", source, least=1)
     track_ids = set(unique_ids(tracks, source, "tracks"))
     for i, track in enumerate(tracks):
-        get(track, "name_de", str, source, f"tracks[{i}]")
-        get(track, "reference", bool, source, f"tracks[{i}]")
-        if get(track, "layout", str, source, f"tracks[{i}]") not in layouts:
+        if check_fields(track, TRACK_FIELDS, source, f"tracks[{i}]")["layout"] not in layouts:
             raise DataError(source, f"tracks[{i}].layout", f"no layout {track['layout']!r}; known: "
                             f"{', '.join(layouts)}")
     races = _list(data, "races", source, least=1)
     unique_ids(races, source, "races")
     for i, race in enumerate(races):
-        where = f"races[{i}]"
-        get(race, "name_de", str, source, where)
-        one_of(race, "series", SERIES, source, where)
-        int_range(race, "laps", 1, 9, source, where)
-        segments = get(race, "segments", (list, type(None)), source, where)
-        for k, segment in enumerate(segments or []):
+        for k, segment in enumerate(check_fields(race, RACE_FIELDS, source, f"races[{i}]")["segments"] or []):
             if segment not in track_ids:
-                raise DataError(source, f"{where}.segments[{k}]", f"no track {segment!r}; known: "
+                raise DataError(source, f"races[{i}].segments[{k}]", f"no track {segment!r}; known: "
                                 f"{', '.join(sorted(track_ids))}")
-        get(race, "cards", (dict, type(None)), source, where)
 
 
 def check_kit(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any]) -> None:
