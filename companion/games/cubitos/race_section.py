@@ -87,8 +87,11 @@ def convert_options(state: State) -> list[Action]:
 
 
 def on_convert(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
+    """A conversion, or in phases 6 and 7 an ability of any time (its phase lists it as an option)."""
     p = state.current
     player = state.players[p]
+    if action["type"] == "ability":
+        return use_ability(state, action, events, *ANY_TIME)
     if action["type"] == "convert":
         events.append({"type": "converted", "player": seat(state, p), "credits": 1, "coins": CREDIT_TO_COIN})
         return changed(state, p, credits=player.credits - 1, coins=player.coins + CREDIT_TO_COIN,
@@ -157,9 +160,7 @@ def begin_move(state: State, action: Mapping[str, Any], events: list[Event]) -> 
     after the player's purchases (``START_SPECIAL_AFTER_PURCHASES``, the ``move_start`` phase)."""
     player = state.players[state.current]
     state = changed(state, state.current, moved_from=(player.segment, player.space))
-    if START_SPECIAL_AFTER_PURCHASES:
-        return state
-    return trigger(state, state.current, player.segment, player.space, events)
+    return state if START_SPECIAL_AFTER_PURCHASES else trigger(state, state.current, events)
 
 
 def special_waits(state: State) -> bool:
@@ -176,14 +177,14 @@ def move_start_options(state: State) -> list[Action]:
 def on_move_start(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     if action["type"] != "begin":
         return on_convert(state, action, events)
-    player = state.players[state.current]
-    return trigger(state, state.current, player.segment, player.space, events)
+    return trigger(state, state.current, events)
 
 
-def trigger(state: State, p: int, segment: int, space_id: str, events: list[Event]) -> State:
-    """CU-61, CU-63, CU-64: a space's special action, once per runner per space per round: a jet doubles the steps
-    and water entries left; a shortcut waits for the player's choice (``state.shortcut``)."""
+def trigger(state: State, p: int, events: list[Event]) -> State:
+    """CU-61, CU-63, CU-64: the special action of the runner's space, once per runner per space per round: a jet
+    doubles the steps and water entries left; a shortcut waits for the player's choice (``state.shortcut``)."""
     player = state.players[p]
+    segment, space_id = player.segment, player.space
     space = state.table.segments[segment].spaces[space_id]
     if space.special is None or (segment, space_id) in player.specials:
         return state
@@ -251,10 +252,9 @@ def step(state: State, p: int, there: str, events: list[Event]) -> State:
 
 def entered(state: State, p: int, events: list[Event]) -> State:
     """The runner entered a space during phase 6: a finish (CU-141, CU-145) or a special (CU-61)."""
-    player = state.players[p]
-    if player.space == track_of(state, p).finish:
+    if state.players[p].space == track_of(state, p).finish:
         return reach_finish(state, p, events)
-    return trigger(state, p, player.segment, player.space, events)
+    return trigger(state, p, events)
 
 
 def walks(state: State) -> list[tuple[list[str], State, list[Event]]]:
@@ -302,10 +302,8 @@ def on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
     """A path of steps (a move listed or any other the steps allow), a conversion, an ability, or the end of the
     move: the bonuses of the space the runner ends on (CU-65)."""
     p = state.current
-    if action["type"] in ("convert", "buy_step"):
+    if action["type"] in ("convert", "buy_step", "ability"):
         return on_convert(state, action, events)
-    if action["type"] == "ability":
-        return use_ability(state, action, events, *ANY_TIME)
     if action["type"] == "done":
         return end_move(state, p, events)
     path = action.get("path")
@@ -409,10 +407,8 @@ def buy_options(state: State) -> list[Action]:
 
 def on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     p = state.current
-    if action["type"] == "convert":
+    if action["type"] in ("convert", "ability"):
         return on_convert(state, action, events)
-    if action["type"] == "ability":
-        return use_ability(state, action, events, *ANY_TIME)
     if action["type"] == "done":
         return state
     player = state.players[p]

@@ -29,10 +29,8 @@ from companion.games.cubitos.state import (
 ROLL_ORDER_COUNTS_LEAD_DIE = True
 """CU-23 **Decision**: the lead die counts among the dice in the ready zone that decide who rolls next."""
 ROLL_ORDER_AFTER_REFILL = True
-"""CU-23 **Decision**: the dice in the ready zone are counted after the player's refill (phase 1). The rulebook
-(l. 535): "Wer am meisten Würfel in der Bereitschaft hat, *wirft*": the order says who rolls (phase 2), and the
-dice a player rolls are those of the ready zone once filled up; the refill needs no order (each fills their own).
-False counts them before the refill."""
+"""CU-23 **Decision**: the dice in the ready zone are counted after the player's refill (phase 1): the order says
+who *rolls* (rulebook l. 535, phase 2), and each fills their own zone without one. False counts them before."""
 
 
 # ------------------------------------------------------------------------------------------------- CU-23 roll order
@@ -40,12 +38,8 @@ False counts them before the refill."""
 
 def refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
     """CU-27..CU-29: (fewest, most) dice the refill may move to the ready zone, and whether the rest zone is
-    recycled into the draw zone first.
-
-    Normally exactly up to the limit (the lead die excluded), as far as dice exist. Colours excluded by last
-    round's abilities (Dieter, Handkäs) neither count nor fill the limit, and any number of them may come along
-    from the draw zone; with no limit (Uppercut-Uwe) any number of dice come from any zone.
-    """
+    recycled into the draw zone first. Colours excluded by last round's abilities (Dieter, Handkäs) neither count
+    nor fill the limit but may come along; with no limit (Uppercut-Uwe) any number come from any zone."""
     player, table = state.players[p], state.table
     if player.refilled:
         return 0, 0, False
@@ -282,12 +276,10 @@ def choice_options(state: State) -> list[Action]:
     """CU-37, CU-110: push or pass; a Käsehäppchen placed since the last push leaves only push; an empty ready zone
     leaves only pass."""
     player = state.players[state.current]
-    anytime = ability_options(state, "any")
-    if not player.ready:
-        return [{"type": "pass"}, *anytime]
-    if player.must_push:
-        return [{"type": "push"}, *anytime]
-    return [{"type": "pass"}, {"type": "push"}, *anytime]
+    options: list[Action] = [] if player.must_push and player.ready else [{"type": "pass"}]
+    if player.ready:
+        options.append({"type": "push"})
+    return options + ability_options(state, "any")
 
 
 def on_choice(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
