@@ -207,14 +207,8 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
                       for to in targets]
             if passes:
                 points.append(passes)
-    combos = []
-    for parts in product(*points):
-        combined: dict[str, Any] = {}
-        for part in parts:
-            combined.update(part)
-        if _possible(state, p, combined):
-            combos.append(combined)
-    return combos
+    combos = ({key: value for part in parts for key, value in part.items()} for parts in product(*points))
+    return [combo for combo in combos if _possible(state, p, combo)]
 
 
 def _possible(state: State, p: int, choice: Mapping[str, Any]) -> bool:
@@ -318,8 +312,7 @@ def _metric(state: State, p: int, metric: str, effect: Mapping[str, Any]) -> int
 
 
 def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *moments: str) -> State:
-    """Carry out one listed ability use: its effects in order with the action's choices (CU-78: fully, as far as
-    possible)."""
+    """One listed ability use: its effects in order with the action's choices (CU-78: as far as possible)."""
     p = state.current
     table = state.table
     player = state.players[p]

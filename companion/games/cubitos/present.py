@@ -135,7 +135,8 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
     kind = event.get("type")
     if kind in QUIET:
         return None
-    fields = {**event, "player": names.get(event.get("player", ""), event.get("player"))}
+    seats = {key: names.get(event[key], event[key]) for key in ("player", "winner", "lead") if key in event}
+    fields = {**event, **seats}
     if "die" in event:
         fields["die"] = die_name(lang, event["die"])
     if kind == "rolled" or kind == "added_roll":
@@ -161,12 +162,8 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
         return text(lang, "cu_passed_die", fields, to=names.get(event.get("to", ""), event.get("to")))
     if kind == "by_itself":  # a phase whose only option decided nothing (rules._alone)
         return text(lang, f"cu_by_itself_{event.get('phase')}", fields)
-    if kind == "game_over":
-        return text(lang, "cu_game_over", winner=names.get(event.get("winner", ""), event.get("winner")))
     if kind == "tie":
         return text(lang, "cu_tie", players=", ".join(names.get(p, p) for p in event.get("players") or []))
-    if kind == "round":
-        return text(lang, "cu_round", fields, lead=names.get(event.get("lead", ""), event.get("lead")))
     if kind == "next_refill":
         rule = (text(lang, "cu_no_limit") if event.get("no_limit") else
                 ", ".join(colour(lang, c) for c in event.get("exclude") or []))
@@ -269,18 +266,17 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
 def option_help(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: str) -> dict[str, Any] | None:
     """What the card an option uses does, in ``lang``: the ability used ("Use Bob"), or every ability of the card a
     die bought belongs to; ``reference`` when the rules text does not describe it (CU-89: printed on the card)."""
-    kit = load_kit()
-    if option.get("type") == "ability":
-        card_id, _, _ = str(option.get("ability", "")).partition(".")
-        abilities = [a for a in kit.cards[card_id].abilities if a.id == option["ability"]] if card_id in kit.cards \
-            else []
-    elif option.get("type") == "buy":
-        card_id = ((snapshot.get("view") or {}).get("cards") or {}).get(option.get("die"), "")
-        abilities = list(kit.cards[card_id].abilities) if card_id in kit.cards else []
-    elif option.get("type") in ("move", "shortcut"):
+    kind = option.get("type")
+    if kind in ("move", "shortcut"):
         return space_help(option, snapshot, lang)
+    if kind == "ability":
+        card_id = str(option.get("ability", "")).partition(".")[0]
+    elif kind == "buy":
+        card_id = ((snapshot.get("view") or {}).get("cards") or {}).get(option.get("die"), "")
     else:
         return None
+    card = load_kit().cards.get(card_id)
+    abilities = [a for a in card.abilities if kind == "buy" or a.id == option["ability"]] if card else []
     if not abilities:
         return None
     return {"title": catalog(lang)["ui"].get(card_name_key(card_id), card_id),

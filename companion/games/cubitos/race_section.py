@@ -218,8 +218,7 @@ def step_targets(state: State, p: int) -> list[str]:
 
 
 def _refused_step(state: State, p: int, there: Any, n: int) -> IllegalAction:
-    """Why a step is not possible: water without an entry (CU-59), back onto the start (CU-60), or no neighbour
-    (CU-58)."""
+    """Why a step is not possible: water without an entry (CU-59), the start (CU-60), no neighbour (CU-58)."""
     player, track = state.players[p], track_of(state, p)
     origin = track.start if player.space == track.finish else player.space
     where = f"step {n + 1} to {there!r} from {player.space}"
@@ -288,8 +287,7 @@ def walks(state: State) -> list[tuple[list[str], State, list[Event]]]:
 
 
 def move_options(state: State) -> list[Action]:
-    """The walks (those that bring the runner nearer the race finish first, each ``forward`` or not), the end of
-    the move, conversions and abilities."""
+    """The end of the move, the walks (``forward`` ones first), conversions and abilities."""
     p, table = state.current, state.table
     left = spaces_left(table, state.players[p])
     moves: list[Action] = [{"type": "move", "path": path, "forward": spaces_left(table, after.players[p]) < left}
@@ -299,8 +297,7 @@ def move_options(state: State) -> list[Action]:
 
 
 def on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """A path of steps (a move listed or any other the steps allow), a conversion, an ability, or the end of the
-    move: the bonuses of the space the runner ends on (CU-65)."""
+    """A path of steps (listed or any other the steps allow), a conversion, an ability, or the end of the move."""
     p = state.current
     if action["type"] in ("convert", "buy_step", "ability"):
         return on_convert(state, action, events)
@@ -423,8 +420,7 @@ def on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
 
 
 def rest_all(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CU-50, CU-51: borrowed dice go back to the stock wherever they are, active dice rest, what was for this
-    round only ends."""
+    """CU-50, CU-51: borrowed dice go back to the stock wherever they are, then each player ``rested``."""
     borrowed = frozenset().union(*(player.borrowed for player in state.players))
     if borrowed:
         for p, player in enumerate(state.players):

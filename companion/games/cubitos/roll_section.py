@@ -90,8 +90,7 @@ def roll_options(state: State) -> list[Action]:
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:
-    """What a bot's roll shows: the ready zone plus a random refill of the option's size (CU-27..CU-29), each die
-    on a random face."""
+    """What a bot's roll shows: the ready zone and a random refill of the option's size (CU-27..CU-29)."""
     player, table = state.players[state.current], state.table
     extra = option["roll"] - len(player.ready)
     chosen: list[int] = []
@@ -273,8 +272,7 @@ def settle(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
 
 
 def choice_options(state: State) -> list[Action]:
-    """CU-37, CU-110: push or pass; a Käsehäppchen placed since the last push leaves only push; an empty ready zone
-    leaves only pass."""
+    """CU-37, CU-110: push or pass; only push while one is owed, only pass with no die to roll."""
     player = state.players[state.current]
     options: list[Action] = [] if player.must_push and player.ready else [{"type": "pass"}]
     if player.ready:

@@ -149,11 +149,9 @@ def position_from_state(state: State) -> dict[str, Any]:
                      refill_exclude=sorted(player.refill_exclude),
                      moved_from=list(player.moved_from) if player.moved_from else None)
         players.append(entry)
-    result: dict[str, Any] = {"race": table.race.id, "tracks": [t.id for t in table.segments],
-                              "cards": {colour: card.id for colour, card in table.cards.items()},
-                              "round": state.round, "lead": table.colours[state.lead], "phase": state.phase,
-                              "current": None if state.phase == "over" else table.colours[state.current],
-                              "players": players, "lines": list(state.lines),
-                              "racing": [table.colours[p] for p in state.racing], "tiebreak": state.tiebreak,
-                              "winners": [table.colours[p] for p in state.winners]}
-    return result
+    return {"race": table.race.id, "tracks": [t.id for t in table.segments],
+            "cards": {colour: card.id for colour, card in table.cards.items()},
+            "round": state.round, "lead": table.colours[state.lead], "phase": state.phase,
+            "current": None if state.phase == "over" else table.colours[state.current],
+            "players": players, "lines": list(state.lines), "racing": [table.colours[p] for p in state.racing],
+            "tiebreak": state.tiebreak, "winners": [table.colours[p] for p in state.winners]}
