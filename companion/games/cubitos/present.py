@@ -100,17 +100,14 @@ def die_name(lang: str, die_type: str) -> str:
 
 def dice_list(lang: str, types: Any) -> str:
     """Die types as "2× hellgrau, 1× Krabbe"; none as "–"."""
-    counts = Counter(types or [])
-    return ", ".join(f"{n}× {die_name(lang, kind)}" for kind, n in sorted(counts.items())) or "–"
+    return ", ".join(f"{n}× {die_name(lang, kind)}" for kind, n in sorted(Counter(types or []).items())) or "–"
 
 
 def faces_list(lang: str, labels: Any) -> str:
     """Rolled faces ``"<type>/<label>"`` as "hellgrau: Münze, Krabbe: Team"; none as "–"."""
     words = catalog(lang)["log"]
-    parts = []
-    for label in labels or []:
-        kind, _, shown = str(label).partition("/")
-        parts.append(f"{die_name(lang, kind)}: {words.get(f'cu_face_{shown}', shown)}")
+    named = (str(label).partition("/") for label in labels or [])
+    parts = [f"{die_name(lang, kind)}: {words.get(f'cu_face_{shown}', shown)}" for kind, _, shown in named]
     return ", ".join(parts) or "–"
 
 

@@ -323,10 +323,8 @@ def on_move(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
 def shortcut_options(state: State) -> list[Action]:
     segment, space_id = state.shortcut
     kind, amount = next(iter(state.table.segments[segment].spaces[space_id].special["pay"].items()))
-    options: list[Action] = [{"type": "skip"}]
-    if getattr(state.players[state.current], kind) >= amount:
-        options.append({"type": "shortcut"})
-    return options + convert_options(state)
+    affordable = getattr(state.players[state.current], kind) >= amount
+    return [{"type": "skip"}, *([{"type": "shortcut"}] if affordable else []), *convert_options(state)]
 
 
 def on_shortcut(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
