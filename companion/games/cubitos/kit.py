@@ -274,11 +274,9 @@ def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any])
     race_map = {r["id"]: _record(Race, r, segments=tuple(r["segments"]) if r.get("segments") else None)
                 for r in races["races"]}
     fan = races["fan_track"]
-    rewards = [(0, 0)] * (len(fan["spaces"]) + 1)
-    for space in fan["spaces"]:
-        rewards[space["n"]] = (space["credits"], space["limit_tokens"])
+    rewards = ((0, 0), *((space["credits"], space["limit_tokens"]) for space in fan["spaces"]))  # spaces 1.. in order
     setup = races["setup"]
-    return Kit(dice=die_types, cards=card_map, tracks=tracks, races=race_map, fan_track=tuple(rewards),
+    return Kit(dice=die_types, cards=card_map, tracks=tracks, races=race_map, fan_track=rewards,
                fan_overflow_credits=fan["overflow_credits_per_space"], start_dice=dict(setup["start_dice_per_player"]),
                base_draw_limit=setup["base_draw_limit"],
                ability_colours=tuple(d.colour for d in die_types.values() if d.kind == "ability"))

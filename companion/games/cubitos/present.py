@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import asdict
 from typing import Any
 
 from companion.games.base import log_lines_by, ranked
@@ -42,9 +43,7 @@ def layout(view: Mapping[str, Any]) -> dict[str, Any]:
                             "abilities": [{"id": a.id, "slot": a.slot, "timing": a.timing, "text": ability_key(a)}
                                           for a in card.abilities]}
     dice = {d.id: {"colour": d.colour, "shade": d.shade, "reference": d.reference,
-                   "faces": [{"label": f.label, "coins": f.coins, "steps": f.steps, "credits": f.credits,
-                              "swords": f.swords, "team": f.team, "special": f.special, "marks": _marks(f)}
-                             for f in d.faces]}
+                   "faces": [{**asdict(f), "marks": _marks(f)} for f in d.faces]}
             for d in kit.dice.values()}
     return {"tracks": tracks, "cards": cards, "dice": dice,
             "fan_track": [{"credits": c, "limit_tokens": t} for c, t in kit.fan_track],
