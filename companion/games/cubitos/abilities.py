@@ -179,9 +179,8 @@ def _choices(state: State, p: int, die: int | None, effects: Any) -> list[dict[s
         elif op == "take_die":
             kinds = take_targets(state, p, effect)
             if effect.get("to", "rest") != "rest":  # CU-88: into the active zone, turned to a face of choice
-                faces = state.table.kit.dice
                 points.append([{"take": kind, "turn": label} for kind in kinds
-                               for label in faces[kind].by_label])  # each label once, in face order
+                               for label in state.table.kit.dice[kind].by_label])  # each label once, in face order
             elif kinds:
                 points.append([{"take": kind} for kind in kinds])
         elif op == "other_active_to_ready":

@@ -230,7 +230,7 @@ def option_label(option: Mapping[str, Any], snapshot: Mapping[str, Any], lang: s
     if kind == "rest" and not option.get("rest"):
         return ui(lang, "cu_opt_rest_none")
     if kind == "rest":
-        return ui(lang, "cu_opt_rest", dice=dice_list(lang, Counter(option.get("rest") or {}).elements()))
+        return ui(lang, "cu_opt_rest", dice=dice_list(lang, Counter(option["rest"]).elements()))
     if kind == "move":
         path = option.get("path") or []
         to = path[-1] if path else "?"

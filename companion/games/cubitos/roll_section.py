@@ -161,9 +161,9 @@ def on_roll(state: State, action: Mapping[str, Any], events: list[Event]) -> Sta
     count = action.get("roll")
     if not isinstance(count, int):  # a confirmed roll names its size by its dice
         count = len(dice) if isinstance(dice, list) else -1
-    if count not in [o["roll"] for o in roll_options(state)]:
-        raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now",
-                            legal=[o["roll"] for o in roll_options(state)])
+    sizes = [o["roll"] for o in roll_options(state)]
+    if count not in sizes:
+        raise IllegalAction("CU-27", f"{seat(state, p)} cannot roll {count} dice now", legal=sizes)
     rolled = parse_roll(state, dice, count)
     extra = _beyond_ready(rolled, state, p)
     if player.refilled and extra:
