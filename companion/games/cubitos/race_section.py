@@ -120,12 +120,6 @@ def collect_faces(state: State, action: Mapping[str, Any], events: list[Event]) 
     return state._replace(current=lead_order(state)[0])
 
 
-def on_support(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    if action["type"] == "done":
-        return state
-    return use_ability(state, action, events, "phase5", *ANY_TIME)
-
-
 def after_support(state: State, action: Mapping[str, Any]) -> str:
     if state.adjusting is not None:
         return "adjust"

@@ -52,10 +52,10 @@ def _using(moment: str) -> Any:
     return lambda state: ([] if owed(state, moment) else [{"type": "go"}]) + ability_options(state, moment)
 
 
-def _use(moment: str) -> Any:
-    """The handler of such a moment: an ability used, or ``go`` on."""
-    return lambda state, action, events: (state if action["type"] == "go" else
-                                          use_ability(state, action, events, moment))
+def _use(*moments: str) -> Any:
+    """The handler of a phase that uses abilities at ``moments``: an ability used, or on (``go``, ``done``)."""
+    return lambda state, action, events: (use_ability(state, action, events, *moments)
+                                          if action["type"] == "ability" else state)
 
 
 def _alone(kind: str) -> Callable[[State], Event | None]:
@@ -94,7 +94,7 @@ PHASES: dict[str, Phase] = {
                   skip=race.usable_at("push")),
     # the race section, phase by phase in lead order (CU-24)
     "faces": Phase("CU-43", handler=race.collect_faces, next="support"),
-    "support": Phase("CU-43", ("ability", "done"), support_options, race.on_support, race.after_support,
+    "support": Phase("CU-43", ("ability", "done"), support_options, _use("phase5", *race.ANY_TIME), race.after_support,
                      skip=lambda state: support_options(state) == [{"type": "done"}]),
     "adjust": Phase("CU-89", ("adjust", "done"), adjust_options, race.on_adjust,
                     next=lambda state, action: "adjust" if action.get("type") == "adjust" else "support"),
