@@ -261,11 +261,6 @@ ANY_TIME = ("race", "any")
 """Abilities usable whenever the player decides in the race section (Azrael; Wadenbeißer, Draftodon, Mungojerrie)."""
 
 
-def support_options(state: State) -> list[Action]:
-    """Phase 5 for the current player: the abilities, and ``done`` unless something owed waits (``owed``)."""
-    return ([] if owed(state, "phase5") else [{"type": "done"}]) + ability_options(state, "phase5", *ANY_TIME)
-
-
 def _colours_active(state: State, p: int, colour: str | list[str]) -> bool:
     wanted = [colour] if isinstance(colour, str) else colour
     active = {state.table.colour(d) for d, _ in state.players[p].active}

@@ -30,7 +30,6 @@ from companion.games.cubitos.abilities import (
     ability_roll_dice,
     adjust_options,
     owed,
-    support_options,
     usable,
     use_ability,
 )
@@ -46,10 +45,10 @@ def _player(state: State) -> Player:
     return state.players[state.current]
 
 
-def _using(moment: str) -> Any:
-    """The options of a moment that waits for abilities (``kit.WINDOWS``): each use, and ``go`` unless a
-    mandatory ability or an owed special still waits."""
-    return lambda state: ([] if owed(state, moment) else [{"type": "go"}]) + ability_options(state, moment)
+def _using(moment: str, done: str = "go", *more: str) -> Any:
+    """The options of a moment that waits for abilities (``kit.WINDOWS``; phase 5 lists the any-time ones too):
+    each use, and ``done`` unless a mandatory ability or an owed special of the moment still waits."""
+    return lambda state: ([] if owed(state, moment) else [{"type": done}]) + ability_options(state, moment, *more)
 
 
 def _use(*moments: str) -> Any:
@@ -94,8 +93,9 @@ PHASES: dict[str, Phase] = {
                   skip=race.usable_at("push")),
     # the race section, phase by phase in lead order (CU-24)
     "faces": Phase("CU-43", handler=race.collect_faces, next="support"),
-    "support": Phase("CU-43", ("ability", "done"), support_options, _use("phase5", *race.ANY_TIME), race.after_support,
-                     skip=lambda state: support_options(state) == [{"type": "done"}]),
+    "support": Phase("CU-43", ("ability", "done"), _using("phase5", "done", *race.ANY_TIME),
+                     _use("phase5", *race.ANY_TIME), race.after_support,
+                     skip=lambda state: options(state) == [{"type": "done"}]),
     "adjust": Phase("CU-89", ("adjust", "done"), adjust_options, race.on_adjust,
                     next=lambda state, action: "adjust" if action.get("type") == "adjust" else "support"),
     "again": Phase("CU-86", ("roll",), race.again_options, race.on_again,
