@@ -1,10 +1,9 @@
 """Card abilities (CU-75..CU-139): what the active dice grant and when, the red card's sword gates, and the effect
 ops of ``cards.json`` carried out in order.
 
-An ability is data (its timing, window, gate and effects); this module interprets the effect ops. Each use is one
-listed option naming the ability, the die type and face that grant it and every choice its effects need (which
-option of a ``choose_one``, which die to give back or to take), so the table applies only what a player chose. An
-ability whose text the seed lacks (``"op": "unknown"``) is resolved by the players by hand (CU-89, ``adjust``).
+Each use is one listed option naming the ability, the die type and face that grant it and every choice its effects
+need (which option of a ``choose_one``, which die to give back or to take), so the table applies only what a player
+chose. An ability whose text the seed lacks (``"op": "unknown"``) is resolved by the players by hand (CU-89).
 """
 
 from __future__ import annotations

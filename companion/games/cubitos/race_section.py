@@ -1,6 +1,4 @@
-"""The race section (CU-42..CU-69, CU-141, CU-142, CU-145..CU-148): phase 5 support, phase 6 move (steps over
-the track, water, shortcuts, jets, laps and chained tracks, the bonuses of the space where the runner ends), phase 7
-buy, phase 8 rest, the lead die, the end, the winner and tie rounds.
+"""The race section (CU-42..CU-69, CU-141, CU-142, CU-145..CU-148): phases 5-8, the lead die, the winner, tie rounds.
 
 **Decision** (CU-24, ``RACE_SECTION_ORDER = "phase_by_phase"`` in RULES.md): everyone does phase 5 in lead order,
 then everyone phase 6, then 7, then 8: the table always waits for one player's decision.

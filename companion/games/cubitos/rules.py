@@ -1,9 +1,8 @@
 """Cubitos rules (``../shared/games/cubitos/RULES.md``): a dice-building race, pure and over the data files.
 
-The round is a table of phases (``PHASES``): each names its rule, the actions it takes, its legal options, its
-handler and the phase that comes next; the phases a player decides in keep the names the dashboard knows, and the
-steps that decide nothing (the roll order, a bust's dice, the round's end) run by themselves. The table always
-waits for exactly one player's decision, and ``prompt`` lists every legal one.
+The round is a table of phases (``PHASES``, ``base.Phase``): the phases a player decides in keep the names the
+dashboard knows, and the steps that decide nothing (the roll order, a bust's dice, the round's end) run by
+themselves. The table always waits for exactly one player's decision, and ``prompt`` lists every legal one.
 """
 
 from __future__ import annotations
