@@ -166,13 +166,10 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
         return text(lang, "cu_next_refill", fields, rule=rule)
     if kind == "adjusted":
         change = (f"{event['by']:+d} {catalog(lang)['log'].get('cu_' + event['what'], event['what'])}"
-                  if "what" in event else f"{die_name(lang, event.get('die', ''))}: {event.get('from')} → "
-                                          f"{event.get('to')}")
+                  if "what" in event else f"{fields.get('die', '')}: {event.get('from')} → {event.get('to')}")
         return text(lang, "cu_adjusted", fields, card=_card_of(lang, event.get("ability")), change=change)
     key = f"cu_{kind}"
-    if key in catalog(lang)["log"]:
-        return text(lang, key, fields)
-    return None
+    return text(lang, key, fields) if key in catalog(lang)["log"] else None
 
 
 def action_line(action: Mapping[str, Any], actor: str, phase: str | None, *, lang: str) -> str | None:
