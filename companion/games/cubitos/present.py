@@ -319,7 +319,6 @@ def ability_detail(lang: str, key: str, value: Any, view: Mapping[str, Any]) -> 
     ``space``, ``choice``, ``roll``, ``also``)."""
     faces = catalog(lang)["faces"]
     zones = catalog(lang)["ui"]
-    players = {p["colour"]: p["name"] for p in view.get("players") or []}
     if key in ("pick", "move"):
         return faces.get("/".join(map(str, value)), str(value))
     if key in ("give", "pass"):
@@ -330,7 +329,7 @@ def ability_detail(lang: str, key: str, value: Any, view: Mapping[str, Any]) -> 
     if key == "turn":
         return ui(lang, "cu_d_turn", face=catalog(lang)["log"].get(f"cu_face_{value}", value))
     if key == "to":
-        return ui(lang, "cu_d_to", to=players.get(value, value))
+        return ui(lang, "cu_d_to", to=names(view, lang).get(value, value))
     if key == "choice":
         return ui(lang, "cu_d_choice", n=int(value) + 1)
     if key == "also":
