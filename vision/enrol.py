@@ -162,12 +162,15 @@ def anchor_weights(anchors: Anchors, embedding: np.ndarray, labels: np.ndarray) 
 def fit_head(base_logits: np.ndarray, embedding: np.ndarray, labels: np.ndarray, anchors: Anchors | None = None,
              l2: float = 1e-3, anchor_weight: float = ANCHOR_WEIGHT, steps: int = 600, lr: float = 0.5) -> Head:
     """Full-batch gradient descent (with momentum) on weighted cross-entropy + l2 * |W|^2; a few ms for hundreds of
-    crops. The table's examples weigh 1 together, the anchors that count (`anchor_weights`) `anchor_weight`."""
+    crops. The table's examples weigh 1 together, each taught label the same share of it (the corrections of a
+    game are mostly of the face a model misreads most, and would otherwise pull the other faces' looks to it); the
+    anchors that count (`anchor_weights`) weigh `anchor_weight`."""
     c = base_logits.shape[1]
     x = normalise(embedding.astype(np.float64))
     logits = base_logits.astype(np.float64)
     target = np.eye(c)[labels]
-    weights = np.full(len(labels), 1.0 / len(labels))
+    per_label = np.bincount(labels, minlength=c)
+    weights = 1.0 / (per_label[labels] * np.count_nonzero(per_label))
     if anchors is not None and len(anchors.labels):
         x = np.vstack([x, normalise(anchors.embedding.astype(np.float64))])
         logits = np.vstack([logits, anchors.base_logits.astype(np.float64)])
