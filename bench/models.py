@@ -227,7 +227,8 @@ def run() -> dict:
               + f"; preprocessing {entry['preprocess_ms_per_die']:.3f}")
         labels = list(card.labels)
         per_class = CONFIGS[name].synth_test_per_class  # the card's own test set
-        x, y = synth_dataset(name, per_class, card.input.size[0], SYNTH_SEED, "test", workers=2)
+        x, y = synth_dataset(name, per_class, card.input.size[0], SYNTH_SEED, "test", workers=2,
+                             sensor=bool(card.trained_on.get("config", {}).get("sensor")))  # as it trained
         summary = accuracy_summary(confusion_matrix(y, predict(card, list(x)), len(labels)), labels)
         ds = get_dice_set(name)
         if ds.confusable:

@@ -561,6 +561,13 @@ def ship(dice_set: str, config: TrainConfig, data: TrainData, nets: list, result
     return card.path
 
 
+def synthetic_test_data(card) -> str:
+    """What a card's synthetic test crops are: rendered as its training crops were, with or without a camera's look."""
+    look = "; through a real camera's look" if card.trained_on.get("config", {}).get("sensor") else ""
+    return (f"vision.synth test stream (seeded apart from train/val; surfaces never trained on: slate, check cloth, "
+            f"cork, marble{look})")
+
+
 def measure(card, test_x: np.ndarray, test_y: np.ndarray, real_root: Path = REAL_D6_TRAY, log=print):
     """Fill the card's accuracy from the exported ONNX model: synthetic test set, and real-d6-tray test for d6."""
     labels = list(card.labels)
@@ -572,9 +579,7 @@ def measure(card, test_x: np.ndarray, test_y: np.ndarray, real_root: Path = REAL
         summary["pairs"] = pair_confusion(np.asarray(summary["confusion"]), labels, ds.confusable, ds.labels_of)
     png = confusion_png(np.asarray(summary["confusion"]), labels, card.path.parent / f"{card.name}_synthetic.png",
                         f"{card.name}: synthetic test ({summary['accuracy'] * 100:.1f}%)")
-    accuracy["synthetic_test"] = {"data": "vision.synth test stream (seeded apart from train/val; surfaces never "
-                                          "trained on: slate, check cloth, cork, marble)",
-                                  **summary, "png": png.name}
+    accuracy["synthetic_test"] = {"data": synthetic_test_data(card), **summary, "png": png.name}
     log(format_report(summary, labels, f"{card.name}: synthetic test"))
     if card.dice_set == "d6":
         reason = real_d6_missing_reason(real_root)
