@@ -26,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .card import CARD_FORMAT, TTA_VIEWS, load_card, merge_views, parse_card, save_card, tta_views
+from .card import CARD_FORMAT, TTA_VIEWS, Card, load_card, merge_views, parse_card, save_card, tta_views
 from .evaluate import (
     MODELS_DIR,
     REAL_D6_TRAY,
@@ -561,7 +561,7 @@ def ship(dice_set: str, config: TrainConfig, data: TrainData, nets: list, result
     return card.path
 
 
-def synthetic_test_data(card) -> str:
+def synthetic_test_data(card: Card) -> str:
     """What a card's synthetic test crops are: rendered as its training crops were, with or without a camera's look."""
     look = "; through a real camera's look" if card.trained_on.get("config", {}).get("sensor") else ""
     return (f"vision.synth test stream (seeded apart from train/val; surfaces never trained on: slate, check cloth, "
