@@ -55,7 +55,7 @@ from vision.segment import Segmenter  # noqa: E402
 from vision.synth import get_dice_set, render_die, render_scene  # noqa: E402
 from vision.synth.backgrounds import HELD_OUT_BACKGROUNDS, VALIDATION_BACKGROUNDS  # noqa: E402
 from vision.synth.dataset import synth_dataset  # noqa: E402
-from vision.train import CONFIGS  # noqa: E402
+from vision.train import CONFIGS, trained_through_sensor  # noqa: E402
 
 SETS = ("d6", "chariot_race", "cubitos", "automobiles")
 SYNTH_TEST_PER_CLASS = 400
@@ -228,7 +228,7 @@ def run() -> dict:
         labels = list(card.labels)
         per_class = CONFIGS[name].synth_test_per_class  # the card's own test set
         x, y = synth_dataset(name, per_class, card.input.size[0], SYNTH_SEED, "test", workers=2,
-                             sensor=bool(card.trained_on.get("config", {}).get("sensor")))  # as it trained
+                             sensor=trained_through_sensor(card))
         summary = accuracy_summary(confusion_matrix(y, predict(card, list(x)), len(labels)), labels)
         ds = get_dice_set(name)
         if ds.confusable:

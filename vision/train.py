@@ -561,9 +561,15 @@ def ship(dice_set: str, config: TrainConfig, data: TrainData, nets: list, result
     return card.path
 
 
+def trained_through_sensor(card: Card) -> bool:
+    """Whether the card's model trained on crops rendered through a real camera's look (`TrainConfig.sensor`): its
+    synthetic test crops are rendered the same way."""
+    return bool(card.trained_on.get("config", {}).get("sensor"))
+
+
 def synthetic_test_data(card: Card) -> str:
     """What a card's synthetic test crops are: rendered as its training crops were, with or without a camera's look."""
-    look = "; through a real camera's look" if card.trained_on.get("config", {}).get("sensor") else ""
+    look = "; through a real camera's look" if trained_through_sensor(card) else ""
     return (f"vision.synth test stream (seeded apart from train/val; surfaces never trained on: slate, check cloth, "
             f"cork, marble{look})")
 
