@@ -70,8 +70,10 @@ class Server:
                 self.streams.pump()
         finally:
             self.streams.stop()  # first: its thread wakes the loop through the trigger that close() ends
-            for channel in list(self._server._map.values()):  # open streams too: browsers must see the server go
-                if channel is not self._server.trigger:
+            # Only the connections (open streams too: browsers must see the server go). The map also holds the
+            # listening server, whose close() closes the trigger a request still running must wake the loop by.
+            for channel in list(self._server._map.values()):
+                if isinstance(channel, StreamChannel):
                     channel.close()
             # Requests still running end before the trigger closes: each wakes the loop through it when done (a
             # request slowed by a busy machine outlasted 2 s, and its wake met a closed trigger: EBADF).

@@ -226,3 +226,37 @@ def test_a_stopped_server_is_never_woken_however_long_its_hub_is_busy(session, m
     assert screen.ended()
     screen.close()
     session.store.close()
+
+
+def test_the_trigger_outlives_every_request_thread_when_the_server_stops(session, monkeypatch):
+    """A SIGTERM'd demo once logged `OSError: [Errno 9] Bad file descriptor` from a request thread: the stop closed
+    the listening server along with the connections, which closes the trigger a finishing request wakes the loop
+    by. Here a state request takes 0.5 s and the stop comes while it runs."""
+    session.new_game("dice-race", PLAYERS, seed=3)
+    server = Server(create_app(session, control_pin=PIN, default_game="dice-race"), host="127.0.0.1", port=0,
+                    threads=2).start()
+    running = threading.Event()
+    snapshot = session.snapshot
+
+    def slow() -> dict[str, Any]:
+        running.set()
+        time.sleep(0.5)
+        return snapshot()
+
+    monkeypatch.setattr(session, "snapshot", slow)
+    trigger, threads_left = server._server.trigger, []
+    close = trigger.close
+
+    def noting_threads_left() -> None:
+        threads_left.append(len(server._server.task_dispatcher.threads))
+        close()
+
+    monkeypatch.setattr(trigger, "close", noting_threads_left)
+    client = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    threading.Thread(target=lambda: client.request("GET", "/api/state"), daemon=True).start()
+    assert running.wait(5)
+    server.stop()
+
+    assert threads_left[0] == 0
+    client.close()
+    session.store.close()
