@@ -4,6 +4,8 @@ of the game on the table are renamed or handed to a bot and back, each in the lo
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.web.conftest import shoot
@@ -175,6 +177,29 @@ def test_players_are_renamed_and_a_seat_is_handed_to_a_bot_and_back_each_in_the_
     expect(log).to_contain_text("Vanaf nu speelt een bot de plaats van Ben")
     expect(log).to_contain_text("Ben neemt de plaats terug van de bot")
     assert errors == []
+
+
+
+def test_a_seat_change_right_after_another_is_taken_before_the_page_has_reloaded(race, open_page):
+    """The page's next change carries the seq its own last change left, not the one of a reload still on its way
+    (a second tap once came back "the table has moved on"); here every reload is lost on the way."""
+    race.app.config["BOTS_PLAY"] = True
+    page = open_page(f"http://127.0.0.1:{race.port}/games?kiosk=0", control=True)
+    page.click("#seats > summary")
+    expect(page.locator(".seat-row[data-seat='1'] input")).to_be_visible()
+
+    page.route("**/api/state", lambda route: route.abort())  # the reload after a change never comes back
+    page.locator(".seat-row[data-seat='1'] input").fill("Klaas")
+    page.locator(".seat-row[data-seat='1'] button.rename").click()
+    expect(page.locator("#seats-error")).to_have_text("")
+    page.locator(".seat-row[data-seat='2'] [data-kind=bot]").click()
+    deadline = time.monotonic() + 10
+    while len(race.session.events()) < 2 and not page.locator("#seats-error").text_content():
+        assert time.monotonic() < deadline, "the second change was never answered"
+        time.sleep(0.05)
+    expect(page.locator("#seats-error")).to_have_text("")
+    assert [e.type for e in race.session.events()] == ["seat"] * 2
+    assert race.session.game.seats(race.session.state)["blue"] is True
 
 
 def test_the_game_over_screen_offers_a_rematch_of_the_same_table(session, open_page):

@@ -110,6 +110,8 @@ async function changeSeat(seat, change) {
   const state = GAMES.state;
   const answer = await post(`/api/seats/${seat}`, { ...change, seq: state.seq, game: state.game.number });
   error.textContent = answer.ok ? "" : refusalText(answer);
+  // The player's next choice is made on the table their change left, even before the reload below comes back.
+  if (answer.ok) GAMES.state = { ...state, seq: answer.body.seq };
   if (answer.status === 401) showLogin();
   loadGames();
 }
