@@ -104,14 +104,16 @@ def found(blobs: list, scene, only: set[int] | None = None) -> int:
 def rendered_rolls(card, dice_set: str, rolls: list[tuple[int, int, int]], surfaces: tuple[str, ...], seed: int):
     """(labels, scene, crops) of rendered rolls: ``count`` rolls of ``lo``-``hi`` dice for each (count, lo, hi),
     the big ones (over 14 dice) of smaller dice, on ``surfaces``, each die cut at its true place for ``card`` (a
-    fixed series per seed, so runs compare)."""
+    fixed series per seed, so runs compare). Each frame goes through a camera's look when the card's model trained
+    through one, as its synthetic test does."""
     ds = get_dice_set(dice_set)
     rng = np.random.default_rng(seed)
+    sensor = trained_through_sensor(card)
     for count, lo, hi in rolls:
         for _ in range(count):
             labels = [ds.labels[k] for k in rng.integers(0, len(ds.labels), int(rng.integers(lo, hi + 1)))]
             scene = render_scene(labels, dice_set, rng, background=surfaces,
-                                 die_px=int(rng.uniform(26, 34)) if hi > 14 else None)
+                                 die_px=int(rng.uniform(26, 34)) if hi > 14 else None, sensor=sensor)
             crops = [rotated_crop(scene.image, d.center, d.size, d.angle, card.input.size[0]) for d in scene.dice]
             yield labels, scene, crops
 

@@ -168,6 +168,16 @@ def test_a_render_through_a_real_cameras_look_is_deterministic_and_not_the_plain
     assert not np.array_equal(a, plain)
 
 
+def test_a_scene_through_a_cameras_look_keeps_its_dice_and_shows_them_and_its_empty_tray_through_one_camera():
+    plain = render_scene(["4", "6"], "d6", np.random.default_rng(11), background="felt")
+    taken = render_scene(["4", "6"], "d6", np.random.default_rng(11), background="felt", sensor=True)
+    assert [(d.label, d.center, d.size) for d in taken.dice] == [(d.label, d.center, d.size) for d in plain.dice]
+    assert not np.array_equal(taken.image, plain.image)
+    assert taken.lighting.noise == 0 and taken.lighting.jpeg == 0  # the camera's own noise and JPEG instead
+    # the empty tray shares the camera's white balance and tone: away from the dice the two frames agree
+    colour = np.abs(taken.image.reshape(-1, 3).mean(0) - taken.empty.reshape(-1, 3).mean(0))
+    assert colour.max() < 6
+
 def test_the_camera_look_tints_grey_light_and_softens_edges_as_asked():
     from dataclasses import replace
 

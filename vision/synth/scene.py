@@ -6,7 +6,7 @@ test can compare what segmentation found with what was drawn.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -16,6 +16,7 @@ from .dice_sets import get_dice_set
 from .die import DiePose, paint_die, paint_shadow, sample_look
 from .effects import Lighting, add_glare, camera, light_field, sample_lighting
 from .pieces import PIECES, paint_piece, place_piece
+from .sensor import develop, sample_sensor
 
 DISTRACTORS = ("hand", "shadow", "glare", *PIECES)
 TABLE_KINDS = ("pieces", "close", "far")  # what `render_table` sets on a game table with a roll on it
@@ -121,6 +122,7 @@ def render_scene(
     lighting: Lighting | None = None,
     palette: str | None = None,
     surface: np.ndarray | None = None,
+    sensor: bool = False,
 ) -> Scene:
     """A tray with one die per label, fully inside the image and not overlapping.
 
@@ -131,6 +133,8 @@ def render_scene(
     palette: the body colour of every die whose set lets it choose (a die type with its own colour keeps it).
     surface: a tray already made (`make_background`, float32 BGR, height x width) instead of a new one of
     `background`: a camera's one tray under roll after roll (`vision.sources.SyntheticSource`).
+    sensor: the whole frame through one sampled camera's look (`vision.synth.sensor`), as the crops of a recipe with
+    `TrainConfig.sensor` are; its blur, noise and JPEG replace the plain ones.
     """
     ds = get_dice_set(dice_set)
     for label in labels:
@@ -231,8 +235,12 @@ def render_scene(
         add_glare(image, (g[0], g[1]), (gr, gr * 0.6), float(rng.uniform(0, 180)), float(rng.uniform(0.7, 0.95)))
         found.append(SceneDistractor("glare", (float(g[0] - gr), float(g[1] - gr), float(g[0] + gr), float(g[1] + gr))))
 
-    out = camera(image, light, rng)
-    empty_out = camera(empty, light, rng)
+    if sensor:
+        light = replace(light, blur=0.0, noise=0.0, jpeg=0)
+        look = sample_sensor(rng)
+        out, empty_out = develop(image, look, rng), develop(empty, look, rng)
+    else:
+        out, empty_out = camera(image, light, rng), camera(empty, light, rng)
     dice = []
     for label, pose in zip(labels, poses, strict=True):
         corners = pose.top_corners()
