@@ -52,8 +52,9 @@ def test_the_shipped_model_has_the_sets_labels_and_its_figures():
     assert list(card.labels) == [c["id"] for c in cubes()["cubes"]]
     assert card.dice_set == "automobiles"
     test = card.accuracy["synthetic_test"]
-    # a regression floor under the measured 98.8 %, not the 99.5 % goal (see models/README.md)
-    assert test["accuracy"] >= 0.98 and len(test["pairs"]) == len(cubes()["camera"]["confusable_pairs"])
+    # a regression floor under the measured 94.4 % by the crop alone, through a real camera's look (the greys are
+    # the frame's to tell apart, see models/README.md)
+    assert test["accuracy"] >= 0.94 and len(test["pairs"]) == len(cubes()["camera"]["confusable_pairs"])
 
 
 def test_drawn_cubes_are_read_right_end_to_end_with_the_shipped_model():

@@ -92,8 +92,9 @@ def test_the_shipped_model_has_the_sets_labels_and_its_figures():
     assert list(card.labels) == camera_classes()
     assert card.dice_set == "cubitos"
     test = card.accuracy["synthetic_test"]
-    # a regression floor under the measured 99.2 %, not the 99.5 % goal (see models/README.md)
-    assert test["accuracy"] >= 0.985 and len(test["pairs"]) == len(get_dice_set("cubitos").confusable)
+    # a regression floor under the measured 98.1 % by the crop alone, through a real camera's look (white and light
+    # grey are the frame's to tell apart, see models/README.md)
+    assert test["accuracy"] >= 0.975 and len(test["pairs"]) == len(get_dice_set("cubitos").confusable)
 
 
 def test_a_rolled_tray_is_read_right_end_to_end_with_the_shipped_model():
