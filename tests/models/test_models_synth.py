@@ -13,6 +13,7 @@ from vision.synth import (
     get_dice_set,
     render_die,
     render_scene,
+    render_table,
 )
 
 STILL = dict(die_px=40, palette="white", background="paper", tilt=0.0, angle=0.0, glare=False, hard=False, blur=0.0,
@@ -177,6 +178,8 @@ def test_a_scene_through_a_cameras_look_keeps_its_dice_and_shows_them_and_its_em
     # the empty tray shares the camera's white balance and tone: away from the dice the two frames agree
     colour = np.abs(taken.image.reshape(-1, 3).mean(0) - taken.empty.reshape(-1, 3).mean(0))
     assert colour.max() < 6
+    table = render_table("d6", np.random.default_rng(11), "pieces", sensor=True)  # a game table too
+    assert table.lighting.noise == 0 and table.lighting.jpeg == 0
 
 def test_the_camera_look_tints_grey_light_and_softens_edges_as_asked():
     from dataclasses import replace
@@ -212,7 +215,7 @@ def test_game_pieces_are_drawn_reported_and_kept_clear_of_the_dice():
 
 
 def test_a_game_table_between_rolls_holds_two_to_four_pieces_and_no_die():
-    from vision.synth import EMPTY_TABLE, render_table
+    from vision.synth import EMPTY_TABLE
     from vision.synth.pieces import PIECES
 
     for seed in range(6):

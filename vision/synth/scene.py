@@ -266,13 +266,14 @@ def render_table(
     *,
     background: str | None = None,
     surface: np.ndarray | None = None,
+    sensor: bool = False,
 ) -> Scene:
     """A game table rather than an empty tray (issue 38), one of `TABLE_KINDS`: "pieces", 2-4 game pieces
     (`vision.synth.pieces`: number tokens, cards, meeples, coins, a phone, a cable) among 1-5 dice; "close", one or
     two dice close to the camera (96-128 px, about a fifth of a 640 px frame) beside a token or a coin; "far", 3-8
     far dice (12-16 px) among pieces; or `EMPTY_TABLE`, 2-4 pieces and no die, which moving pieces show the camera
     between rolls. No cube that is not the game's: the one detector serves every set, and in Automobiles plain
-    cubes are the dice."""
+    cubes are the dice. `sensor`: through a camera's look, as `render_scene`'s."""
     if kind not in (*TABLE_KINDS, EMPTY_TABLE):
         raise ValueError(f"unknown table kind {kind!r}; choose from {(*TABLE_KINDS, EMPTY_TABLE)}")
     faces = get_dice_set(dice_set).faces
@@ -285,5 +286,6 @@ def render_table(
         pieces = [str(p) for p in rng.choice(PIECES, int(rng.integers(2, 5)))]
     labels = [faces[int(i)] for i in rng.integers(0, len(faces), n)]
     return render_scene(
-        labels, dice_set, rng, width, height, background=background, die_px=die_px, distractors=pieces, surface=surface
+        labels, dice_set, rng, width, height, background=background, die_px=die_px, distractors=pieces, surface=surface,
+        sensor=sensor,
     )
