@@ -12,7 +12,8 @@ from tests.web.conftest import shoot
 from tests.web.test_race_over import play_to_the_end
 
 pytestmark = pytest.mark.browser
-expect = pytest.importorskip("playwright.sync_api").expect
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
 
 PHONE = (390, 844)
 
@@ -118,9 +119,15 @@ def test_the_games_list_speaks_german_and_shows_spectators_no_controls(race, ope
     expect(items.nth(2).locator("button.resume")).to_have_text("Fortsetzen")
     expect(page.locator("#seats .seat-row")).to_have_count(3)
     # Measured in one step once shown: the list follows the table live, and a button taken from a list redrawn
-    # since is gone. Once in CI every button measured 0 x 0 (not shown) with the list drawn; the body says why.
+    # since is gone. Twice in CI every button measured 0 x 0 (not shown) right after the first was seen, with the
+    # list drawn and control on: the measure waits until they are laid out, and the body says why if they never are.
     expect(page.locator(".game-item button").first).to_be_visible()
-    sizes = page.eval_on_selector_all(".game-item button", "all => all.map((b) => [b.offsetWidth, b.offsetHeight])")
+    measure = "() => [...document.querySelectorAll('.game-item button')].map((b) => [b.offsetWidth, b.offsetHeight])"
+    try:
+        page.wait_for_function(f"({measure})().every(([w, h]) => w > 0 && h > 0)", timeout=5000)
+    except sync_api.TimeoutError:  # the assert below says what was measured
+        pass
+    sizes = page.evaluate(measure)
     assert sizes and all(width >= 44 and height >= 44 for width, height in sizes), (  # thumb-sized
         sizes, page.evaluate("[document.body.dataset.control, document.body.className]"))
     shoot(page, "games-list", full_page=True)
