@@ -336,7 +336,7 @@ def run(
             if not card.is_file():
                 continue
             classifier = Classifier.load(card, threads=1)
-            looks = looks_through_camera(dice_set)
+            looks = trained_through_sensor(classifier.card)  # as `looks_through_camera`, from the card just loaded
             bands, ms, _ = tally_rolls(
                 synthetic_scenes(dice_set, scenes, surfaces=surfaces, sensor=looks),
                 automatic(classifier, detector, verifier),
