@@ -295,8 +295,7 @@ def test_s9_pina_cubelada_prevents_the_bust_and_maasdamer_steps_at_once_without_
     state = with_cards(others_done(begin(TWO, track=track)), "pina_cubelada", "mutiger_maasdamer")
     dice = active(state, "green/team", "yellow/team", "grey_light/coin1")
     ready = tuple(state.players[0].draw[:2])
-    state = rolling(state, active=dice, danger=True, ready=ready, draw=state.players[0].draw[2:], space="a",
-                    left_start=True)
+    state = rolling(state, active=dice, danger=True, ready=ready, draw=state.players[0].draw[2:], space="a")
     state, _ = play(state, {"type": "push"})
     state, _ = use(state, "pina_cubelada.1")
     state = state._replace(current=0, phase="roll")
@@ -414,7 +413,7 @@ def test_s29_bob_takes_the_bonuses_of_a_space_one_or_two_away_through_water_but_
     track = line_track("S - a(credits 1) - b - W:water - c(take_die) - F")
     state = with_cards(begin(TWO, track=track), "bob")
     state = with_player(state, 1, done_rolling=True)
-    state = race_phase(state, "move", space="a", steps=1, left_start=True, active=active(state, "blue/team"))
+    state = race_phase(state, "move", space="a", steps=1, active=active(state, "blue/team"))
     state, _ = play(state, step("b"), {"type": "done"})
     assert state.phase == "end6"
     spaces = {o["space"] for o in options(state) if o.get("ability") == "bob.1"}
@@ -633,8 +632,7 @@ def test_s31_mutiger_maasdamer_moving_the_runner_in_the_roll_section_triggers_no
     track = line_track("S - a - b(credits 2) - c - F")
     state = with_cards(others_done(begin(TWO, track=track)), "mutiger_maasdamer")
     dice = active(state, "yellow/team")
-    state = rolling(state, active=dice, ready=state.players[0].draw[:2], draw=state.players[0].draw[2:], space="a",
-                    left_start=True)
+    state = rolling(state, active=dice, ready=state.players[0].draw[:2], draw=state.players[0].draw[2:], space="a")
     state, _ = push_roll(state, ["grey_light/blank"] * 2)
     state, _ = use(state, "mutiger_maasdamer.1", to="b")
     state, events = play(state, {"type": "pass"})

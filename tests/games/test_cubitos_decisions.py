@@ -29,7 +29,7 @@ from tests.games.cubitos_positions import (
 def test_cu26_red_lines_at_round_start(monkeypatch):
     track = line_track("S - a - b - c - F")
     table = begin(TWO, track=track)
-    moved = with_player(table, 1, space="c", left_start=True)  # lines (0, 0) were taken when the round began
+    moved = with_player(table, 1, space="c")  # lines (0, 0) were taken when the round began
     assert state.draw_limit(moved, 0) == 9
     monkeypatch.setattr(state, "RED_LINES_AT_ROUND_START", False)
     assert state.draw_limit(moved, 0) == 9 + 3
@@ -63,7 +63,7 @@ def test_cu90_converting_is_not_taking(monkeypatch):
 
 def test_cu62_start_special_after_purchases(monkeypatch):
     track = line_track("S - J - a - b - F", J={"type": "jet"})
-    table = with_player(begin(TWO, track=track), 0, space="J", steps=3, left_start=True)
+    table = with_player(begin(TWO, track=track), 0, space="J", steps=3)
     started = enter(table._replace(current=0), "move_begin", PHASES, [])
     assert started.phase == "move_start" and started.players[0].steps == 3
     monkeypatch.setattr(race_section, "START_SPECIAL_AFTER_PURCHASES", False)
@@ -75,7 +75,7 @@ def test_cu142_chain_transfer_cost(monkeypatch):
     first, second = line_track("S - a - F"), line_track("S - b - F")
     table = begin(TWO, track=first)
     table = table._replace(table=replace(table.table, segments=(first, second)))
-    table = race_phase(table, "move", space="F", steps=2, left_start=True)
+    table = race_phase(table, "move", space="F", steps=2)
     assert play(table, {"type": "move", "path": ["next_track"]})[0].players[0].steps == 1
     monkeypatch.setattr(race_section, "CHAIN_TRANSFER_COST", 2)
     assert play(table, {"type": "move", "path": ["next_track"]})[0].players[0].steps == 0

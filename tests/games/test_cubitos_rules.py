@@ -258,7 +258,7 @@ def test_s17_four_coins_buy_a_step_in_phase_6():
 def test_e1_a_shortcut_on_the_starting_space_is_paid_in_steps_and_is_not_a_step():
     track = line_track("S - p - a1 - a2 - a3 - r0 - r1 - r2 - r3 - F",
                        p={"type": "shortcut", "pay": {"steps": 7}, "to": "r0"})
-    state = race_phase(begin(TWO, track=track), "move_start", space="p", steps=10, left_start=True)
+    state = race_phase(begin(TWO, track=track), "move_start", space="p", steps=10)
     state, _ = play(state, {"type": "begin"})
     assert state.phase == "shortcut"
     state, _ = play(state, {"type": "shortcut"})
@@ -269,14 +269,14 @@ def test_e1_a_shortcut_on_the_starting_space_is_paid_in_steps_and_is_not_a_step(
 
 def test_s32_a_coin_shortcut_entered_on_the_way_is_paid_in_coins():
     track = line_track("S - j - k - l - m - F", k={"type": "shortcut", "pay": {"coins": 4}, "to": "m"})
-    state = race_phase(begin(TWO, track=track), "move", space="j", steps=3, coins=5, left_start=True)
+    state = race_phase(begin(TWO, track=track), "move", space="j", steps=3, coins=5)
     state, _ = play(state, step("k"), {"type": "shortcut"})
     assert (state.players[0].space, state.players[0].steps, state.players[0].coins) == ("m", 2, 1)
 
 
 def test_e2_a_jet_doubles_the_steps_left():
     track = line_track("S - a - J - b1 - b2 - b3 - b4 - b5 - b6 - b7 - b8 - b9 - F", J={"type": "jet"})
-    state = race_phase(begin(TWO, track=track), "move", space="a", steps=5, left_start=True)
+    state = race_phase(begin(TWO, track=track), "move", space="a", steps=5)
     assert "b8" in destinations(state) and "b9" not in destinations(state)  # one move: through the jet and on
     state, _ = play(state, step("J"))
     assert state.players[0].steps == 8
@@ -284,7 +284,7 @@ def test_e2_a_jet_doubles_the_steps_left():
 
 def test_s20_a_special_triggers_at_the_start_of_phase_6_and_once_a_round():
     track = line_track("S - a - J - b - c - d - e - f - F", J={"type": "jet"})
-    state = race_phase(begin(TWO, track=track), "move_start", space="J", steps=3, left_start=True)
+    state = race_phase(begin(TWO, track=track), "move_start", space="J", steps=3)
     state, _ = play(state, {"type": "begin"})
     assert state.players[0].steps == 6
     state, _ = play(state, step("b"), step("J"))
@@ -293,7 +293,7 @@ def test_s20_a_special_triggers_at_the_start_of_phase_6_and_once_a_round():
 
 def test_s18_water_needs_an_entry_and_a_jet_doubles_the_entries():
     track = line_track("S - J - a - W1:water - W2:water - b - F", J={"type": "jet"})
-    state = race_phase(begin(TWO, track=track), "move", space="a", steps=3, left_start=True)
+    state = race_phase(begin(TWO, track=track), "move", space="a", steps=3)
     assert "W1" not in destinations(state)
     with pytest.raises(IllegalAction, match="CU-59"):  # the water rule, not "no neighbour"
         play(state, step("W1"))
@@ -302,7 +302,7 @@ def test_s18_water_needs_an_entry_and_a_jet_doubles_the_entries():
     assert "W2" not in destinations(state) and "a" in destinations(state)
     with pytest.raises(IllegalAction, match="CU-59"):
         play(state, step("W2"))
-    jet = race_phase(begin(TWO, track=track), "move_start", space="J", steps=3, water=1, left_start=True)
+    jet = race_phase(begin(TWO, track=track), "move_start", space="J", steps=3, water=1)
     jet, _ = play(jet, {"type": "begin"}, *(step(s) for s in ("a", "W1", "W2", "b")))
     assert jet.players[0].space == "b"
 
@@ -312,7 +312,7 @@ def test_s19_only_the_space_where_phase_6_ends_gives_its_bonus_and_not_the_one_i
     state = race_phase(begin(TWO, track=track), "move", steps=2)
     state, _ = play(state, step("a"), step("b"), {"type": "done"})
     assert state.players[0].credits == 0
-    back = race_phase(begin(TWO, track=track), "move", space="a", steps=2, left_start=True)
+    back = race_phase(begin(TWO, track=track), "move", space="a", steps=2)
     back, _ = play(back, step("b"), step("a"), {"type": "done"})
     assert back.players[0].credits == 0
     stop = race_phase(begin(TWO, track=track), "move", steps=2)
@@ -322,7 +322,7 @@ def test_s19_only_the_space_where_phase_6_ends_gives_its_bonus_and_not_the_one_i
 
 def test_s21_a_runner_never_steps_back_onto_the_start():
     track = line_track("S - a - b - F")
-    state = race_phase(begin(TWO, track=track), "move", space="a", steps=2, left_start=True)
+    state = race_phase(begin(TWO, track=track), "move", space="a", steps=2)
     assert "S" not in destinations(state)
     with pytest.raises(IllegalAction, match="CU-60"):
         play(state, step("S"))
@@ -358,8 +358,8 @@ def finish_round(state):
 def test_s23_of_two_runners_that_reached_the_finish_the_farther_from_the_start_wins_a_tie_plays_on():
     track = line_track("S - a - b - c - F")
     state = begin(TWO, track=track)
-    state = with_player(state, 1, space="c", steps=4, left_start=True, done_rolling=True)
-    state = race_phase(state, "move", 0, space="c", steps=3, left_start=True)
+    state = with_player(state, 1, space="c", steps=4, done_rolling=True)
+    state = race_phase(state, "move", 0, space="c", steps=3)
     state, _ = play(state, step("F"), step("a"), step("b"),
                     {"type": "done"})
     assert state.current == 1
@@ -375,7 +375,7 @@ def test_s24_the_round_is_played_to_its_end_after_a_runner_reaches_the_finish():
     track = line_track("S - a - F")
     state = begin(TWO, track=track)
     state = with_player(state, 1, done_rolling=True, steps=1)
-    state = race_phase(state, "move", 0, space="a", steps=1, left_start=True)
+    state = race_phase(state, "move", 0, space="a", steps=1)
     lead = state.lead
     state, _ = play(state, step("F"), {"type": "done"})
     assert ending(state) and state.phase == "move" and state.current == 1
@@ -386,7 +386,7 @@ def test_s24_the_round_is_played_to_its_end_after_a_runner_reaches_the_finish():
 
 def test_s36_in_a_two_lap_race_the_finish_of_lap_1_sends_the_runner_on_from_the_start():
     track = line_track("S - a - b - c - F")
-    state = race_phase(begin(TWO, track=track, laps=2), "move", space="c", steps=3, left_start=True)
+    state = race_phase(begin(TWO, track=track, laps=2), "move", space="c", steps=3)
     state, events = play(state, step("F"), step("a"))
     player = state.players[0]
     assert (player.laps, player.space, player.reached) == (1, "a", False)
@@ -433,7 +433,7 @@ def test_greedy_bot_races_end_and_replay_exactly_with_every_die_in_one_place(rac
 
 def test_a_move_is_a_listed_path_and_a_path_through_a_shortcut_stops_there():
     track = line_track("S - a - k - l - m - F", k={"type": "shortcut", "pay": {"coins": 4}, "to": "m"})
-    state = race_phase(begin(TWO, track=track), "move", space="a", steps=3, coins=4, left_start=True)
+    state = race_phase(begin(TWO, track=track), "move", space="a", steps=3, coins=4)
     assert {"type": "move", "path": ["k"], "forward": True} in options(state) and "l" not in destinations(state)
     with pytest.raises(IllegalAction, match="CU-63"):
         play(state, {"type": "move", "path": ["k", "l"]})

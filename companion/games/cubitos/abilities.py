@@ -549,7 +549,7 @@ def carry_out(state: State, p: int, die: int | None, effect: Mapping[str, Any], 
     if op == "immediate_step":  # CU-105: a step used at once; no special action, no bonus
         events.append({"type": "stepped", "player": seat(state, p), "to": action["to"], "now": True})
         water = player.water - (track_of(state, p).spaces[action["to"]].kind == "water")
-        state = changed(state, p, space=action["to"], water=water, left_start=True)
+        state = changed(state, p, space=action["to"], water=water)
         if action["to"] == track_of(state, p).finish:
             return reach_finish(state, p, events)
         return state

@@ -232,11 +232,11 @@ def step(state: State, p: int, there: str, events: list[Event]) -> State:
         segment = player.segment + 1
         events.append({"type": "next_track", "player": seat(state, p), "track": table.segments[segment].id,
                        "steps": CHAIN_TRANSFER_COST})
-        return changed(state, p, segment=segment, space=table.segments[segment].start, laps=0, left_start=False,
+        return changed(state, p, segment=segment, space=table.segments[segment].start, laps=0,
                        steps=player.steps - CHAIN_TRANSFER_COST)
     if player.space == track.finish:  # CU-141, CU-146: placed on the start first
         events.append({"type": "placed_on_start", "player": seat(state, p)})
-    state = changed(state, p, space=there, steps=player.steps - 1, left_start=True,
+    state = changed(state, p, space=there, steps=player.steps - 1,
                     water=player.water - (track.spaces[there].kind == "water"))
     return entered(state, p, events)
 

@@ -19,7 +19,7 @@ from companion.games.cubitos.state import Player, State, changed, lead_order, li
 
 NUMBERS = ("coins", "steps", "water", "credits", "limit_tokens", "fans", "laps")
 FLAGS = ("danger", "busted", "refilled", "done_rolling", "took_credits", "gave_back", "reached", "must_push",
-         "left_start", "refill_no_limit")
+         "refill_no_limit")
 COUNTED = ("draw", "ready", "rest")
 PLAYER_KEYS = ("name", "colour", *COUNTED, "active", *NUMBERS, *FLAGS, "track", "space", "bought", "swords",
                "refill_exclude", "moved_from")

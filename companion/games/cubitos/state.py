@@ -82,7 +82,6 @@ class Player(NamedTuple):
     segment: int = 0
     space: str = ""
     laps: int = 0
-    left_start: bool = False
     moved_from: tuple[int, str] | None = None
     """Where the runner began phase 6 (CU-65); None outside phase 6."""
     specials: frozenset[tuple[int, str]] = frozenset()
@@ -281,11 +280,11 @@ def reach_finish(state: State, p: int, events: list[Event]) -> State:
     player = state.players[p]
     if player.laps + 1 < table.laps:
         events.append({"type": "lap", "player": seat(state, p), "laps": player.laps + 1})
-        return changed(state, p, laps=player.laps + 1, left_start=False)
+        return changed(state, p, laps=player.laps + 1)
     if player.segment == len(table.segments) - 1 and not player.reached:
         events.append({"type": "reached_finish", "player": seat(state, p)})
-        return changed(state, p, reached=True, left_start=False)
-    return changed(state, p, left_start=False)
+        return changed(state, p, reached=True)
+    return state
 
 
 def receive_bonuses(state: State, p: int, space_id: str, events: list[Event]) -> State:
