@@ -429,6 +429,13 @@ class GameBase:
         return seat
 
 
+def player_on_table(state: Any, seat: str) -> str:
+    """``Game.player_of`` of a game that keeps its seats on its table, as :meth:`GameBase.seats` reads them: the
+    name in ``table.names`` of the seat in ``table.colours``; any other actor is its own name."""
+    table = state.table
+    return table.names[table.colours.index(seat)] if seat in table.colours else seat
+
+
 class Heuristic(Protocol):
     """What a game's bots know, in ``<package>/bot.py`` beside its rules: how good a position looks. The bots of
     ``bots.py`` rate an option by playing it through the game's own ``apply`` and scoring the table after it, so

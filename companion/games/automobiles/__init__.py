@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from companion.games.automobiles import luck, rules, scenario
 from companion.games.automobiles.state import COLOURS
-from companion.games.base import GameBase
+from companion.games.base import GameBase, player_on_table
 
 
 class Automobiles(GameBase):
@@ -25,7 +25,7 @@ class Automobiles(GameBase):
     roll_dice = staticmethod(rules.roll_dice)
     scenario = staticmethod(scenario.run_scenario)
     view = staticmethod(rules.view)
-    luck, player_of = staticmethod(luck.luck), staticmethod(luck.player_of)
+    luck, player_of = staticmethod(luck.luck), staticmethod(player_on_table)
 
     def dice_chances(self) -> dict[str, dict[str, float]]:
         """No dice: the cubes are drawn from a bag, whose odds change with every draw (AU-50), not a die's."""

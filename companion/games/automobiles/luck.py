@@ -19,9 +19,3 @@ def luck(before: State, action: Mapping[str, Any], after: State) -> list[Luck]:
     drawer = before.players[before.actor]
     odds = draw_odds(as_dict(drawer.bag), len(drawn), as_dict(drawer.discard))
     return [Luck(before.table.colours[before.actor], "wear", sum(odds["wear"]), float(drawn.count(WEAR)))]
-
-
-def player_of(state: State, seat: str) -> str:
-    """A car colour's player."""
-    table = state.table
-    return table.names[table.colours.index(seat)] if seat in table.colours else seat

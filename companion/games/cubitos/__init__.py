@@ -8,7 +8,7 @@ together, and ``bot`` beside it knows how good a table looks.
 
 from __future__ import annotations
 
-from companion.games.base import GameBase
+from companion.games.base import GameBase, player_on_table
 from companion.games.cubitos import luck, rules, scenario
 from companion.games.cubitos.kit import load_kit
 
@@ -25,7 +25,7 @@ class Cubitos(GameBase):
     roll_dice = staticmethod(rules.roll_dice)
     view = staticmethod(rules.view)
     scenario = staticmethod(scenario.run_scenario)
-    luck, player_of = staticmethod(luck.luck), staticmethod(luck.player_of)
+    luck, player_of = staticmethod(luck.luck), staticmethod(player_on_table)
 
     @property
     def die_faces(self) -> tuple[str, ...]:

@@ -22,9 +22,3 @@ def luck(before: State, action: Mapping[str, Any], after: State) -> list[Luck]:
     now = after.players[p]
     busted = now.busting or (now.busted and not before.players[p].busted)
     return [Luck(before.table.colours[p], "busts", chance, 1.0 if busted else 0.0)]
-
-
-def player_of(state: State, seat: str) -> str:
-    """A colour's player."""
-    table = state.table
-    return table.names[table.colours.index(seat)] if seat in table.colours else seat
