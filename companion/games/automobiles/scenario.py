@@ -53,11 +53,9 @@ def state_from_position(position: Any) -> State:
     entries = typed_value(position, "players", list, "position")
     variants = check_keys(typed_value(position, "variants", dict, "position", {}), VARIANT_KEYS,
                           "position.variants")
-    seats = []
-    for n, entry in enumerate(entries):
-        check_keys(entry, PLAYER_KEYS, f"position.players[{n}]")
-        seats.append({"name": typed_value(entry, "name", str, f"position.players[{n}]"),
-                      "colour": typed_value(entry, "colour", str, f"position.players[{n}]")})
+    places = [f"position.players[{n}]" for n in range(len(entries))]
+    seats = [{key: typed_value(check_keys(entry, PLAYER_KEYS, at), key, str, at) for key in ("name", "colour")}
+             for entry, at in zip(entries, places, strict=True)]
     colours = [s["colour"] for s in seats]
     order = typed_value(position, "order", list, "position", colours)
     if sorted(order) != sorted(colours):
@@ -70,8 +68,7 @@ def state_from_position(position: Any) -> State:
     track = table.track
     box = cubes({c.id: c.count for c in kit.cubes.values()})
     players = []
-    for n, entry in enumerate(entries):
-        at = f"position.players[{n}]"
+    for entry, at in zip(entries, places, strict=True):
         zones = {zone: _cubes(entry.get(zone, {}), f"{at}.{zone}") for zone in ZONES}
         segment = typed_value(entry, "segment", str, at)
         if segment not in track.segments:
@@ -136,8 +133,7 @@ def position_from_state(state: State) -> dict[str, Any]:
         players.append(entry)
     return {"track": table.track.id, "laps": lap_track[table.lap_start],
             "cards": {c: card.id for c, card in table.cards.items() if c in ACTION_COLOURS},
-            "variants": {"weaving": table.weaving, "accelerated": table.accelerated, "open_bags": table.open_bags,
-                         "wear_activation": table.wear_activation},
+            "variants": {key: getattr(table, key) for key in VARIANT_KEYS},
             "season": list(table.season), "race": state.race, "round": state.round,
             "order": [table.colours[p] for p in table.order],
             "current": None if state.phase == "over" else table.colours[state.current],
