@@ -108,7 +108,7 @@ PHASES: dict[str, Phase] = {
     "buy": Phase("AU-36", ("buy", "done", "use_driver", *STAGE), *stage_or(turn.buy_options, turn.on_buy),
                  next=lambda s, a: "furthest_cube" if a["type"] == "done" else after_stage(s, a) if s.stage else "buy",
                  skip=stage_settled, alone=alone("done")),
-    "driver_04_sort": Phase("AU-104", handler=turn.driver_04_sort, next=waits("buy", "to_buy")),
+    "driver_04_sort": Phase("AU-104", handler=turn.driver_04_sort, next="buy"),
     "to_buy": Phase("AU-36", handler=turn.resume, next="buy"),
     "furthest_cube": Phase("AU-38", handler=turn.movement, next=waits("movement", "adrenaline")),
     "movement": stage_phase("AU-38"),

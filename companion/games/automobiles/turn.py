@@ -137,11 +137,8 @@ def on_buy(state: State, action: Mapping[str, Any], events: list[Event]) -> Stat
 
 
 def driver_04_sort(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """AU-104: each drawn cube to the stock, the active area or back into the bag."""
-    p = state.current
-    if sum(state.players[p].aside):
-        return wait(state, Stage("sort", "to_buy", p))
-    return resume(state, action, events)
+    """AU-104: each drawn cube (the draw took at least one) to the stock, the active area or back into the bag."""
+    return wait(state, Stage("sort", "to_buy", state.current))
 
 
 def movement(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
