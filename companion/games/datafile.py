@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from dataclasses import fields
 from importlib import resources
 from typing import Any
 
@@ -34,6 +35,12 @@ def read_data(package: str, name: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataError(name, f"line {exc.lineno}", f"not valid JSON: {exc.msg}") from None
+
+
+def record(kind: Any, data: Mapping[str, Any], **made: Any) -> Any:
+    """A ``kind`` dataclass from a checked object of a data file: each field as named there (None when left out),
+    but those ``made`` from it."""
+    return kind(**{f.name: data.get(f.name) for f in fields(kind)} | made)
 
 
 def field_name(where: str, key: str | int) -> str:

@@ -9,7 +9,7 @@ from functools import cache
 from typing import Any
 
 from companion.games.automobiles.schema import check_cards, check_cubes, check_tracks
-from companion.games.datafile import read_data
+from companion.games.datafile import read_data, record
 
 
 @dataclass(frozen=True)
@@ -99,17 +99,14 @@ class Kit:
 
 
 def _card(data: dict[str, Any]) -> Card:
-    return Card(id=data["id"], name_de=data.get("name_de"), colour=data["colour"], category=data["category"],
-                source=data["source"], cost=data.get("cost"), value=data["value"],
-                verified=data["cost_value_verified"], effect=dict(data["effect"]), rule=data["rule"])
+    return record(Card, data, verified=data["cost_value_verified"], effect=dict(data["effect"]))
 
 
 def _track(data: dict[str, Any]) -> Track:
     fields = {f["id"]: Field(id=f["id"], lane=f["lane"], back=f["back"], front=f["front"],
                              colours=tuple(f["colours"]), segments=tuple(f["segments"])) for f in data["fields"]}
-    segments = {s["id"]: Segment(id=s["id"], field=s["field"], lane=s["lane"], back=s["back"], front=s["front"],
-                                 line_at_back=bool(s.get("line_at_back")), entries=tuple(s["entries"]),
-                                 ahead=s.get("ahead")) for s in data["segments"]}
+    segments = {s["id"]: record(Segment, s, line_at_back=bool(s.get("line_at_back")), entries=tuple(s["entries"]))
+                for s in data["segments"]}
     starts = tuple((p["id"], p["segment"], p["money"]) for p in data["start_positions"])
     return Track(id=data["id"], name=data.get("name", data["id"]), reference=data["reference"],
                  lap_length=data["lap_length"], fields=fields, segments=segments, start_positions=starts,
@@ -123,9 +120,7 @@ def kit_from(cubes: dict[str, Any], cards: dict[str, Any], tracks: dict[str, Any
     check_tracks(tracks, "tracks.json")
     laid_out = [t for t in tracks["tracks"] if "segments" in t]
     return Kit(
-        cubes={c["id"]: Cube(id=c["id"], name_de=c["name_de"], count=c["count"], kind=c["kind"],
-                             starting_bag=c["starting_bag"], buyable=c["buyable"])
-               for c in cubes["cubes"]},
+        cubes={c["id"]: record(Cube, c) for c in cubes["cubes"]},
         draw_per_turn=cubes["draw_per_turn"],
         fixed_cards={c["id"]: _card(c) for c in cards["fixed_cards"]},
         action_cards={c["id"]: _card(c) for c in cards["action_cards"]},

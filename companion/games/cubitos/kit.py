@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 from math import prod
 from typing import Any
 
 from companion.games.cubitos.schema import check_cards, check_dice, check_kit, check_races
-from companion.games.datafile import read_data
+from companion.games.datafile import read_data, record
 
 LEAD = "lead"
 
@@ -250,28 +250,22 @@ def build_track(track_id: str, name_de: str, reference: bool, layout: dict[str, 
                  to_finish=_distances(layout["finish"], neighbours))
 
 
-def _record(kind: Any, data: dict[str, Any], **made: Any) -> Any:
-    """A ``kind`` dataclass from a checked object of a data file: each field as named there (None when left out),
-    but those ``made`` from it."""
-    return kind(**{f.name: data.get(f.name) for f in fields(kind)} | made)
-
-
 def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any]) -> Kit:
     """The kit from the three files' contents, checked; each error names its file and field."""
     check_dice(dice, "dice.json")
     check_cards(cards, "cards.json")
     check_races(races, "races.json")
     check_kit(dice, cards, races)
-    die_types = {d["id"]: _record(DieType, d, faces=tuple(Face(**{k: f[k] for k in Face.__annotations__ if k in f})
+    die_types = {d["id"]: record(DieType, d, faces=tuple(Face(**{k: f[k] for k in Face.__annotations__ if k in f})
                                                           for f in d["faces"]))
                  for d in dice["dice"]}
-    card_map = {c["id"]: _record(Card, c, abilities=tuple(_record(Ability, a, dice_used=a.get("dice_used", 1),
+    card_map = {c["id"]: record(Card, c, abilities=tuple(record(Ability, a, dice_used=a.get("dice_used", 1),
                                                                   effects=tuple(a["effects"]))
                                                           for a in c["abilities"]))
                 for c in cards["cards"]}
     tracks = {t["id"]: build_track(t["id"], t["name_de"], t["reference"], races["layouts"][t["layout"]])
               for t in races["tracks"]}
-    race_map = {r["id"]: _record(Race, r, segments=tuple(r["segments"]) if r.get("segments") else None)
+    race_map = {r["id"]: record(Race, r, segments=tuple(r["segments"]) if r.get("segments") else None)
                 for r in races["races"]}
     fan = races["fan_track"]
     rewards = ((0, 0), *((space["credits"], space["limit_tokens"]) for space in fan["spaces"]))  # spaces 1.. in order
