@@ -510,6 +510,22 @@ def turn_of(turn: Mapping[str, Any], players: Sequence[str]) -> tuple[str, list[
     return player, actions
 
 
+def play_turn(state: Any, actions: list[Any], apply: Callable[[Any, Any], tuple[Any, list[Event]]],
+              refusal: Callable[[Any], IllegalAction | None]) -> tuple[Any, list[Event]]:
+    """A scenario Turn's ``actions`` (:func:`turn_of`) played in order through the game's ``apply``: the state after
+    them and their events. ``refusal(state)`` is why the table no longer waits for the Turn's player (None while
+    it does), raised before the next action."""
+    events: list[Event] = []
+    for n, action in enumerate(actions):
+        if not isinstance(action, Mapping):
+            raise ScenarioError(f"turn.actions[{n}]", f"expected an action object, got {action!r}")
+        if (refused := refusal(state)) is not None:
+            raise refused
+        state, more = apply(state, action)
+        events += more
+    return state, events
+
+
 class UnknownField(IllegalAction):
     """An action carrying a field no legal action of its type has: a typo or a forged request, never stored."""
 

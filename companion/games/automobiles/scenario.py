@@ -10,7 +10,7 @@ from typing import Any
 from companion.games.automobiles import rules
 from companion.games.automobiles.kit import load_kit
 from companion.games.automobiles.state import ACTION_COLOURS, COLOURS, Player, State, Turn, as_dict, cubes, minus, plus
-from companion.games.base import IllegalAction, ScenarioError, check_keys, turn_of, typed_value
+from companion.games.base import IllegalAction, ScenarioError, check_keys, play_turn, turn_of, typed_value
 
 ZONES = ("bag", "active", "used", "discard")
 PLAYER_KEYS = ("name", "colour", "segment", "crossings", "marker", *ZONES, "driver", "sponsor", "deferred_draws",
@@ -23,16 +23,12 @@ VARIANT_KEYS = ("weaving", "accelerated", "open_bags", "wear_activation")
 def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
     state = state_from_position(position)
     player, actions = turn_of(turn, state.table.colours)
-    owner = state.table.colours.index(player)
-    events: list[dict[str, Any]] = []
-    for n, action in enumerate(actions):
-        if not isinstance(action, Mapping):
-            raise ScenarioError(f"turn.actions[{n}]", f"expected an action object, got {action!r}")
-        if state.phase == "over" or state.current != owner:
-            whose = "nobody" if state.phase == "over" else state.table.colours[state.current]
-            raise IllegalAction("AU-16", f"it is {whose}'s turn, not {player}'s", legal=whose)
-        state, more = rules.apply(state, action)
-        events += more
+
+    def refusal(state: State) -> IllegalAction | None:
+        whose = "nobody" if state.phase == "over" else state.table.colours[state.current]
+        return None if whose == player else IllegalAction("AU-16", f"it is {whose}'s turn, not {player}'s", legal=whose)
+
+    state, events = play_turn(state, actions, rules.apply, refusal)
     return {"position": position_from_state(state), "events": events}
 
 

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from companion.games.base import IllegalAction, ScenarioError, check_keys, turn_of, typed_value
+from companion.games.base import IllegalAction, ScenarioError, check_keys, play_turn, turn_of, typed_value
 from companion.games.cubitos import rules
 from companion.games.cubitos.kit import LEAD, load_kit
 from companion.games.cubitos.roll_section import next_roller
@@ -32,17 +32,15 @@ START_PHASES = ("roll", "choice", "support", "move", "buy")
 def run_scenario(position: Mapping[str, Any], turn: Mapping[str, Any]) -> dict[str, Any]:
     state = state_from_position(position)
     player, actions = turn_of(turn, state.table.colours)
-    events: list[dict[str, Any]] = []
-    for n, action in enumerate(actions):
-        if not isinstance(action, Mapping):
-            raise ScenarioError(f"turn.actions[{n}]", f"expected an action object, got {action!r}")
-        prompt = rules.prompt(state)
-        if prompt.actor != player:
-            rule = rules.PHASES[state.phase].rule
-            raise IllegalAction(rule, f"{prompt.actor or 'nobody'} decides now ({state.phase}), not {player}",
-                                legal=prompt.actor)
-        state, more = rules.apply(state, action)
-        events += more
+
+    def refusal(state: State) -> IllegalAction | None:
+        actor = rules.prompt(state).actor
+        if actor == player:
+            return None
+        return IllegalAction(rules.PHASES[state.phase].rule,
+                             f"{actor or 'nobody'} decides now ({state.phase}), not {player}", legal=actor)
+
+    state, events = play_turn(state, actions, rules.apply, refusal)
     return {"position": position_from_state(state), "events": events}
 
 
