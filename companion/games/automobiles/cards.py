@@ -87,7 +87,7 @@ def card_args(state: State, p: int, card: Card) -> list[dict[str, Any]]:
     if kind == "choose_remove_all_wear_or_n":
         return [{"option": "wear"}] + ([{"option": "two"}] if sum(player.discard) >= effect["n"] else [])
     if kind == "remove_discard_buy_one_by_cost":
-        return [{}] if purple4_possible(state, p, 0, player.discard, effect["max"]) else []
+        return [{}] if purple4_possible(state, 0, player.discard, effect["max"]) else []
     if kind == "adrenaline":
         return ([{"option": "a"}] if can_step(state, p, (effect["colour"],)) else []) + [{"option": "b"}]
     return [{}]

@@ -60,7 +60,7 @@ def draw(p: int, then: str, *, lo: int = 0, hi: int = 1, card: str = "", wear_ea
                  until_non_wear=until_non_wear, dst=dst)
 
 
-def purple4_possible(state: State, p: int, total: int, discard: Cubes, picks: int) -> bool:
+def purple4_possible(state: State, total: int, discard: Cubes, picks: int) -> bool:
     """AU-74: some buyable cube costs at most ``total`` plus the ``picks`` dearest cubes still in the discard."""
     costs = sorted((cost_for_sum(state, c) for c in as_list(discard)), reverse=True)
     return bool(buys(state, total + sum(costs[:picks])))
@@ -69,7 +69,7 @@ def purple4_possible(state: State, p: int, total: int, discard: Cubes, picks: in
 def _pick_ok(state: State, stage: Stage, colour: str) -> bool:
     """Extra limits of a pick: AU-74 keeps a buy possible, AU-105 needs $1 per cube."""
     if stage.card == "base_purple_4":
-        return purple4_possible(state, stage.who, stage.budget + cost_for_sum(state, colour),
+        return purple4_possible(state, stage.budget + cost_for_sum(state, colour),
                                 add(state.players[stage.who].discard, colour, -1), stage.hi - stage.done - 1)
     return stage.card != "driver_05" or money(state, stage.who) >= 1
 
@@ -80,8 +80,8 @@ def stage_options(state: State) -> list[Action]:
     player = state.players[stage.who]
     options: list[Action] = []
     if stage.kind == "pick":
-        if stage.done >= stage.lo and not (stage.card == "base_purple_4" and not purple4_possible(
-                state, stage.who, stage.budget, player.discard, 0)):
+        if stage.done >= stage.lo and not (stage.card == "base_purple_4"
+                                           and not purple4_possible(state, stage.budget, player.discard, 0)):
             options.append(STOP)
         for src in stage.src:
             zone = state.stock if src == "stock" else getattr(player, src)

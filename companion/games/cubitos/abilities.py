@@ -76,7 +76,6 @@ def _gate_open(state: State, p: int, ability: Ability, colour: str) -> bool:
 def usable(state: State, p: int, *moments: str) -> list[tuple[int | None, str | None, Ability]]:
     """(die, face label, ability) player ``p`` can use at any of ``moments`` (``kit.WINDOWS``; CU-75, CU-76, CU-80).
     A sword-gated ability is the player's, once a round, not a die's (CU-46): its die and face are None."""
-    moments = moments or ("phase5",)
     found: list[tuple[int | None, str | None, Ability]] = []
     if "phase5" in moments:
         found += [(None, None, ability) for colour, card in state.table.cards.items() for ability in card.abilities
@@ -99,7 +98,7 @@ def _usable_at(state: State, p: int, moment: str) -> list[tuple[int | None, str 
                 continue
             if not played(ability) or (  # CU-89: an ability not played is resolved by hand
                     (ability.dice_used == 1 or len(_partners(state, p, die, ability)) >= ability.dice_used)
-                    and _gate_open(state, p, ability, state.table.colour(die)) and _has_effect(state, p, die, ability)):
+                    and _gate_open(state, p, ability, state.table.colour(die)) and _has_effect(state, p, ability)):
                 found.append((die, label, ability))
     return found
 
@@ -125,7 +124,7 @@ NEEDS: dict[str, Any] = {
 with no other active die, CU-115)."""
 
 
-def _has_effect(state: State, p: int, die: int, ability: Ability) -> bool:
+def _has_effect(state: State, p: int, ability: Ability) -> bool:
     need = NEEDS.get(next(iter(ability.ops))) if len(ability.ops) == 1 else None
     return need is None or need(state, p, ability)
 
@@ -309,7 +308,6 @@ def use_ability(state: State, action: Mapping[str, Any], events: list[Event], *m
     p = state.current
     table = state.table
     player = state.players[p]
-    moments = moments or ("phase5",)
     die, label, ability = _matched(state, action, moments)
     pair = _paired(state, die, label, ability)
     if die is None:
