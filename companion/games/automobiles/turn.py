@@ -229,7 +229,7 @@ def mulligan(state: State, action: Mapping[str, Any], events: list[Event]) -> St
 
 
 def redraw(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    p, put_back = state.current, state.stage.done if state.stage else 0
+    p, put_back = state.current, state.stage.done  # the mulligan's pick closed: redraw comes only after it
     k = min(put_back, available(state.players[p]))
     state = state._replace(stage=None)
     return wait(state, stages.draw(p, "turn_over", sizes=(k,), card="driver_10")) if k else state

@@ -50,6 +50,8 @@ DISTINCT_ZONES = ("draw", "ready")
 REFILL_MODIFIERS_COMBINE = True
 """CU-29 **Decision**: colours excluded by several effects add up (False: the last one counts); "no limit" beats
 every exclusion."""
+
+
 def sword_gate(state: State, p: int, gate: Mapping[str, Any], tie_rule: str | None) -> bool:
     """CU-45: ``most`` names the single player with the most swords (a tie by the card's rule: ``nase_vorn`` the
     first of them in lead order, ``nobody`` no one); ``at_least_1`` every player with a sword."""

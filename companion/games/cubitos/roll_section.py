@@ -260,8 +260,8 @@ def bust_fan(state: State, action: Mapping[str, Any], events: list[Event]) -> St
 
 
 def settle(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
-    """CU-40: the push's event is over; CU-37, CU-110: with nothing left to roll the player must pass (a push owed
-    lapses, ``MUST_PASS_OVERRIDES_MUST_PUSH``)."""
+    """CU-40: the push's event is over; CU-37, CU-110: with nothing left to roll the player must pass (**Decision**:
+    a push owed lapses)."""
     p = state.current
     state = changed(state, p, pushed_active=None, event_used=frozenset())
     if state.players[p].ready:
