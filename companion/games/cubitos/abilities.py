@@ -14,7 +14,7 @@ from itertools import product
 from typing import Any
 
 from companion.games.base import Action, Event, IllegalAction
-from companion.games.cubitos.kit import Ability, played
+from companion.games.cubitos.kit import Ability, played, steps_from
 from companion.games.cubitos.state import (
     DANGER_THRESHOLD,
     ZONES,
@@ -133,15 +133,8 @@ def _has_effect(state: State, p: int, ability: Ability) -> bool:
 
 def remote_spaces(state: State, p: int, distances: list[int]) -> list[str]:
     """CU-119: spaces 1 or 2 steps from the runner over every space (water too, shortcut lines not), not its own."""
-    track = track_of(state, p)
-    here = state.players[p].space
-    seen, frontier, found = {here}, {here}, []
-    for steps in range(1, max(distances) + 1):
-        frontier = {n for s in frontier for n in track.neighbours[s]} - seen
-        seen |= frontier
-        if steps in distances:
-            found += sorted(frontier)
-    return found
+    away = steps_from(state.players[p].space, track_of(state, p).neighbours)
+    return [space for steps, space in sorted((n, s) for s, n in away.items() if n >= 1 and n in distances)]
 
 
 def fewest_swords(state: State, p: int) -> list[int]:

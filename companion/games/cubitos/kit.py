@@ -225,7 +225,8 @@ def grants(kit: Kit, cards: dict[str, Card]) -> dict[tuple[str, str, str], tuple
     return found
 
 
-def _distances(origin: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str, int]:
+def steps_from(origin: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str, int]:
+    """Space -> fewest steps from ``origin`` over every space (water too; a shortcut's line is no edge, CU-63)."""
     seen = {origin: 0}
     queue = deque([origin])
     while queue:
@@ -246,8 +247,8 @@ def build_track(track_id: str, name_de: str, reference: bool, layout: dict[str, 
     neighbours = {s: tuple(dict.fromkeys(b if a == s else a for a, b in edges if s in (a, b))) for s in spaces}
     return Track(id=track_id, name_de=name_de, reference=reference, start=layout["start"], finish=layout["finish"],
                  red_lines_per_lap=layout.get("red_lines_per_lap", 0), spaces=spaces, neighbours=neighbours,
-                 distance={**_distances(layout["start"], neighbours), layout["finish"]: 0},  # CU-147: finish is 0
-                 to_finish=_distances(layout["finish"], neighbours))
+                 distance={**steps_from(layout["start"], neighbours), layout["finish"]: 0},  # CU-147: finish is 0
+                 to_finish=steps_from(layout["finish"], neighbours))
 
 
 def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any]) -> Kit:
