@@ -40,8 +40,8 @@ def line_track(spec: str, **specials: dict[str, Any]) -> Any:
         if space["special"] and space["special"].get("type") == "shortcut" and space["special"]["to"] not in names:
             raise ValueError(space)
     line = [[a, b] for a, b in zip(names, names[1:], strict=False)]
-    return build_track("test", "Test", True, {"spaces": spaces, "edges": line + edges, "start": "S", "finish": "F",
-                                              "red_lines_per_lap": len(names) - 1})
+    return build_track("test", True, {"spaces": spaces, "edges": line + edges, "start": "S", "finish": "F",
+                                      "red_lines_per_lap": len(names) - 1})
 
 
 def begin(options: dict[str, Any] = TWO, seed: int = 0, track: Any = None, laps: int | None = None) -> State:

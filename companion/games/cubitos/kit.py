@@ -41,7 +41,6 @@ class Face:
 @dataclass(frozen=True)
 class DieType:
     id: str
-    name_de: str
     kind: str
     """``start``, ``lead`` or ``ability``."""
     colour: str
@@ -129,7 +128,6 @@ def played(ability: Ability) -> bool:
 @dataclass(frozen=True)
 class Card:
     id: str
-    name_de: str
     colour: str
     cost: int
     cost_is_reference: bool
@@ -154,7 +152,6 @@ class Track:
     """CU-57: spaces with an undirected adjacency; a shortcut's line is not an edge (CU-63)."""
 
     id: str
-    name_de: str
     reference: bool
     start: str
     finish: str
@@ -170,8 +167,6 @@ class Track:
 @dataclass(frozen=True)
 class Race:
     id: str
-    name_de: str
-    series: str
     cards: dict[str, str] | None
     """Colour -> card id; None for the free race (the table picks one card per colour)."""
     segments: tuple[str, ...] | None
@@ -238,14 +233,14 @@ def steps_from(origin: str, neighbours: dict[str, tuple[str, ...]]) -> dict[str,
     return seen
 
 
-def build_track(track_id: str, name_de: str, reference: bool, layout: dict[str, Any]) -> Track:
+def build_track(track_id: str, reference: bool, layout: dict[str, Any]) -> Track:
     """A track from a layout of ``races.json`` (also how tests build their own small tracks)."""
     spaces = {s["id"]: Space(id=s["id"], kind=s["kind"], bonuses=tuple(s.get("bonuses") or ()),
                              special=s.get("special"), red_lines_passed=s.get("red_lines_passed", 0),
                              x=float(s.get("x", 0)), y=float(s.get("y", 0))) for s in layout["spaces"]}
     edges = layout["edges"]
     neighbours = {s: tuple(dict.fromkeys(b if a == s else a for a, b in edges if s in (a, b))) for s in spaces}
-    return Track(id=track_id, name_de=name_de, reference=reference, start=layout["start"], finish=layout["finish"],
+    return Track(id=track_id, reference=reference, start=layout["start"], finish=layout["finish"],
                  red_lines_per_lap=layout.get("red_lines_per_lap", 0), spaces=spaces, neighbours=neighbours,
                  distance={**steps_from(layout["start"], neighbours), layout["finish"]: 0},  # CU-147: finish is 0
                  to_finish=steps_from(layout["finish"], neighbours))
@@ -264,7 +259,7 @@ def kit_from(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any])
                                                                   effects=tuple(a["effects"]))
                                                           for a in c["abilities"]))
                 for c in cards["cards"]}
-    tracks = {t["id"]: build_track(t["id"], t["name_de"], t["reference"], races["layouts"][t["layout"]])
+    tracks = {t["id"]: build_track(t["id"], t["reference"], races["layouts"][t["layout"]])
               for t in races["tracks"]}
     race_map = {r["id"]: record(Race, r, segments=tuple(r["segments"]) if r.get("segments") else None)
                 for r in races["races"]}
