@@ -115,12 +115,18 @@ def vary(surface: np.ndarray, rng: np.random.Generator, surfaces: tuple[str, ...
 
 
 def render(
-    count: int, seed: int, surfaces: tuple[str, ...] | None = None, varied: float = 0.0, table: float = 0.0
+    count: int,
+    seed: int,
+    surfaces: tuple[str, ...] | None = None,
+    varied: float = 0.0,
+    table: float = 0.0,
+    camera_look: float = 0.0,
 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Rendered scenes at work scale with the boxes of the dice's whole silhouettes; half have clutter; a fraction
     `varied` on surfaces changed by `vary`; a fraction `table` are game tables (`vision.synth.render_table`: game
     pieces as things that are no dice, dice close to the camera and far ones), made as `bench/rolls.py --table`
-    makes them but from these seeds and surfaces."""
+    makes them but from these seeds and surfaces; a fraction `camera_look` through a sampled real camera's look
+    (`vision.synth.sensor`), as the classifiers of the sets trained through it see their rolls."""
     from .synth import TABLE_KINDS, dice_set_names, get_dice_set, render_scene, render_table
     from .synth.backgrounds import TRAINING_BACKGROUNDS, make_background
 
@@ -144,9 +150,12 @@ def render(
             surface = vary(surface, rng, surfaces)
         if rng.random() < 0.5:
             surface = clutter(surface, die_px, rng)
+        sensor = bool(camera_look) and rng.random() < camera_look
         try:
             if table and rng.random() < table:
-                scene = render_table(ds.name, rng, TABLE_KINDS[int(rng.integers(3))], width, height, surface=surface)
+                scene = render_table(
+                    ds.name, rng, TABLE_KINDS[int(rng.integers(3))], width, height, surface=surface, sensor=sensor
+                )
             else:
                 scene = render_scene(
                     labels,
@@ -159,6 +168,7 @@ def render(
                     die_px=die_px,
                     palette="white" if pale and rng.random() < 0.7 else None,
                     distractors=distractors,
+                    sensor=sensor,
                 )
         except ValueError:  # too many dice for the tray at that size
             continue
@@ -174,12 +184,14 @@ def render(
     return out
 
 
-def mine(detector: Detector, count: int, seed: int) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def mine(
+    detector: Detector, count: int, seed: int, camera_look: float = 0.0
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Hard examples: rendered scenes on the TRAINING surfaces where `detector` invents a die or misses one, each
     with those points (work px). Training crops are then centred on them, so the steps go where the net is wrong
     (a tray pattern it takes for dice) rather than to the plain tray it already gets right."""
     out = []
-    for image, boxes in render(count, seed):
+    for image, boxes in render(count, seed, camera_look=camera_look):
         found = np.float32([b.center for b in detector.find(image)]).reshape(-1, 2)
         x, y = found[:, :1], found[:, 1:]
         hits = (x >= boxes[:, 0]) & (x <= boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 3])  # [found, dice]
@@ -425,6 +437,13 @@ def main(argv: list[str] | None = None) -> int:
         "tables: pieces among the dice, close and far dice (`vision.synth.render_table`)",
     )
     parser.add_argument(
+        "--camera-look",
+        type=float,
+        default=0.0,
+        help="the fraction of rendered scenes, mined ones too, seen through a sampled real camera's look "
+        "(`vision.synth.sensor`)",
+    )
+    parser.add_argument(
         "--deep", action="store_true", help="a second dilated conv at 1/8 (identity at first when --init-from has none)"
     )
     parser.add_argument("--steps", type=int, help="stop after this many steps even before --minutes")
@@ -442,8 +461,14 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
     train_names, val_names = real_split()
     real = load_real(train_names + val_names if args.all_real else train_names)
-    synth = render(args.scenes, 1_000_000 + args.seed * 10_000, varied=args.varied, table=args.table)
-    hard = mine(Detector(args.mine_from), args.mine_scenes, 2_000_000 + args.seed * 10_000) if args.mine_from else []
+    synth = render(
+        args.scenes, 1_000_000 + args.seed * 10_000, varied=args.varied, table=args.table, camera_look=args.camera_look
+    )
+    hard = (
+        mine(Detector(args.mine_from), args.mine_scenes, 2_000_000 + args.seed * 10_000, args.camera_look)
+        if args.mine_from
+        else []
+    )
     print(
         f"{len(real)} real train photos, {len(synth)} rendered scenes, {len(hard)} with hard examples "
         f"({sum(len(p) for *_, p in hard)} points) ({time.time() - started:.0f} s)",
@@ -500,6 +525,7 @@ def main(argv: list[str] | None = None) -> int:
         "deep": args.deep or deep,
         "varied_surfaces": args.varied,
         "table_scenes": args.table,
+        "camera_look": args.camera_look,
         "final_loss": round(running, 4),
     }
     args.out.with_suffix(".train.json").write_text(json.dumps(info, indent=2) + "\n")

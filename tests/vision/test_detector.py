@@ -133,6 +133,21 @@ def test_hard_examples_are_where_a_detector_misses_or_invents_dice():
         assert (~inside | centres).all() and (~inside).sum() > 0
 
 
+def test_mined_scenes_are_seen_through_the_camera_look_the_training_scenes_are():
+    """`--camera-look`: the hard examples come from scenes rendered as the training scenes are, through a sampled
+    camera, and those are not the plain renders."""
+    from vision.detector import DEFAULT_MODEL
+    from vision.train_detector import mine, render
+
+    if not DEFAULT_MODEL.is_file():
+        pytest.skip("shipped detector not found (python -m vision.train_detector)")
+    looked = render(2, 7, camera_look=1.0)
+    blind = mine(Detector(DEFAULT_MODEL, threshold=1.01), 2, 7, camera_look=1.0)
+    assert len(blind) == len(looked) == 2
+    assert all(np.array_equal(image, want) for (image, *_), (want, _) in zip(blind, looked, strict=True))
+    assert not any(np.array_equal(a, b) for (a, _), (b, _) in zip(looked, render(2, 7), strict=True))
+
+
 def test_an_exported_detector_trains_on_from_exactly_the_maps_it_gave(tmp_path):
     """Warm start (`--init-from`): the exported file's BatchNorms are folded into its convs, so the net is rebuilt
     without them and takes the file's weights; exported again, it gives the same maps, so training goes on from
