@@ -7,8 +7,10 @@ demosaicing spread it), noise that grows with the light, the sharpening phones a
 a soft shadow edge of a lamp or hand across the view, and JPEG with its colour subsampling, nearly always.
 `sample_sensor` draws one such camera; `develop` turns a float BGR scene into the uint8 picture it would deliver.
 
-Only the crop renderer uses it, when a recipe asks (`TrainConfig.sensor`): the ranges are general camera
-behaviour, not fitted to any photo set, so the renders-only d6 yardstick still sees no real photo.
+The crop renderer uses it when a recipe asks (`TrainConfig.sensor`), and `render_scene(sensor=True)` develops whole
+frames through it (the rolls `bench/` renders for such a recipe's models; `vision.train_detector --camera-look`).
+The ranges are general camera behaviour, not fitted to any photo set, so the renders-only d6 yardstick still sees no
+real photo.
 """
 
 from __future__ import annotations
