@@ -10,6 +10,11 @@ colour over that gain, weighed with the classifier's belief (which tells faces w
 help set the gain's level too: each must be one of its family, so together they say where the light is as surely
 as the references do (a frame has few references, each with its own paint and shading).
 
+A camera's tone curve bends brightness too: with the references much darker than the pale dice, a tone exponent a
+little off 1 moves a pale die's corrected brightness as far as the step from white to light grey. So the frame's
+exponent is estimated first, from how the references' mean channel (which a camera's saturation keeps) grows with
+their reference's, and every body colour is taken back through it before the gains (`FrameColour.tone`).
+
 Reference colours are the renderer's palettes of the set (`vision/synth/dice_sets.json`), the one place the dice's
 colours are written down; a factor shared by all dice (shading of the face, the camera) cancels in the gain.
 Where nothing in the frame is a reference, relative brightness among the pair's dice decides if it separates them
@@ -64,6 +69,12 @@ GROUP_WIDTH = 0.6
 GROUP_MATCH = 0.2  # and the groups' brightness ratio within this share of those two members' (log)
 DOUBTFUL = 0.5  # the confidence of a die the frame cannot settle: below the table's ask threshold (0.8)
 FACE_MARGIN = 0.8  # the body colour is measured inside the top face's shaded rim, this share of its side
+# the frame's tone exponent: the slope of the references' log mean channel on their reference's, from at least
+# `TONE_REFERENCES` of them, held towards 1 by a ridge of `TONE_RIDGE` (a frame of few references of like brightness
+# says little of it) and kept within `TONE_RANGE`; chosen on the validation surfaces through the camera look
+TONE_REFERENCES = 3
+TONE_RIDGE = 0.25
+TONE_RANGE = (0.6, 1.6)
 
 
 Place = tuple[tuple[float, float], float, float]  # a die's centre, side (px) and angle (degrees)
@@ -110,6 +121,11 @@ class Family:
 
 def _log_brightness(colour: np.ndarray) -> float:
     return float(np.log(np.maximum(colour, 1.0)).mean())
+
+
+def _log_mean(colour: np.ndarray) -> float:
+    """The log of a colour's mean channel, on 0..1 (what a camera's saturation keeps)."""
+    return float(np.log(max(float(np.mean(colour)), 1.0) / 255))
 
 
 class FrameColour:
@@ -165,6 +181,21 @@ class FrameColour:
         return [body_colour(image, place, self.references[p.label], self.inks[p.label])
                 if p.label in self.references else np.full(3, np.nan) for place, p in zip(places, preds, strict=True)]
 
+    def tone(self, colours: Sequence[np.ndarray], preds: Sequence[Prediction]) -> float:
+        """The frame's tone exponent (1: none), from the dice read surely whose colour has no brightness twin: a
+        camera's saturation moves a coloured die's channels apart but keeps their mean, so the mean channel of each,
+        against its reference's, follows the tone curve alone."""
+        points = [(_log_mean(self.references[p.label]), _log_mean(colour))
+                  for colour, p in zip(colours, preds, strict=True)
+                  if p.confidence >= REFERENCE_CONFIDENCE and p.label in self.references
+                  and self.family_of(p.label) is None and np.all(np.isfinite(colour))]
+        if len(points) < TONE_REFERENCES:
+            return 1.0
+        x, y = np.array(points).T
+        dx, dy = x - x.mean(), y - y.mean()
+        gamma = 1 + float((dx * (dy - dx)).sum()) / (float((dx ** 2).sum()) + TONE_RIDGE)
+        return float(np.clip(gamma, *TONE_RANGE))
+
     def gains(self, colours: Sequence[np.ndarray], preds: Sequence[Prediction], places: Sequence[Place],
               shape: tuple[int, ...]) -> list[np.ndarray] | None:
         """The frame's gain per channel (observed / reference) at each die, from the dice read surely whose colour
@@ -214,6 +245,8 @@ class FrameColour:
         if not todo:
             return out
         colours = self.colours(image, places, preds)
+        gamma = self.tone(colours, preds)
+        colours = [255 * (np.maximum(c, 1.0) / 255) ** (1 / gamma) if np.all(np.isfinite(c)) else c for c in colours]
         gains = self.gains(colours, preds, places, image.shape)
         for family in self.families:
             dice = [k for k in todo if family.member_of(preds[k].label) is not None]

@@ -107,3 +107,42 @@ def test_with_every_reference_near_the_middle_a_corner_is_taken_to_be_darker():
                        places + [((20.0, 20.0), 30.0, 0.0)], (480, 640, 3))
     # a lens darkens its corners, and nothing in this frame says this one does not
     assert float(np.log(gains[-1] / gains[0]).mean()) < -0.05
+
+
+def _developed(colour: np.ndarray, gamma: float, saturation: float = 1.0) -> np.ndarray:
+    """A colour as a camera with this tone exponent and saturation delivers it (as `vision.synth.sensor.develop`)."""
+    out = 255 * (np.asarray(colour, np.float64) / 255) ** gamma
+    grey = out.mean()
+    return grey + (out - grey) * saturation
+
+
+@pytest.mark.parametrize("gamma", [0.8, 1.0, 1.3])
+@pytest.mark.parametrize("saturation", [0.6, 1.0, 1.4])
+def test_a_frames_tone_curve_is_read_from_its_references_whatever_their_saturation(gamma, saturation):
+    step = FrameColour.for_dice_set("automobiles")
+    labels = ["red", "blue", "green", "yellow", "purple", "black", "brown"]
+    colours = [_developed(step.references[x] * 0.9, gamma, saturation) for x in labels]
+    assert step.tone(colours, [_sure(x) for x in labels]) == pytest.approx(gamma, abs=0.03)
+
+
+def test_a_frame_with_two_references_keeps_its_tone_as_it_is():
+    step = FrameColour.for_dice_set("automobiles")
+    colours = [_developed(step.references[x], 1.3) for x in ("red", "black")]
+    assert step.tone(colours, [_sure("red"), _sure("black")]) == 1.0
+
+
+@pytest.mark.parametrize("gamma", [0.75, 1.35])
+def test_pale_cubes_among_dark_references_are_read_surely_through_a_cameras_tone_curve(gamma):
+    """With the references far darker than the pale cubes, a tone curve the frame did not undo would put a white
+    cube's corrected brightness between white and light grey (at 0.75 the table would ask about it)."""
+    labels = list(Classifier.load(default_model("automobiles")).card.labels)
+    step = FrameColour.for_dice_set("automobiles")
+    refs, pale = ["black", "brown", "red", "blue", "green"], ["white", "light_grey", "dark_grey"]
+    colours = [_developed(step.references[x] * 0.95, gamma) for x in refs + pale]
+    step.colours = lambda image, places, preds: colours  # the dice's body colours as this camera shows them
+    greys = tuple(0.5 if x in pale else 0.0 for x in labels)  # the classifier cannot tell the greys apart
+    preds = [_sure(x) for x in refs] + [Prediction("light_grey", 0.34, ("", 0.0), scores=greys)] * len(pale)
+    places = [((100.0 + 60 * k, 240.0), 30.0, 0.0) for k in range(len(colours))]
+    out = step.reread(np.zeros((480, 640, 3), np.uint8), places, preds, labels)
+    assert [p.label for p in out[len(refs):]] == pale
+    assert all(p.confidence >= ASK for p in out[len(refs):])
