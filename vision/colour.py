@@ -71,7 +71,7 @@ DOUBTFUL = 0.5  # the confidence of a die the frame cannot settle: below the tab
 FACE_MARGIN = 0.8  # the body colour is measured inside the top face's shaded rim, this share of its side
 # the frame's tone exponent: the slope of the references' log mean channel on their reference's, from at least
 # `TONE_REFERENCES` of them, held towards 1 by a ridge of `TONE_RIDGE` (a frame of few references of like brightness
-# says little of it) and kept within `TONE_RANGE`; chosen on the validation surfaces through the camera look
+# says little of it) and kept within `TONE_RANGE`; fixed before any figure, adopted on the validation surfaces
 TONE_REFERENCES = 3
 TONE_RIDGE = 0.25
 TONE_RANGE = (0.6, 1.6)
