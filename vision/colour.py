@@ -175,6 +175,11 @@ class FrameColour:
     def family_of(self, label: str) -> Family | None:
         return next((f for f in self.families if f.member_of(label) is not None), None)
 
+    def is_reference(self, pred: Prediction) -> bool:
+        """A die read surely whose colour has no brightness twin: what the frame's light is measured by."""
+        return (pred.confidence >= REFERENCE_CONFIDENCE and pred.label in self.references
+                and self.family_of(pred.label) is None)
+
     def colours(self, image: np.ndarray, places: Sequence[Place], preds: Sequence[Prediction]) -> list[np.ndarray]:
         """Each die's body colour, its pixels told from its ink by the colours of the die it was read as (NaN for
         a label without a reference colour)."""
@@ -187,8 +192,7 @@ class FrameColour:
         against its reference's, follows the tone curve alone."""
         points = [(_log_mean(self.references[p.label]), _log_mean(colour))
                   for colour, p in zip(colours, preds, strict=True)
-                  if p.confidence >= REFERENCE_CONFIDENCE and p.label in self.references
-                  and self.family_of(p.label) is None and np.all(np.isfinite(colour))]
+                  if self.is_reference(p) and np.all(np.isfinite(colour))]
         if len(points) < TONE_REFERENCES:
             return 1.0
         x, y = np.array(points).T
@@ -206,8 +210,7 @@ class FrameColour:
         (`LIGHT_SLOPE_PRIOR`)."""
         refs = [(colour / self.references[p.label], self.references[p.label] >= DARK_CHANNEL, place[0])
                 for colour, p, place in zip(colours, preds, places, strict=True)
-                if p.confidence >= REFERENCE_CONFIDENCE and p.label in self.references
-                and self.family_of(p.label) is None and (self.references[p.label] >= DARK_CHANNEL).any()]
+                if self.is_reference(p) and (self.references[p.label] >= DARK_CHANNEL).any()]
         if not refs:
             return None
         overall = float(np.median(np.concatenate([r[m] for r, m, _ in refs])))
