@@ -14,6 +14,7 @@ A die's Blob is the axis-aligned square around its whole silhouette, as the real
 
 from __future__ import annotations
 
+import functools
 import logging
 from pathlib import Path
 
@@ -157,9 +158,6 @@ def part_of(blob: Blob, die: Blob) -> bool:
     return dx < PART_OF * (x1 - x0) and dy < PART_OF * (y1 - y0)
 
 
-_SHIPPED: list[Detector | None] = []
-
-
 def load_detector(path: str | Path) -> Detector | None:
     """The model at `path`, or None when it is missing or unusable: then the classical segmenter finds the dice
     (a camera must never stop for a detector), and the log says why."""
@@ -170,8 +168,7 @@ def load_detector(path: str | Path) -> Detector | None:
         return None
 
 
+@functools.cache
 def shipped_detector() -> Detector | None:
     """`load_detector` of the shipped model, loaded once: every pipeline shares its session."""
-    if not _SHIPPED:
-        _SHIPPED.append(load_detector(DEFAULT_MODEL))
-    return _SHIPPED[0]
+    return load_detector(DEFAULT_MODEL)
