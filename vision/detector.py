@@ -41,11 +41,9 @@ LABEL_SCALE = 1.11
 PART_OF = 0.35
 # Dice seen this small (work pixels) are far from the camera: the net finds one in three of them at the work width
 # and most at FINE times it, where they look as large as the dice it learnt. So a frame with small dice is read a
-# second time, finer, and its small dice are taken from that read. Chosen on the validation tables and photos
-# (bench/rolls.py --real val --table): missed + invented on the tables 139 instead of 200, the real photos and plain
-# scenes unchanged; a frame of tray-sized dice is read once. A frame where the first read finds no die at all is
-# read finer too: a roll of far dice alone may show none at the work width (with the die verifier at 0.3, missed +
-# invented on the validation tables 101 instead of 117, on the empty ones 16 instead of 12).
+# second time, finer, and its small dice are added to the first read's (`whole_dice` keeps one box of a die both
+# reads found): each read finds far dice the other misses. A frame of tray-sized dice is read once. A frame where the
+# first read finds no die at all is read finer too: a roll of far dice alone may show none at the work width.
 SMALL = 14.0
 FINE = 1.5
 
@@ -109,12 +107,11 @@ class Detector:
 
     def find(self, frame: np.ndarray) -> list[Blob]:
         """The dice in a BGR frame, as axis-aligned squares in full-frame pixels, in reading order; a frame with
-        small dice, or none, is read again `FINE`r and its small dice taken from there (`SMALL`)."""
+        small dice, or none, is read again `FINE`r and its small dice added (`SMALL`)."""
         found = self.boxes(frame, WORK_WIDTH)
         small = SMALL / work_scale(frame.shape[1])
         if not found or any(side < small for side, _, _ in found):
-            finer = self.boxes(frame, WORK_WIDTH * FINE)
-            found = [f for f in found if f[0] >= small] + [f for f in finer if f[0] < small]
+            found += [f for f in self.boxes(frame, WORK_WIDTH * FINE) if f[0] < small]
         blobs = whole_dice(found)
         die = float(np.median([b.size for b in blobs])) if blobs else 1.0
         blobs.sort(key=lambda b: (round(b.center[1] / die), b.center[0]))

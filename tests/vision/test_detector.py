@@ -275,6 +275,22 @@ def test_far_dice_alone_that_the_work_width_shows_none_of_are_found_by_the_finer
     assert found_of(detector.find(table.image), table.dice) == len(table.dice) == 5
 
 
+def test_a_far_die_the_finer_read_misses_is_kept_from_the_work_width_and_counted_once():
+    from vision.detector import DEFAULT_MODEL, FINE, SMALL, WORK_WIDTH, work_scale
+    from vision.synth import render_table
+
+    table = render_table("d6", np.random.default_rng(51), "far", background="felt")
+    detector = Detector(DEFAULT_MODEL)
+    small = SMALL / work_scale(table.image.shape[1])
+    finer = [f for f in detector.boxes(table.image, WORK_WIDTH * FINE) if f[0] < small]
+    assert found_of(whole_dice(finer), table.dice) == 4
+    blobs = detector.find(table.image)
+    assert found_of(blobs, table.dice) == len(table.dice) == 5
+    for die in table.dice:
+        lo, hi = np.float32(die.box).min(0), np.float32(die.box).max(0)
+        assert sum(bool(np.all(lo <= b.center) and np.all(b.center <= hi)) for b in blobs) == 1
+
+
 def test_a_frame_of_tray_sized_dice_is_read_once(monkeypatch):
     from vision.detector import DEFAULT_MODEL
 
