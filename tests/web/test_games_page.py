@@ -209,6 +209,43 @@ def test_a_seat_change_right_after_another_is_taken_before_the_page_has_reloaded
     assert race.session.game.seats(race.session.state)["blue"] is True
 
 
+def test_a_reload_sent_before_a_seat_change_and_answered_after_it_does_not_take_the_table_back(race, open_page):
+    """A reload of the list already on its way when a seat is renamed comes back with the table before the change;
+    the next change is still made on the table the rename left, not refused as stale."""
+    race.app.config["BOTS_PLAY"] = True
+    page = open_page(f"http://127.0.0.1:{race.port}/games?kiosk=0", control=True)
+    page.click("#seats > summary")
+    expect(page.locator(".seat-row[data-seat='1'] input")).to_be_visible()
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.abort()  # every later reload is lost on the way
+        else:
+            held.append((route, route.fetch()))  # answered now, handed to the page later
+
+    page.route("**/api/state", hold_the_first)
+    page.evaluate("() => { loadGames(); }")
+    deadline = time.monotonic() + 10
+    while not held:
+        assert time.monotonic() < deadline, "the reload never left"
+        page.wait_for_timeout(50)
+    before = page.evaluate("GAMES.state.seq")
+    page.locator(".seat-row[data-seat='1'] input").fill("Klaas")
+    page.locator(".seat-row[data-seat='1'] button.rename").click()
+    page.wait_for_function(f"() => GAMES.state.seq > {before}")
+    page.evaluate("() => document.querySelectorAll('#games > *').forEach((item) => { item.dataset.old = '1'; })")
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(page.locator("#games [data-old]")).to_have_count(0)  # the old reload came back and was drawn
+    page.locator(".seat-row[data-seat='2'] [data-kind=bot]").click()
+    while len(race.session.events()) < 2 and not page.locator("#seats-error").text_content():
+        assert time.monotonic() < deadline + 10, "the second change was never answered"
+        page.wait_for_timeout(50)
+    expect(page.locator("#seats-error")).to_have_text("")
+    assert [e.type for e in race.session.events()] == ["seat"] * 2
+
+
 def test_the_game_over_screen_offers_a_rematch_of_the_same_table(session, open_page):
     from companion.web import create_app
     from companion.web.server import Server

@@ -8,12 +8,17 @@
 const GAMES = { list: null, state: null };
 const BOTS_PLAY = document.getElementById("games-page").hasAttribute("data-bots");
 
+// A reload sent before a seat change was answered can come back after it: its table is older than the one the change
+// left, and the next change made on it would be refused as stale.
+const olderThanKnown = (state) => Boolean(GAMES.state && GAMES.state.game && state.game
+  && state.game.number === GAMES.state.game.number && state.seq < GAMES.state.seq);
+
 async function loadGames() {
   const [list, state] = await Promise.all([
     fetch(`/api/games?lang=${CATALOG.lang}`).then((r) => r.json()),
     fetch("/api/state").then((r) => r.json())]);
   GAMES.list = list;
-  GAMES.state = state;
+  if (!olderThanKnown(state)) GAMES.state = state;
   renderGames();
   renderSeats();
 }
