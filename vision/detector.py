@@ -60,7 +60,7 @@ class Detector:
     die wavers with the die's turn and the surface's pattern around it (plain cubes square to the frame were the
     ones it missed), and the mirrored view wavers differently. On the validation photos and surfaces that left 8
     dice missed or invented instead of 17 (run 3, threshold 0.45 then; 0.5 alone), for twice the net's time. The
-    shipped run 10 (models/dice_detector.md) was chosen at 0.35 with the die verifier and `whole_dice`, read
+    shipped net (models/dice_detector.md) was chosen at 0.35 with the die verifier and `whole_dice`, read
     mirrored."""
 
     def __init__(self, path: str | Path, *, threads: int = 1, threshold: float = 0.35, mirror: bool = True) -> None:
