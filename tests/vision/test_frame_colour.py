@@ -13,6 +13,7 @@ from vision.pipeline import Pipeline, default_model
 from vision.segment import Blob
 from vision.synth import render_scene
 from vision.synth.effects import sample_lighting
+from vision.synth.sensor import tone
 
 ASK = 0.8  # the table asks about dice read less surely (companion's tray.min_confidence default)
 PALE = {"automobiles": ["white", "light_grey"], "cubitos": ["white/blank", "grey_light/blank"]}
@@ -110,10 +111,8 @@ def test_with_every_reference_near_the_middle_a_corner_is_taken_to_be_darker():
 
 
 def _developed(colour: np.ndarray, gamma: float, saturation: float = 1.0) -> np.ndarray:
-    """A colour as a camera with this tone exponent and saturation delivers it (as `vision.synth.sensor.develop`)."""
-    out = 255 * (np.asarray(colour, np.float64) / 255) ** gamma
-    grey = out.mean()
-    return grey + (out - grey) * saturation
+    """A colour as a camera with this tone exponent and saturation delivers it."""
+    return tone(np.asarray(colour, np.float64), gamma, saturation)
 
 
 @pytest.mark.parametrize("gamma", [0.8, 1.0, 1.3])

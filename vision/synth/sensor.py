@@ -109,6 +109,13 @@ def _noise(image: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.nd
     return image
 
 
+def tone(colours: np.ndarray, gamma: float, saturation: float) -> np.ndarray:
+    """Colours (0..255, channels last) through a tone curve of exponent `gamma`, then `saturation` about their grey."""
+    out = 255 * (colours / 255) ** gamma
+    grey = out.mean(axis=-1, keepdims=True)
+    return grey + (out - grey) * saturation
+
+
 def develop(image: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.ndarray:
     """float32 BGR scene (0..255, lit) -> the uint8 BGR picture this camera would deliver."""
     h, w = image.shape[:2]
@@ -121,9 +128,7 @@ def develop(image: np.ndarray, sensor: Sensor, rng: np.random.Generator) -> np.n
         small = (max(4, int(round(w * sensor.scale))), max(4, int(round(h * sensor.scale))))
         out = cv2.resize(out, small, interpolation=cv2.INTER_AREA)
     out = _noise(out, sensor, rng)
-    out = 255 * (np.clip(out, 0, 255) / 255) ** sensor.gamma
-    grey = out.mean(axis=2, keepdims=True)
-    out = grey + (out - grey) * sensor.saturation
+    out = tone(np.clip(out, 0, 255), sensor.gamma, sensor.saturation)
     if sensor.sharpen > 0:
         out = out + sensor.sharpen * (out - cv2.GaussianBlur(out, (0, 0), 1.0))
     if sensor.scale < 1:
