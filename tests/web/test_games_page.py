@@ -187,6 +187,14 @@ def test_players_are_renamed_and_a_seat_is_handed_to_a_bot_and_back_each_in_the_
 
 
 
+def wait_for_the_answer(race, page, changes: int) -> None:
+    """Until the table has logged `changes` seat changes or the page shows a refusal."""
+    deadline = time.monotonic() + 10
+    while len(race.session.events()) < changes and not page.locator("#seats-error").text_content():
+        assert time.monotonic() < deadline, "the change was never answered"
+        page.wait_for_timeout(50)
+
+
 def test_a_seat_change_right_after_another_is_taken_before_the_page_has_reloaded(race, open_page):
     """The page's next change carries the seq its own last change left, not the one of a reload still on its way
     (a second tap once came back "the table has moved on"); here every reload is lost on the way."""
@@ -200,10 +208,7 @@ def test_a_seat_change_right_after_another_is_taken_before_the_page_has_reloaded
     page.locator(".seat-row[data-seat='1'] button.rename").click()
     expect(page.locator("#seats-error")).to_have_text("")
     page.locator(".seat-row[data-seat='2'] [data-kind=bot]").click()
-    deadline = time.monotonic() + 10
-    while len(race.session.events()) < 2 and not page.locator("#seats-error").text_content():
-        assert time.monotonic() < deadline, "the second change was never answered"
-        time.sleep(0.05)
+    wait_for_the_answer(race, page, changes=2)
     expect(page.locator("#seats-error")).to_have_text("")
     assert [e.type for e in race.session.events()] == ["seat"] * 2
     assert race.session.game.seats(race.session.state)["blue"] is True
@@ -239,9 +244,7 @@ def test_a_reload_sent_before_a_seat_change_and_answered_after_it_does_not_take_
     route.fulfill(response=answer)
     expect(page.locator("#games [data-old]")).to_have_count(0)  # the old reload came back and was drawn
     page.locator(".seat-row[data-seat='2'] [data-kind=bot]").click()
-    while len(race.session.events()) < 2 and not page.locator("#seats-error").text_content():
-        assert time.monotonic() < deadline + 10, "the second change was never answered"
-        page.wait_for_timeout(50)
+    wait_for_the_answer(race, page, changes=2)
     expect(page.locator("#seats-error")).to_have_text("")
     assert [e.type for e in race.session.events()] == ["seat"] * 2
 
