@@ -232,10 +232,8 @@ def _draw_until_not_wear(state, p, card, last, arg, events):  # AU-71
     return state, draw(p, "", lo=1, hi=BIG, until_non_wear=True)
 
 
-def _remove(state, p, card, last, arg, events):  # AU-72, AU-89, AU-90, AU-91
-    if card.effect["type"] == "remove_per_distinct_discard_colours":
-        return state, pick(p, "", ("discard",), "stock", 0, kinds(state.players[p].discard))
-    return state, pick(p, "", ("discard",), "stock", 0, card.effect["max"])
+def _remove_per_colour(state, p, card, last, arg, events):  # AU-91
+    return state, pick(p, "", ("discard",), "stock", 0, kinds(state.players[p].discard))
 
 
 def _fewest_bonus(state, p, card, last, arg, events):  # AU-89
@@ -359,7 +357,7 @@ SCRIPTS: dict[str, tuple[Step, ...]] = {
     "discard_gear_same_colour_move": (_gear_move,),  # AU-69
     "active_gear_lower_colour_move": (_gear_move,),  # AU-70
     "draw_until_non_wear_then_remove_discard_wear": (_draw_until_not_wear, _removes_all_wear("discard")),  # AU-71
-    "remove_discard": (_remove,),  # AU-72
+    "remove_discard": (_picks(("discard",), "stock", 0, "max"),),  # AU-72
     "choose_remove_all_wear_or_n": (_purple_3,),  # AU-73
     "remove_discard_buy_one_by_cost": (_picks(("discard",), "stock", 0, "max"), _buy_for_removed),  # AU-74
     "move_per_discard_colour_count": (_blue_1,),  # AU-75
@@ -376,9 +374,9 @@ SCRIPTS: dict[str, tuple[Step, ...]] = {
     "discard_gear_next_lower_move": (_gear_move,),  # AU-86
     "discard_active_gear_move_any": (_gear_move,),  # AU-87
     "red_line": (_turn_flag("red_line"),),  # AU-88
-    "remove_discard_then_fewest_bonus": (_remove, _fewest_bonus),  # AU-89
-    "remove_discard_then_used_wear": (_remove, _removes_all_wear("used")),  # AU-90
-    "remove_per_distinct_discard_colours": (_remove,),  # AU-91
+    "remove_discard_then_fewest_bonus": (_picks(("discard",), "stock", 0, "max"), _fewest_bonus),  # AU-89
+    "remove_discard_then_used_wear": (_picks(("discard",), "stock", 0, "max"), _removes_all_wear("used")),  # AU-90
+    "remove_per_distinct_discard_colours": (_remove_per_colour,),  # AU-91
     "adrenaline": (_adrenaline,),  # AU-92
     "catch_up_move": (_position_move,),  # AU-93
     "overdrive": (_position_move,),  # AU-94
