@@ -54,8 +54,10 @@ def after_action(state: State, action: Mapping[str, Any]) -> str:
 
 
 def end_of_turn(state: State, action: Mapping[str, Any]) -> str:
-    """AU-57: after the last turn of a round in which a marker reached Finish the race is over."""
-    return "race_over" if turn.race_ends(state) else "next_turn"
+    """AU-57: after the last turn of a round in which a lap marker reached Finish the race is over."""
+    last = len(state.table.kit.lap_track) - 1
+    over = state.current == state.table.order[-1] and any(p.marker == last for p in state.players)
+    return "race_over" if over else "next_turn"
 
 
 def stage_or(options: Callable[[State], list[Action]], handler: Any) -> tuple[Any, Any]:

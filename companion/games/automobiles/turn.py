@@ -266,13 +266,6 @@ def advanced(state: State, action: Mapping[str, Any], events: list[Event]) -> St
     return track.sog(state._replace(stage=None, actor=state.current), events)
 
 
-def race_ends(state: State) -> bool:
-    """AU-57: the round's last turn is over and a lap marker reached Finish."""
-    last = len(state.table.kit.lap_track) - 1
-    order = state.table.order
-    return order.index(state.current) == len(order) - 1 and any(p.marker == last for p in state.players)
-
-
 def next_turn(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
     order = state.table.order
     k = order.index(state.current)
