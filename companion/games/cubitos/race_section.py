@@ -383,12 +383,11 @@ def buy_options(state: State) -> list[Action]:
     player = state.players[state.current]
     table = state.table
     options: list[Action] = [{"type": "done"}]
-    for kind in sorted(table.kit.dice.values(), key=lambda k: k.id) if len(player.bought) < MAX_BUYS else ():
-        cost = table.cost(kind.id)
-        if (kind.kind == "ability" or (GREY_BUYABLE and kind.kind == "start")) and cost <= player.coins \
-                and any(table.types[d] == kind.id for d in state.stock) \
+    for die_type in sorted({table.types[d] for d in state.stock}) if len(player.bought) < MAX_BUYS else ():
+        kind = table.kit.dice[die_type]
+        if (kind.kind == "ability" or (GREY_BUYABLE and kind.kind == "start")) and table.cost(kind.id) <= player.coins \
                 and not (BUYS_DIFFERENT and kind.colour in player.bought):
-            options.append({"type": "buy", "die": kind.id})
+            options.append({"type": "buy", "die": die_type})
     return options + convert_options(state) + ability_options(state, *ANY_TIME)
 
 
