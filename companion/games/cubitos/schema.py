@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games.datafile import DataError, check_fields, get, int_range, one_of, unique_ids
+from companion.games.datafile import DataError, check_fields, field_name, get, int_range, one_of, unique_ids
 
 FACE_AMOUNTS = ("coins", "steps", "credits", "swords")
 FACE_SYMBOLS = ("team", "special")
@@ -41,7 +41,7 @@ RACE_FIELDS = {"name_de": str, "series": SERIES, "laps": range(1, 10), "segments
 def _list(obj: Any, key: str, source: str, where: str = "", *, least: int = 0) -> list[Any]:
     items = get(obj, key, list, source, where)
     if len(items) < least:
-        raise DataError(source, f"{where}.{key}" if where else key, f"expected at least {least}, got {len(items)}")
+        raise DataError(source, field_name(where, key), f"expected at least {least}, got {len(items)}")
     return items
 
 
@@ -125,11 +125,11 @@ def check_layout(layout: Any, source: str, where: str) -> None:
                 int_range(pay, next(iter(pay)), 0, 99, source, f"{place}.special.pay")
                 if get(special, "to", str, source, f"{place}.special") not in ids:
                     raise DataError(source, f"{place}.special.to", f"no space {special['to']!r} on this track")
-    for key, kind in (("start", "start"), ("finish", "finish")):
-        space = get(layout, key, str, source, where)
+    for kind in ("start", "finish"):
+        space = get(layout, kind, str, source, where)
         found = next((s for s in spaces if s.get("id") == space), None)
         if found is None or found.get("kind") != kind:
-            raise DataError(source, f"{where}.{key}", f"expected the id of the space of kind {kind!r}, got {space!r}")
+            raise DataError(source, f"{where}.{kind}", f"expected the id of the space of kind {kind!r}, got {space!r}")
     for i, edge in enumerate(_list(layout, "edges", source, where, least=1)):
         if (not isinstance(edge, list) or len(edge) != 2 or edge[0] not in ids or edge[1] not in ids
                 or edge[0] == edge[1]):
@@ -183,7 +183,6 @@ def check_kit(dice: dict[str, Any], cards: dict[str, Any], races: dict[str, Any]
             if card_id not in by_id or by_id[card_id]["colour"] != colour:
                 raise DataError("races.json", f"races[{i}].cards.{colour}", f"expected a {colour} card of cards.json,"
                                 f" got {card_id!r}")
-    start = races["setup"]["start_dice_per_player"]
-    for die_id in start:
+    for die_id in races["setup"]["start_dice_per_player"]:
         if die_id not in {d["id"] for d in dice["dice"]}:
             raise DataError("races.json", f"setup.start_dice_per_player.{die_id}", "no such die in dice.json")
