@@ -275,6 +275,20 @@ class Prompt:
     info: dict[str, Any] = field(default_factory=dict)
 
 
+def by_itself(kind: str, prompt: Callable[[Any], Prompt]) -> Callable[[Any], Event | None]:
+    """A ``Phase.alone`` for a phase whose ``kind`` option (a "done", "to the buy phase") may be the only one
+    ``prompt`` lists: then it decides nothing, so it is played by itself and a ``by_itself`` event tells the log
+    for whom and in which phase."""
+
+    def alone(state: Any) -> Event | None:
+        asked = prompt(state)
+        if asked.options != [{"type": kind}]:
+            return None
+        return {"type": "by_itself", "player": asked.actor, "phase": asked.phase, "action": kind}
+
+    return alone
+
+
 class Presentation(Protocol):
     """How a game looks on a screen: a pure module ``<package>/present.py`` beside its rules, built from its own
     data (the web layer sends what it returns as it is and never branches on a game)."""

@@ -186,7 +186,7 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
         fields.update(origin=_zone(lang, event.get("from")), target=_zone(lang, event.get("to")))
     if kind == "wear_phase" and event.get("slipstream"):
         kind = "slipstream"
-    if kind == "by_itself":  # a phase whose only option decided nothing (rules.alone)
+    if kind == "by_itself":  # a phase whose only option decided nothing (base.by_itself)
         kind = f"by_itself_{event.get('phase')}"
     key = f"au_{kind}"
     return text(lang, key, fields) if key in catalog(lang)["log"] else None

@@ -27,9 +27,24 @@ from companion.games.automobiles.state import (
     seat,
     total_cubes,
 )
-from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, enter
+from companion.games.base import Action, Event, IllegalAction, Phase, Prompt, apply_in_phase, by_itself, enter
 
 Next = Callable[[State, Mapping[str, Any]], str]
+
+
+def options(state: State) -> list[Action]:
+    return PHASES[state.phase].options(state)
+
+
+def prompt(state: State) -> Prompt:
+    if state.phase == "over":
+        return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
+    info: dict[str, Any] = {"turn": seat(state, state.current)}
+    if state.stage is not None:
+        info.update(stage=state.stage.kind, card=state.stage.card, done=state.stage.done, at_most=state.stage.hi)
+    elif state.phase == "buy":
+        info["money"] = money(state, state.current)
+    return Prompt(seat(state, state.actor), state.phase, options(state), info)
 
 
 def after_stage(state: State, action: Mapping[str, Any]) -> str:
@@ -71,13 +86,6 @@ def stage_settled(state: State) -> bool:
     return state.stage is not None and not stages.undecided(state)
 
 
-def alone(kind: str) -> Callable[[State], Event | None]:
-    """A phase's ``alone``: a ``kind`` listed as the only option decides nothing ("To the buy phase" with nothing
-    left to activate, "Done" with nothing to buy), so it is played by itself and the log says so."""
-    return lambda state: ({"type": "by_itself", "player": seat(state, state.actor), "phase": state.phase,
-                           "action": kind} if options(state) == [{"type": kind}] else None)
-
-
 STAGE = stages.STAGE_ACTIONS
 
 
@@ -90,7 +98,7 @@ PHASES: dict[str, Phase] = {
     "driver": Phase("AU-99", ("driver",), opening.driver_options, opening.on_driver,
                     lambda s, a: "driver" if s.revealed else "opening_buy"),
     "opening_buy": Phase("AU-13", ("buy", "done"), opening.opening_buy_options, opening.on_opening_buy,
-                         waits("opening_draw", "opening_buy"), alone=alone("done")),
+                         waits("opening_draw", "opening_buy"), alone=by_itself("done", prompt)),
     "opening_draw": stage_phase("AU-14"),
     "opening_drawn": Phase("AU-14", handler=opening.opening_drawn, next=waits("opening_draw", "begin_turn")),
     # a turn (AU-16..AU-57)
@@ -101,7 +109,7 @@ PHASES: dict[str, Phase] = {
     "deferred_moved": Phase("AU-119", handler=turn.deferred_moved, next="action"),
     "deferred": stage_phase("AU-119"),
     "action": Phase("AU-20", ("activate", "use_driver", "pit_stop", "to_buy"), turn.action_options, turn.on_action,
-                    after_action, alone=alone("to_buy")),
+                    after_action, alone=by_itself("to_buy", prompt)),
     "effect": stage_phase("AU-21"),
     "card": Phase("AU-21", handler=cards.next_card_step, next=effect_phase),
     "boost": stage_phase("AU-79"),
@@ -109,7 +117,7 @@ PHASES: dict[str, Phase] = {
     "to_action": Phase("AU-20", handler=turn.resume, next="action"),
     "buy": Phase("AU-36", ("buy", "done", "use_driver", *STAGE), *stage_or(turn.buy_options, turn.on_buy),
                  next=lambda s, a: "furthest_cube" if a["type"] == "done" else after_stage(s, a) if s.stage else "buy",
-                 skip=stage_settled, alone=alone("done")),
+                 skip=stage_settled, alone=by_itself("done", prompt)),
     "driver_04_sort": Phase("AU-104", handler=turn.driver_04_sort, next="buy"),
     "to_buy": Phase("AU-36", handler=turn.resume, next="buy"),
     "furthest_cube": Phase("AU-38", handler=turn.movement, next=waits("movement", "adrenaline")),
@@ -155,10 +163,6 @@ def start_turn(state: State) -> State:
     return enter(state, "begin_turn", PHASES, [])
 
 
-def options(state: State) -> list[Action]:
-    return PHASES[state.phase].options(state)
-
-
 def apply(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
     """An action is legal when it is one of the listed options (a draw with the colours drawn, checked against
     the bag, AU-52); a refused one names the rule it breaks."""
@@ -185,17 +189,6 @@ def _refusal(state: State, action: Mapping[str, Any]) -> IllegalAction:
                              legal=[o["colour"] for o in turn.buy_options(state) if o["type"] == "buy"])
     return IllegalAction(PHASES[state.phase].rule, f"{seat(state, state.actor)} cannot {dict(action)} now",
                          legal=options(state))
-
-
-def prompt(state: State) -> Prompt:
-    if state.phase == "over":
-        return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-    info: dict[str, Any] = {"turn": seat(state, state.current)}
-    if state.stage is not None:
-        info.update(stage=state.stage.kind, card=state.stage.card, done=state.stage.done, at_most=state.stage.hi)
-    elif state.phase == "buy":
-        info["money"] = money(state, state.current)
-    return Prompt(seat(state, state.actor), state.phase, options(state), info)
 
 
 def roll_dice(state: State, option: Mapping[str, Any], rng: random.Random) -> list[str]:

@@ -156,7 +156,7 @@ def describe_event(event: Mapping[str, Any], *, lang: str, names: Mapping[str, s
                     origin=event.get("from"))
     if kind == "passed_die":
         return text(lang, "cu_passed_die", fields, to=names.get(event.get("to", ""), event.get("to")))
-    if kind == "by_itself":  # a phase whose only option decided nothing (rules._alone)
+    if kind == "by_itself":  # a phase whose only option decided nothing (base.by_itself)
         return text(lang, f"cu_by_itself_{event.get('phase')}", fields)
     if kind == "tie":
         return text(lang, "cu_tie", players=", ".join(names.get(p, p) for p in event.get("players") or []))

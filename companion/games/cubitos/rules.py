@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from companion.games.base import (
@@ -19,6 +19,7 @@ from companion.games.base import (
     Phase,
     Prompt,
     apply_in_phase,
+    by_itself,
     enter,
     read_seats,
 )
@@ -40,6 +41,16 @@ PLAYER_COLOURS = ("blue", "yellow", "red", "white")
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 
+def options(state: State) -> list[Action]:
+    return PHASES[state.phase].options(state)
+
+
+def prompt(state: State) -> Prompt:
+    if state.phase == "over":
+        return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
+    return Prompt(seat(state, state.current), state.phase, options(state), {})
+
+
 def _player(state: State) -> Player:
     return state.players[state.current]
 
@@ -54,13 +65,6 @@ def _use(*moments: str) -> Any:
     """The handler of a phase that uses abilities at ``moments``: an ability used, or on (``go``, ``done``)."""
     return lambda state, action, events: (use_ability(state, action, events, *moments)
                                           if action["type"] == "ability" else state)
-
-
-def _alone(kind: str) -> Callable[[State], Event | None]:
-    """A phase's ``alone``: a ``kind`` listed as the only option decides nothing (a "done" with nothing to move or
-    buy), so it is played by itself and the log says so."""
-    return lambda state: ({"type": "by_itself", "player": seat(state, state.current), "phase": state.phase,
-                           "action": kind} if options(state) == [{"type": kind}] else None)
 
 
 def _again(moment: str, then: str) -> Any:
@@ -108,7 +112,7 @@ PHASES: dict[str, Phase] = {
                         skip=lambda state: not race.START_SPECIAL_AFTER_PURCHASES or not race.special_waits(state)),
     "move": Phase("CU-58", ("move", "done", "convert", "buy_step", "ability"), race.move_options, race.on_move,
                   next=lambda state, action: ("bonus" if action.get("type") == "done"
-                                              else race.after_special(state, action)), alone=_alone("done")),
+                                              else race.after_special(state, action)), alone=by_itself("done", prompt)),
     "shortcut": Phase("CU-63", ("shortcut", "skip", "convert", "buy_step"), race.shortcut_options,
                       race.on_shortcut, race.after_special),
     "bonus": Phase("CU-66", ("give_back", "take_die", "decline"), race.bonus_options, race.on_bonus,
@@ -122,7 +126,7 @@ PHASES: dict[str, Phase] = {
                      skip=race.usable_at("before7")),
     "buy": Phase("CU-48", ("buy", "done", "convert", "ability"), race.buy_options, race.on_buy,
                  next=lambda state, action: "buy_next" if action.get("type") == "done" else "buy",
-                 alone=_alone("done")),
+                 alone=by_itself("done", prompt)),
     "buy_next": Phase("CU-48", handler=race.pass_on, next=race.round_through("before7", "rest")),
     "rest": Phase("CU-50", handler=race.rest_all, next=lambda state, action: "end" if ending(state) else "next_round"),
     "end": Phase("CU-147", handler=race.end,
@@ -189,16 +193,6 @@ def setup(options: Mapping[str, Any], rng: random.Random | None = None) -> State
 
 
 # ------------------------------------------------------------------------------------------------------ the game
-
-
-def options(state: State) -> list[Action]:
-    return PHASES[state.phase].options(state)
-
-
-def prompt(state: State) -> Prompt:
-    if state.phase == "over":
-        return Prompt(actor=None, phase="over", info={"winners": [seat(state, p) for p in state.winners]})
-    return Prompt(seat(state, state.current), state.phase, options(state), {})
 
 
 def apply(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
