@@ -158,11 +158,6 @@ def setup(options: Mapping[str, Any], rng: random.Random) -> State:
     return enter(state, state.phase, PHASES, [])
 
 
-def start_turn(state: State) -> State:
-    """The table at the start of the current player's turn (a scenario's Position)."""
-    return enter(state, "begin_turn", PHASES, [])
-
-
 def apply(state: State, action: Mapping[str, Any]) -> tuple[State, list[Event]]:
     """An action is legal when it is one of the listed options (a draw with the colours drawn, checked against
     the bag, AU-52); a refused one names the rule it breaks."""

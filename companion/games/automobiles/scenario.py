@@ -10,7 +10,7 @@ from typing import Any
 from companion.games.automobiles import rules
 from companion.games.automobiles.kit import load_kit
 from companion.games.automobiles.state import ACTION_COLOURS, COLOURS, Player, State, Turn, as_dict, cubes, minus, plus
-from companion.games.base import IllegalAction, ScenarioError, check_keys, play_turn, turn_of, typed_value
+from companion.games.base import IllegalAction, ScenarioError, check_keys, enter, play_turn, turn_of, typed_value
 
 ZONES = ("bag", "active", "used", "discard")
 PLAYER_KEYS = ("name", "colour", "segment", "crossings", "marker", *ZONES, "driver", "sponsor", "deferred_draws",
@@ -110,7 +110,7 @@ def state_from_position(position: Any) -> State:
                    phase="action", current=p, actor=p, turn=Turn(), stage=None, revealed=(),
                    protected=tuple(protected), round=typed_value(position, "round", int, "position", 1),
                    race=typed_value(position, "race", int, "position", 1))
-    return rules.start_turn(state)
+    return enter(state, "begin_turn", rules.PHASES, [])
 
 
 def position_from_state(state: State) -> dict[str, Any]:
