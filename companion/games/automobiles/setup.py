@@ -95,10 +95,10 @@ def _suggested_set(kit: Kit, set_id: Any) -> dict[str, str]:
     return {by_name[n].colour: by_name[n].id for n in sets[set_id]["names_de"] if n in by_name}
 
 
-def table(options: Mapping[str, Any], rng: random.Random, kit: Kit | None = None) -> State:
+def table(options: Mapping[str, Any], rng: random.Random) -> State:
     """AU-8..AU-15: seats, the start player, cars on the grid, 12 cubes per bag; the first phase is the drivers'
     choice (AU-99) or the opening buy (AU-13)."""
-    kit = kit or load_kit()
+    kit = load_kit()
     seats = read_seats(options, CAR_COLOURS, PLAYERS, "AU-8")
     season = options.get("season") or []
     if season and (not isinstance(season, list) or not SEASON_RACES[0] <= len(season) <= SEASON_RACES[1]):

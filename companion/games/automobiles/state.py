@@ -27,9 +27,9 @@ EMPTY = (0,) * len(COLOURS)
 Cubes = tuple[int, ...]
 
 
-def cubes(counts: dict[str, int] | None = None) -> Cubes:
+def cubes(counts: dict[str, int]) -> Cubes:
     """A zone from ``{colour: n}``."""
-    return tuple((counts or {}).get(c, 0) for c in COLOURS)
+    return tuple(counts.get(c, 0) for c in COLOURS)
 
 
 def add(zone: Cubes, colour: str, n: int = 1) -> Cubes:

@@ -111,14 +111,14 @@ def can_step(state: State, p: int, colours: tuple[str, ...]) -> bool:
     return not steppable(state, p).isdisjoint(colours)
 
 
-def cross(state: State, p: int, crossings: int, events: list[Event], segment: str | None = None) -> State:
+def cross(state: State, p: int, crossings: int, events: list[Event], segment: str) -> State:
     """AU-41, AU-56: each crossing moves the lap marker one field towards Finish (AU-49 **Decision**: a crossing by
     Sog too); ``segment``: where the car that crossed now stands."""
     player = state.players[p]
     moved = crossings - player.crossings
     last = len(state.table.kit.lap_track) - 1
     marker = min(last, player.marker + max(0, moved))
-    state = state.with_player(p, crossings=crossings, marker=marker, segment=segment or player.segment)
+    state = state.with_player(p, crossings=crossings, marker=marker, segment=segment)
     if moved > 0:
         events.append({"type": "crossed", "player": seat(state, p), "marker": state.table.kit.lap_track[marker]})
         if marker == last and player.marker < last:
