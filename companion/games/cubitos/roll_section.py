@@ -58,16 +58,13 @@ def refill_bounds(state: State, p: int) -> tuple[int, int, bool]:
 
 def next_roller(state: State) -> int | None:
     """CU-23: among those still rolling, the most dice in the ready zone; a tie goes to the first in lead order."""
-    roller, most = None, -1
-    for p in lead_order(state):
+
+    def dice(p: int) -> int:
         player = state.players[p]
-        if player.done_rolling:
-            continue
         count = len(player.ready) - (not ROLL_ORDER_COUNTS_LEAD_DIE and state.table.lead_die in player.ready)
-        count += refill_bounds(state, p)[0] if ROLL_ORDER_AFTER_REFILL else 0
-        if count > most:
-            roller, most = p, count
-    return roller
+        return count + (refill_bounds(state, p)[0] if ROLL_ORDER_AFTER_REFILL else 0)
+
+    return max((p for p in lead_order(state) if not state.players[p].done_rolling), key=dice, default=None)
 
 
 def to_next_roller(state: State, action: Mapping[str, Any], events: list[Event]) -> State:
