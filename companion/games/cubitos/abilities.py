@@ -265,12 +265,9 @@ def give_back_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[t
     table = state.table
     player = state.players[p]
     zones = ZONES if effect.get("from") in (None, "any") else effect["from"]
-    found = []
-    for zone in zones:
-        for kind in sorted({table.types[d] for d in dice_in(player, zone) if d != table.lead_die}):
-            if effect.get("colour") in (None, table.kit.dice[kind].colour):
-                found.append((zone, kind))
-    return found
+    return [(zone, kind) for zone in zones
+            for kind in sorted({table.types[d] for d in dice_in(player, zone) if d != table.lead_die})
+            if effect.get("colour") in (None, table.kit.dice[kind].colour)]
 
 
 def take_targets(state: State, p: int, effect: Mapping[str, Any]) -> list[str]:
