@@ -418,11 +418,9 @@ def rest_all(state: State, action: Mapping[str, Any], events: list[Event]) -> St
                             active=tuple(a for a in player.active if a[0] not in borrowed), borrowed=frozenset())
         events.append({"type": "returned", "dice": sorted(state.table.types[d] for d in borrowed)})
         state = state._replace(stock=state.stock | borrowed)
-    players = list(state.players)
-    for p in state.racing:
-        players[p] = rested(players[p])
     events.append({"type": "round_end", "round": state.round})
-    return state._replace(players=tuple(players))
+    return state._replace(players=tuple(rested(player) if p in state.racing else player
+                                        for p, player in enumerate(state.players)))
 
 
 ROUND_ONLY = ("coins", "danger", "busted", "busting", "refilled", "done_rolling", "took_credits", "gave_back",
