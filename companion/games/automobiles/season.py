@@ -39,9 +39,8 @@ def race_over(state: State, action: Mapping[str, Any], events: list[Event]) -> S
     last = len(state.table.kit.lap_track) - 1
     events.append({"type": "race_over", "race": state.race, "placings": [seat(state, p) for p in order],
                    "winner": seat(state, order[0])})
-    state = state._replace(placings=tuple(order), stage=None)
-    for p in range(len(state.players)):
-        state = state.with_player(p, deferred_draws=0, deferred_moves=0)
+    players = tuple(player._replace(deferred_draws=0, deferred_moves=0) for player in state.players)
+    state = state._replace(players=players, placings=tuple(order), stage=None)
     if not state.table.season:
         return state._replace(winners=tuple(order[:1]) if state.players[order[0]].marker == last else ())
     for place, p in enumerate(order, start=1):
