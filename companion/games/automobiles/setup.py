@@ -88,9 +88,8 @@ def _suggested_set(kit: Kit, set_id: Any) -> dict[str, str]:
         return {}
     sets = {s["id"]: s for s in read_data(__package__, "cards.json")["suggested_sets"]}
     if set_id not in sets or not sets[set_id].get("names_de"):
-        usable = sorted(k for k, s in sets.items() if s.get("names_de"))
         raise IllegalAction("AU-98", f"card_set must be a suggested set with its card list, got {set_id!r}",
-                            legal=usable)
+                            legal=sorted(k for k, s in sets.items() if s.get("names_de")))
     by_name = {card.name_de: card for card in kit.action_cards.values() if card.name_de}
     return {by_name[n].colour: by_name[n].id for n in sets[set_id]["names_de"] if n in by_name}
 
