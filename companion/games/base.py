@@ -142,23 +142,6 @@ def check_name(name: Any, taken: Iterable[str], field: str, rule: str) -> str:
     return name
 
 
-def seat_is_bot(player: Any, where: str, rule: str) -> bool:
-    """Whether the ``players`` entry ``player`` (found at ``where``, e.g. ``players[2]``) is a bot's seat.
-
-    Only ``true`` or ``false`` are taken: a typo such as ``"bot": "no"`` would otherwise hand a person's seat to a
-    bot (or the other way round) without a word, and the table would only notice when a move is made for them.
-
-    >>> seat_is_bot({"name": "Julia", "bot": "yes"}, "players[0]", "DR-1")
-    Traceback (most recent call last):
-    ...
-    companion.games.base.IllegalAction: DR-1: players[0].bot must be true (a bot plays the seat) or false, got 'yes'
-    """
-    value = player.get(BOT_KEY, False) if isinstance(player, Mapping) else False
-    if not isinstance(value, bool):
-        raise IllegalAction(rule, f"{where}.{BOT_KEY} must be true (a bot plays the seat) or false, got {value!r}")
-    return value
-
-
 Handler = Callable[[Any, Mapping[str, Any], list[Event]], Any]
 """``handler(state, action, events) -> next state``: one phase's rules, appending the events they produce. An
 automatic phase's handler gets an empty action."""
