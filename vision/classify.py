@@ -99,7 +99,11 @@ class Classifier:
         return _softmax(self.logits(crops))
 
     def classify(self, crops: list[np.ndarray]) -> list[Prediction]:
-        probs = self.probabilities(crops)
+        return self.predictions(self.logits(crops))
+
+    def predictions(self, logits: np.ndarray) -> list[Prediction]:
+        """[N, C] logits (of `logits`, or several views of them combined) as predictions."""
+        probs = _softmax(logits)
         out = []
         for p in probs:
             order = np.argsort(-p)

@@ -44,7 +44,7 @@ log = logging.getLogger(__name__)
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 SECOND_LOOK = 0.9  # a detected die read less surely than this is cut again at other sizes (`second_look`)
-SECOND_LOOK_SCALES = (0.9, 1.1, 1.2)  # of the detector's side
+SECOND_LOOK_SCALES = (1.0, 0.9, 1.1, 1.2)  # of the detector's side
 
 
 def default_model(dice_set: str) -> Path:
@@ -68,17 +68,20 @@ def _die(blob: Blob, pred: Prediction) -> DieReading:
 def second_look(image: np.ndarray, blobs: list[Blob], preds: list[Prediction],
                 classifier: Classifier) -> list[Prediction]:
     """The detector regresses a die's side and misses it by up to a sixth, while the classifier learnt dice cut
-    around their label boxes: a die it is unsure of (below `SECOND_LOOK`) is cut again tighter and wider, and the
-    surest of those views replaces the first only if it is at least as sure as `SECOND_LOOK`. Chosen on the
-    validation photos and surfaces: the doubtful dice of 6-dice photos were crop problems (cut from their label
-    boxes they read at 0.84-0.94), and no die a second look made sure was misread there (a lower bar of 0.8 let one
-    through); one more classifier call, and only for the dice in doubt."""
+    around their label boxes: a die it is unsure of (below `SECOND_LOOK`) is cut again at its size, tighter and
+    wider, each cut read in its 4 quarter turns with their logits averaged (a face reads the same turned, so the
+    turns disagree only where the model is unsure), and the surest of those cuts replaces the first reading only if
+    it is at least as sure as `SECOND_LOOK`. Chosen on the validation photos and surfaces: the doubtful dice of
+    6-dice photos were crop problems, and no die a second look made sure was misread there (a lower bar of 0.8 let
+    one through); one more classifier call, and only for the dice in doubt."""
     doubtful = [k for k, p in enumerate(preds) if p.confidence < SECOND_LOOK]
     if not doubtful:
         return preds
     n = len(SECOND_LOOK_SCALES)
     views = [replace(blobs[k], size=blobs[k].size * s) for k in doubtful for s in SECOND_LOOK_SCALES]
-    again = classifier.classify(crops(image, views, classifier.input_size))
+    cut = crops(image, views, classifier.input_size)
+    turned = [np.ascontiguousarray(np.rot90(c, q)) for q in range(4) for c in cut]
+    again = classifier.predictions(classifier.logits(turned).reshape(4, len(cut), -1).mean(axis=0))
     out = list(preds)
     for i, k in enumerate(doubtful):
         best = max(again[i * n:(i + 1) * n], key=lambda p: p.confidence)

@@ -266,6 +266,12 @@ def test_a_reading_classified_before_a_switch_is_not_given_out(classifier, tmp_p
                 pipeline.use(other)
             return classifier.classify(crops)
 
+        def logits(self, crops):  # a doubtful die's second look
+            return classifier.logits(crops)
+
+        def predictions(self, logits):
+            return classifier.predictions(logits)
+
     pipeline.classifier = SwitchingWhileItClassifies()
     assert run_all(pipeline, source) == []
 
@@ -295,3 +301,30 @@ def test_a_running_pipeline_takes_a_new_source_between_frames(classifier, tmp_pa
         pipeline.stop()
     rolled = [r for r in readings if r.dice]
     assert len(rolled[0].dice) == 2 and set(rolled[0].labels) <= set(CHARIOT)
+
+
+def test_a_doubtful_die_is_read_again_in_its_four_quarter_turns_with_their_logits_averaged():
+    """A model sure of "b" in one turn of a cut and mildly for "a" in the other three: averaged logits make it "b"
+    at 0.905, surer than `SECOND_LOOK`; averaged probabilities would say "a". A sure die is not looked at again."""
+    from vision.classify import Classifier
+    from vision.pipeline import SECOND_LOOK, second_look
+
+    class TopLeftBright(Classifier):
+        labels = ["a", "b"]
+        input_size = (16, 16)
+
+        def __init__(self) -> None:
+            self.cuts = 0
+
+        def logits(self, crops):
+            self.cuts += len(crops)
+            return np.float32([[0, 12] if c[:8, :8].mean() > 128 else [1, 0] for c in crops])
+
+    image = np.zeros((100, 100, 3), np.uint8)
+    image[:50, :50] = 255  # the die's top-left quarter is bright
+    blob = Blob((50.0, 50.0), 40.0, 0.0, ((30, 30), (70, 30), (70, 70), (30, 70)))
+    model = TopLeftBright()
+    doubtful, sure = Prediction("a", 0.5, ("b", 0.5)), Prediction("a", 0.99, ("b", 0.01))
+    again = second_look(image, [blob, blob], [doubtful, sure], model)
+    assert again[0].label == "b" and SECOND_LOOK <= again[0].confidence < 0.91
+    assert again[1] is sure and model.cuts == 4 * 4  # 4 cuts of the doubtful die, each in 4 turns
