@@ -189,6 +189,11 @@ def _picks(src: tuple[str, ...], dst: str, lo: int, hi: int | str, wear_each: st
     return step
 
 
+_removes = _picks(("discard",), "stock", 0, "max")
+"""A step that waits for up to the card's ``max`` cubes of the discard back to the stock (AU-72, AU-74, AU-89,
+AU-90)."""
+
+
 def _removes_all_wear(zone: str) -> Step:
     """A step that puts every wear cube of ``zone`` back to the stock (AU-71, AU-90)."""
     return lambda state, p, card, last, arg, events: (remove_all(state, p, WEAR, zone, events), None)
@@ -357,9 +362,9 @@ SCRIPTS: dict[str, tuple[Step, ...]] = {
     "discard_gear_same_colour_move": (_gear_move,),  # AU-69
     "active_gear_lower_colour_move": (_gear_move,),  # AU-70
     "draw_until_non_wear_then_remove_discard_wear": (_draw_until_not_wear, _removes_all_wear("discard")),  # AU-71
-    "remove_discard": (_picks(("discard",), "stock", 0, "max"),),  # AU-72
+    "remove_discard": (_removes,),  # AU-72
     "choose_remove_all_wear_or_n": (_purple_3,),  # AU-73
-    "remove_discard_buy_one_by_cost": (_picks(("discard",), "stock", 0, "max"), _buy_for_removed),  # AU-74
+    "remove_discard_buy_one_by_cost": (_removes, _buy_for_removed),  # AU-74
     "move_per_discard_colour_count": (_blue_1,),  # AU-75
     "blue_majority_move": (_blue_2,),  # AU-76
     "move_white_per_distinct_discard_colours": (_blue_3,),  # AU-77
@@ -374,8 +379,8 @@ SCRIPTS: dict[str, tuple[Step, ...]] = {
     "discard_gear_next_lower_move": (_gear_move,),  # AU-86
     "discard_active_gear_move_any": (_gear_move,),  # AU-87
     "red_line": (_turn_flag("red_line"),),  # AU-88
-    "remove_discard_then_fewest_bonus": (_picks(("discard",), "stock", 0, "max"), _fewest_bonus),  # AU-89
-    "remove_discard_then_used_wear": (_picks(("discard",), "stock", 0, "max"), _removes_all_wear("used")),  # AU-90
+    "remove_discard_then_fewest_bonus": (_removes, _fewest_bonus),  # AU-89
+    "remove_discard_then_used_wear": (_removes, _removes_all_wear("used")),  # AU-90
     "remove_per_distinct_discard_colours": (_remove_per_colour,),  # AU-91
     "adrenaline": (_adrenaline,),  # AU-92
     "catch_up_move": (_position_move,),  # AU-93
