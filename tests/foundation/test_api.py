@@ -127,10 +127,10 @@ def test_sse_delivers_a_new_event_to_a_connected_client(live):
     assert hello["event"] == "hello"
     assert live.server.streams.count == 1
 
-    threading.Thread(
-        target=live.client().post, args=("/api/action", {"type": "roll", "dice": ["6"]}),
-        kwargs={"headers": {"X-Table-Pin": PIN}},
-    ).start()
+    answers = []
+    poster = threading.Thread(target=lambda: answers.append(live.client().post(
+        "/api/action", {"type": "roll", "dice": ["6"]}, headers={"X-Table-Pin": PIN})))
+    poster.start()
     message = read_sse_message(response)
     data = json.loads(message["data"])
     assert message["event"] == "event" and message["id"] == "1"
@@ -140,6 +140,9 @@ def test_sse_delivers_a_new_event_to_a_connected_client(live):
     assert data["log"]["en"]["lines"][0]["text"] == "Ada moves 6 to 6"
     assert data["log"]["de"]["lines"][0]["text"] == "Ada zieht 6 nach 6"
     assert data["log"]["nl"]["seq"] == 1
+    # the player's request is answered too, before the test's server stops under it
+    poster.join(timeout=10)
+    assert answers and answers[0][0] == 200
     connection.close()
 
 
