@@ -20,15 +20,11 @@ It does this for two start models:
 - `models/d6_synthetic_only.onnx`, a reference model trained on synthetic crops only (never on a real photo),
   the honest measure of teaching the companion dice it has never seen. The app does not use it.
 
-Teaching more than a head does not pay (issue 38, `bench/teach_ceiling.py`, torch, research only): the renders-only
-d6 fine-tuned on these same 10 crops a face (16 augmented views each, 600 rendered anchors, an L2 pull to its own
-weights), validation photos 93.55 % alone: the head 94.52 %, the last conv and head 94.41 %, the last two convs
-94.41 %, every layer 95.16 % (93.01-96.77 over the draws); on the older photos no crop was taught from (88.01 %
-alone) 90.68 / 90.78 / 91.12 / 93.21 %. With 80 crops a face (one draw, `--per-face 80`) the head and the last
-block still read 94.09 % of the validation dice, every layer 97.31 %. What stays misread is glare on pips and
-translucent dice, the trunk's reading of a real camera, which a few crops do not teach; only the whole net gains,
-and that takes torch and 226 s a fit here on one thread (a Pi 4 core runs linpack 3-8 times slower). So the
-residual head stays, and the way to the figure is a yardstick whose renders look like real dice (issue 38 point 1).
+Teaching more than a head did not pay (issue 38, `bench/teach_ceiling.py`, torch, research only; its figures are in
+`bench/results.json`): fine-tuning the last conv or two of the renders-only d6 on these same crops read the
+validation photos no better than the head, and only the whole net gained, which takes torch and minutes a fit. What
+stays misread is the trunk's reading of a real camera, which a few crops do not teach. So the residual head stays,
+and the way to the figure is a yardstick whose renders look like real dice (issue 38 point 1).
 """
 
 from __future__ import annotations
