@@ -65,12 +65,16 @@ def test_touching_dice_are_split(seed):
 
 
 @pytest.mark.parametrize("distractor", ["hand", "shadow", "glare"])
-@pytest.mark.parametrize("seed", range(4))
-def test_hands_shadows_and_glare_are_not_dice(distractor, seed):
-    sc = scene(seed + 40, n=4, distractors=[distractor], background=["felt", "paper"][seed % 2], palette="blue")
-    found, extra = matches(sc, Segmenter(calibrate([sc.empty])).find(sc.image))
-    assert extra == []
-    assert found == len(sc.dice)
+def test_hands_shadows_and_glare_are_not_dice(distractor):
+    # counted over 40 scenes rather than pinned to a few: a change in how dice are rendered moves the count of dice
+    # found by a die or two, never what a hand, a shadow or glare is taken for
+    found = extra = 0
+    for seed in range(40):
+        sc = scene(seed + 40, n=4, distractors=[distractor], background=["felt", "paper"][seed % 2], palette="blue")
+        f, x = matches(sc, Segmenter(calibrate([sc.empty])).find(sc.image))
+        found, extra = found + f, extra + len(x)
+    assert extra == 0
+    assert found >= 155  # of 160
 
 
 def test_a_die_across_the_edge_of_the_tray_is_partial():
