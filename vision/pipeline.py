@@ -70,7 +70,8 @@ def second_look(image: np.ndarray, blobs: list[Blob], preds: list[Prediction],
     """The detector regresses a die's side and misses it by up to a sixth, while the classifier learnt dice cut
     around their label boxes: a die it is unsure of (below `SECOND_LOOK`) is cut again at its size, tighter and
     wider, each cut read in its 4 quarter turns with their logits averaged (a face reads the same turned, so the
-    turns disagree only where the model is unsure), and the surest of those cuts replaces the first reading only if
+    turns disagree only where the model is unsure; a card whose test-time views turn every crop reads them so
+    already), and the surest of those cuts replaces the first reading only if
     it is at least as sure as `SECOND_LOOK`. Chosen on the validation photos and surfaces: the doubtful dice of
     6-dice photos were crop problems, and no die a second look made sure was misread there (a lower bar of 0.8 let
     one through); one more classifier call, and only for the dice in doubt."""
@@ -80,8 +81,9 @@ def second_look(image: np.ndarray, blobs: list[Blob], preds: list[Prediction],
     n = len(SECOND_LOOK_SCALES)
     views = [replace(blobs[k], size=blobs[k].size * s) for k in doubtful for s in SECOND_LOOK_SCALES]
     cut = crops(image, views, classifier.input_size)
-    turned = [np.ascontiguousarray(np.rot90(c, q)) for q in range(4) for c in cut]
-    again = classifier.predictions(classifier.logits(turned).reshape(4, len(cut), -1).mean(axis=0))
+    turns = 4 if classifier.card.input.tta == "none" else 1  # a card with test-time views reads them turned already
+    turned = [np.ascontiguousarray(np.rot90(c, q)) for q in range(turns) for c in cut]
+    again = classifier.predictions(classifier.logits(turned).reshape(turns, len(cut), -1).mean(axis=0))
     out = list(preds)
     for i, k in enumerate(doubtful):
         best = max(again[i * n:(i + 1) * n], key=lambda p: p.confidence)

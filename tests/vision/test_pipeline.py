@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -260,6 +261,7 @@ def test_a_reading_classified_before_a_switch_is_not_given_out(classifier, tmp_p
 
     class SwitchingWhileItClassifies:
         input_size = classifier.input_size
+        card = classifier.card
 
         def classify(self, crops):
             if pipeline.settle.state == SETTLED:
@@ -312,6 +314,7 @@ def test_a_doubtful_die_is_read_again_in_its_four_quarter_turns_with_their_logit
     class TopLeftBright(Classifier):
         labels = ["a", "b"]
         input_size = (16, 16)
+        card = SimpleNamespace(input=SimpleNamespace(tta="none"))  # a card that reads each crop once
 
         def __init__(self) -> None:
             self.cuts = 0
@@ -328,3 +331,8 @@ def test_a_doubtful_die_is_read_again_in_its_four_quarter_turns_with_their_logit
     again = second_look(image, [blob, blob], [doubtful, sure], model)
     assert again[0].label == "b" and SECOND_LOOK <= again[0].confidence < 0.91
     assert again[1] is sure and model.cuts == 4 * 4  # 4 cuts of the doubtful die, each in 4 turns
+
+    # a card whose own test-time views already read each crop in its quarter turns gets each cut once
+    model.card, model.cuts = SimpleNamespace(input=SimpleNamespace(tta="quarter_turns")), 0
+    second_look(image, [blob], [doubtful], model)
+    assert model.cuts == 4
