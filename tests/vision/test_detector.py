@@ -259,38 +259,57 @@ def found_of(blobs: list[Blob], dice) -> int:
     return sum(boxes_on(die, blobs) > 0 for die in dice)
 
 
-def test_far_dice_missed_at_the_work_width_are_found_by_the_finer_read():
-    from vision.detector import DEFAULT_MODEL, WORK_WIDTH
-    from vision.synth import render_table
-
-    table = render_table("d6", np.random.default_rng(2), "far", background="felt")
-    detector = Detector(DEFAULT_MODEL)
-    assert found_of(whole_dice(detector.boxes(table.image, WORK_WIDTH)), table.dice) == 5
-    assert found_of(detector.find(table.image), table.dice) == len(table.dice) == 8
+FAR_TABLES = range(40)
+"""Far dice counted over many rendered tables rather than pinned to a few: a change in how dice are rendered then
+moves the count, not the verdict."""
 
 
-def test_far_dice_alone_that_the_work_width_shows_none_of_are_found_by_the_finer_read():
-    from vision.detector import DEFAULT_MODEL, WORK_WIDTH
-    from vision.synth import render_table
-
-    table = render_table("d6", np.random.default_rng(62), "far", background="tiles")
-    detector = Detector(DEFAULT_MODEL)
-    assert detector.boxes(table.image, WORK_WIDTH) == []
-    assert found_of(detector.find(table.image), table.dice) == len(table.dice) == 5
-
-
-def test_a_far_die_the_finer_read_misses_is_kept_from_the_work_width_and_counted_once():
+@pytest.fixture(scope="module")
+def far_tables():
+    """(table, dice the work width finds alone, dice the finer read finds alone, dice `find` gives) of far tables on
+    felt and denim."""
     from vision.detector import DEFAULT_MODEL, FINE, SMALL, WORK_WIDTH, work_scale
     from vision.synth import render_table
 
-    table = render_table("d6", np.random.default_rng(51), "far", background="felt")
     detector = Detector(DEFAULT_MODEL)
-    small = SMALL / work_scale(table.image.shape[1])
-    finer = [f for f in detector.boxes(table.image, WORK_WIDTH * FINE) if f[0] < small]
-    assert found_of(whole_dice(finer), table.dice) == 4
-    blobs = detector.find(table.image)
-    assert found_of(blobs, table.dice) == len(table.dice) == 5
-    assert [boxes_on(die, blobs) for die in table.dice] == [1] * 5
+    tables = []
+    for seed in FAR_TABLES:
+        table = render_table("d6", np.random.default_rng(seed), "far", background=["felt", "denim"][seed % 2])
+        small = SMALL / work_scale(table.image.shape[1])
+        work = whole_dice(detector.boxes(table.image, WORK_WIDTH))
+        finer = whole_dice([f for f in detector.boxes(table.image, WORK_WIDTH * FINE) if f[0] < small])
+        tables.append((table, work, finer, detector.find(table.image)))
+    return tables
+
+
+def test_far_dice_missed_at_the_work_width_are_found_by_the_finer_read(far_tables):
+    missed = found = dice = 0
+    for table, work, _, blobs in far_tables:
+        dice += len(table.dice)
+        found += found_of(blobs, table.dice)
+        missed += sum(boxes_on(die, work) == 0 for die in table.dice)
+    assert dice == 238 and missed >= 5 and found >= 233
+
+
+def test_a_far_die_the_finer_read_misses_is_kept_from_the_work_width_and_counted_once(far_tables):
+    only_work = [boxes_on(die, blobs) for table, work, finer, blobs in far_tables for die in table.dice
+                 if boxes_on(die, work) and not boxes_on(die, finer)]
+    assert len(only_work) >= 2 and set(only_work) == {1}
+    assert all(boxes_on(die, blobs) <= 1 for table, _, _, blobs in far_tables for die in table.dice)
+
+
+def test_far_dice_alone_that_the_work_width_shows_none_of_are_found_by_the_finer_read(monkeypatch):
+    from vision.detector import DEFAULT_MODEL, WORK_WIDTH
+    from vision.synth import render_table
+
+    detector = Detector(DEFAULT_MODEL)
+    boxes = detector.boxes
+    monkeypatch.setattr(detector, "boxes", lambda frame, width: [] if width == WORK_WIDTH else boxes(frame, width))
+    found = dice = 0
+    for seed in FAR_TABLES[:20]:
+        table = render_table("d6", np.random.default_rng(seed), "far", background="felt")
+        found, dice = found + found_of(detector.find(table.image), table.dice), dice + len(table.dice)
+    assert dice == 129 and found >= 120
 
 
 def test_a_frame_of_tray_sized_dice_is_read_once(monkeypatch):
