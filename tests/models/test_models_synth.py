@@ -64,6 +64,23 @@ def test_chariot_race_faces_follow_the_rules_data():
     assert len({ds.symbols[label] for label in ds.labels}) == len(ds.labels)
 
 
+@pytest.mark.parametrize("top", get_dice_set("d6").labels)
+def test_a_d6_lies_on_the_face_opposite_its_top_and_adjacent_sides_are_never_opposite(top):
+    ds = get_dice_set("d6")
+    for seed in range(20):
+        for varied in (True, False):
+            *sides, bottom = ds.side_symbols(top, np.random.default_rng(seed), varied)
+            faces = [int(s.removeprefix("pips")) for s in sides]
+            assert int(bottom.removeprefix("pips")) == 7 - int(top)
+            assert sorted(faces + [int(top), 7 - int(top)]) == [1, 2, 3, 4, 5, 6]
+            assert all(faces[i] + faces[(i + 1) % 4] != 7 for i in range(4))
+
+
+def test_a_die_with_no_opposites_known_shows_its_other_faces_as_sides():
+    sides = get_dice_set("chariot_race").side_symbols("steer", np.random.default_rng(0))
+    assert sorted(sides) == sorted(["wheel", "chevrons", "spear", "star"])
+
+
 def test_render_die_is_deterministic_under_a_seed():
     a = render_die("steer", "chariot_race", np.random.default_rng(3), size=32)
     b = render_die("steer", "chariot_race", np.random.default_rng(3), size=32)

@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 REGISTRY_FILE = Path(__file__).with_name("dice_sets.json")
 # `labels_from` files are named from here: vision/ and companion/ lie side by side in the repository and when installed
 PACKAGES_ROOT = Path(__file__).resolve().parents[2]
@@ -51,6 +53,7 @@ class DiceSet:
     # pairs of labels or die types ("<die id>" stands for all its "<die id>/..." labels) a camera may mix up
     confusable: tuple[tuple[str, str], ...] = ()
     source: str = ""  # the data file the labels were read from
+    opposites: dict[str, str] = field(default_factory=dict)  # label -> the label on the opposite face, where known
 
     def palettes_for(self, label: str) -> tuple[str, ...]:
         return self.label_palettes.get(label, self.palettes)
@@ -58,6 +61,23 @@ class DiceSet:
     def faces_of(self, label: str) -> tuple[str, ...]:
         """The six faces of the die that shows `label` (its sides are drawn from the others)."""
         return self.label_faces.get(label, self.faces)
+
+    def side_symbols(self, label: str, rng: np.random.Generator, varied: bool = True) -> list[str]:
+        """The symbols of the faces of a die showing `label` other than its top, in a random order, which
+        `paint_die` draws around the top face. Where the set knows its `opposites` the die is a cube: the face it
+        lies on comes last (never a side) and side i is across from side i + 2. `varied`: each face's symbol drawn
+        among its symbols, else its first."""
+        faces = [f for f in self.faces_of(label) if f != label]
+        symbols = [self.symbols[f][int(rng.integers(len(self.symbols[f])))] if varied else self.symbols[f][0]
+                   for f in faces]
+        order = list(range(len(faces)))
+        rng.shuffle(order)
+        if label in self.opposites:
+            at = {faces[k]: k for k in order}
+            a = faces[order[0]] if faces[order[0]] != self.opposites[label] else faces[order[1]]
+            b = next(f for f in (faces[k] for k in order) if f not in (a, self.opposites[a], self.opposites[label]))
+            order = [at[a], at[b], at[self.opposites[a]], at[self.opposites[b]], at[self.opposites[label]]]
+        return [symbols[k] for k in order] or ["blank"]
 
     def labels_of(self, name: str) -> tuple[str, ...]:
         """The labels a confusable-pair name stands for: the label itself, or every face of a die type."""
@@ -163,6 +183,7 @@ def register_dice_set(name: str, spec: dict) -> DiceSet:
         label_faces={k: tuple(v) for k, v in spec.get("label_faces", {}).items()},
         confusable=tuple((a, b) for a, b in spec.get("confusable", [])),
         source=spec.get("source", ""),
+        opposites={a: b for pair in spec.get("opposites", []) for a, b in (pair, pair[::-1])},
     )
     for pal in dice_set.palettes + tuple(p for ps in dice_set.label_palettes.values() for p in ps):
         if pal not in _PALETTES:

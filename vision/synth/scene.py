@@ -209,10 +209,7 @@ def render_scene(
     for k in order:
         label = labels[k]
         look = sample_look(ds, label, rng, palette=palette)
-        sides = [ds.symbols[f][int(rng.integers(len(ds.symbols[f])))] for f in ds.faces_of(label) if f != label] or [
-            "blank"
-        ]
-        rng.shuffle(sides)
+        sides = ds.side_symbols(label, rng)
         symbols = ds.symbols[label]
         paint_die(image, poses[k], look, symbols[int(rng.integers(len(symbols)))], sides, light, rng)
 
