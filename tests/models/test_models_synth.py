@@ -69,16 +69,33 @@ def test_a_d6_lies_on_the_face_opposite_its_top_and_adjacent_sides_are_never_opp
     ds = get_dice_set("d6")
     for seed in range(20):
         for varied in (True, False):
-            *sides, bottom = ds.side_symbols(top, np.random.default_rng(seed), varied)
+            sides, bottom = ds.side_symbols(top, np.random.default_rng(seed), varied)
             faces = [int(s.removeprefix("pips")) for s in sides]
             assert int(bottom.removeprefix("pips")) == 7 - int(top)
             assert sorted(faces + [int(top), 7 - int(top)]) == [1, 2, 3, 4, 5, 6]
             assert all(faces[i] + faces[(i + 1) % 4] != 7 for i in range(4))
 
 
-def test_a_die_with_no_opposites_known_shows_its_other_faces_as_sides():
-    sides = get_dice_set("chariot_race").side_symbols("steer", np.random.default_rng(0))
-    assert sorted(sides) == sorted(["wheel", "chevrons", "spear", "star"])
+def test_a_die_with_no_opposites_known_shows_its_other_faces_as_sides_and_lies_on_none_known():
+    sides, bottom = get_dice_set("chariot_race").side_symbols("steer", np.random.default_rng(0))
+    assert sorted(sides) == sorted(["wheel", "chevrons", "spear", "star"]) and bottom is None
+
+
+@pytest.mark.parametrize(("palette", "shows"), [("translucent_clear", True), ("white", False)])
+def test_the_face_a_die_lies_on_shows_through_a_translucent_body_only(palette, shows):
+    from vision.synth.die import DiePose, paint_die, sample_look
+    from vision.synth.effects import sample_lighting
+
+    def painted(bottom: str) -> np.ndarray:
+        rng = np.random.default_rng(5)
+        image = np.full((80, 80, 3), 128, np.float32)
+        look = sample_look(get_dice_set("d6"), "1", rng, palette=palette, glare=False)
+        sides = ["pips2", "pips3", "pips5", "pips4"]
+        paint_die(image, DiePose((40.0, 40.0), 40.0, 10.0, (2.0, 1.0)), look, "pips1", sides, sample_lighting(rng), rng,
+                  bottom)
+        return image
+
+    assert (np.abs(painted("pips6") - painted(None)).max() > 20) == shows
 
 
 def test_render_die_is_deterministic_under_a_seed():

@@ -23,8 +23,9 @@ from .sensor import VERSION as SENSOR_VERSION
 
 # bump when the renderer's look changes, so caches are rebuilt (5: d6 palettes of real dice; 6: printed surfaces in
 # training, validation on its own surfaces; 7: box crops cut as the app cuts the detector's boxes; 8: a d6 lies on
-# the face opposite its top, and its adjacent sides are never opposite faces)
-RENDER_VERSION = 8
+# the face opposite its top, and its adjacent sides are never opposite faces; 9: a translucent die shows the face
+# it lies on through its body)
+RENDER_VERSION = 9
 CHUNK = 250
 PURPOSES = {"train": 1, "val": 2, "test": 3, "enrol": 4}
 # the surfaces each purpose draws from; any other purpose draws the demo camera's (backgrounds.BACKGROUNDS)

@@ -62,22 +62,23 @@ class DiceSet:
         """The six faces of the die that shows `label` (its sides are drawn from the others)."""
         return self.label_faces.get(label, self.faces)
 
-    def side_symbols(self, label: str, rng: np.random.Generator, varied: bool = True) -> list[str]:
-        """The symbols of the faces of a die showing `label` other than its top, in a random order, which
-        `paint_die` draws around the top face. Where the set knows its `opposites` the die is a cube: the face it
-        lies on comes last (never a side) and side i is across from side i + 2. `varied`: each face's symbol drawn
-        among its symbols, else its first."""
+    def side_symbols(self, label: str, rng: np.random.Generator, varied: bool = True) -> tuple[list[str], str | None]:
+        """(sides, bottom): the symbols of a die showing `label` other than its top, in a random order, which
+        `paint_die` draws around the top face, and the face it lies on where the set knows its `opposites`. Such a
+        die is a cube: its bottom is never a side and side i is across from side i + 2. `varied`: each face's symbol
+        drawn among its symbols, else its first."""
         faces = [f for f in self.faces_of(label) if f != label]
         symbols = [self.symbols[f][int(rng.integers(len(self.symbols[f])))] if varied else self.symbols[f][0]
                    for f in faces]
         order = list(range(len(faces)))
         rng.shuffle(order)
-        if label in self.opposites:
-            at = {faces[k]: k for k in order}
-            a = faces[order[0]] if faces[order[0]] != self.opposites[label] else faces[order[1]]
-            b = next(f for f in (faces[k] for k in order) if f not in (a, self.opposites[a], self.opposites[label]))
-            order = [at[a], at[b], at[self.opposites[a]], at[self.opposites[b]], at[self.opposites[label]]]
-        return [symbols[k] for k in order] or ["blank"]
+        if label not in self.opposites:
+            return [symbols[k] for k in order] or ["blank"], None
+        at = {faces[k]: k for k in order}
+        opposite, bottom = self.opposites, self.opposites[label]
+        a = next(f for f in at if f != bottom)
+        b = next(f for f in at if f not in (a, opposite[a], bottom))
+        return [symbols[at[f]] for f in (a, b, opposite[a], opposite[b])], symbols[at[bottom]]
 
     def labels_of(self, name: str) -> tuple[str, ...]:
         """The labels a confusable-pair name stands for: the label itself, or every face of a die type."""

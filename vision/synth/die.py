@@ -16,7 +16,7 @@ import numpy as np
 
 from .dice_sets import DiceSet, get_palette
 from .effects import Lighting, add_glare
-from .faces import FaceLook, face_texture
+from .faces import FaceLook, draw_symbol, face_texture
 
 TEXTURE = 96
 SUPERSAMPLE = 3
@@ -119,9 +119,22 @@ def _warp_face(tex: np.ndarray, quad: np.ndarray, shape: tuple[int, int]) -> np.
                                borderValue=(0, 0, 0, 0))
 
 
+def seen_through(symbol: str, look: FaceLook, rng: np.random.Generator) -> np.ndarray:
+    """The ink of the face a translucent die lies on, as the camera sees it through the body: mirrored, softened
+    and tinted by the plastic (premultiplied BGRA, ink only: the body in between is the top face's)."""
+    size = TEXTURE // 2
+    ink = np.ascontiguousarray(draw_symbol(symbol, size, look, rng)[:, ::-1])
+    ink = cv2.GaussianBlur(ink, (0, 0), 0.03 * size)
+    out = np.empty((size, size, 4), np.float32)
+    out[..., :3] = (np.asarray(look.ink, np.float32) * np.asarray(look.body, np.float32) / 255) * ink[..., None]
+    out[..., 3] = ink
+    return out
+
+
 def paint_die(image: np.ndarray, pose: DiePose, look: DieLook, top_symbol: str, side_symbols: list[str],
-              lighting: Lighting, rng: np.random.Generator) -> None:
-    """Paint one die (sides, then top face, then glare) into the float32 BGR image, in place."""
+              lighting: Lighting, rng: np.random.Generator, bottom_symbol: str | None = None) -> None:
+    """Paint one die (the face it lies on where known and the body lets it show, sides, then top face, then
+    glare) into the float32 BGR image, in place. Sides and bottom as `DiceSet.side_symbols` gives them."""
     h, w = image.shape[:2]
     top = pose.top_corners()
     base = pose.base_corners()
@@ -138,6 +151,8 @@ def paint_die(image: np.ndarray, pose: DiePose, look: DieLook, top_symbol: str, 
     def local(p: np.ndarray) -> np.ndarray:
         return (p - (x0, y0)) * ss
 
+    if look.face.opacity < 1 and bottom_symbol is not None:
+        _over(patch, _warp_face(seen_through(bottom_symbol, look.face, rng), local(base), (ph, pw)))
     light = np.asarray(lighting.direction)
     d = np.asarray(pose.parallax)
     if np.hypot(*d) > 0.02 * pose.side:

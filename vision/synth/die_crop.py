@@ -72,9 +72,9 @@ def render_die(label: str, dice_set: str, rng: np.random.Generator, size: int = 
     for p, lab in poses[::-1]:
         look = sample_look(ds, lab, rng, palette=style.get("palette") if p is pose else None,  # type: ignore[arg-type]
                            glare=style.get("glare"))  # type: ignore[arg-type]
-        sides = ds.side_symbols(lab, rng, varied=False)
+        sides, bottom = ds.side_symbols(lab, rng, varied=False)
         syms = ds.symbols[lab]
-        paint_die(canvas, p, look, syms[int(rng.integers(len(syms)))], sides, light, rng)
+        paint_die(canvas, p, look, syms[int(rng.integers(len(syms)))], sides, light, rng, bottom)
     canvas *= light.gain * np.asarray(light.tint, np.float32)
     image = develop(canvas, sample_sensor(rng), rng) if sensor else camera(canvas, light, rng)
 

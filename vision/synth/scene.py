@@ -209,9 +209,9 @@ def render_scene(
     for k in order:
         label = labels[k]
         look = sample_look(ds, label, rng, palette=palette)
-        sides = ds.side_symbols(label, rng)
+        sides, bottom = ds.side_symbols(label, rng)
         symbols = ds.symbols[label]
-        paint_die(image, poses[k], look, symbols[int(rng.integers(len(symbols)))], sides, light, rng)
+        paint_die(image, poses[k], look, symbols[int(rng.integers(len(symbols)))], sides, light, rng, bottom)
 
     if hand is not None:
         found.append(SceneDistractor("hand", _paint_hand(image, hand[0], hand[1], hand[2], rng, light)))
