@@ -11,6 +11,7 @@ from vision.crops import rotated_crop
 from vision.synth import (
     UnknownDiceSet,
     get_dice_set,
+    register_dice_set,
     render_die,
     render_scene,
     render_table,
@@ -119,6 +120,11 @@ def test_unknown_labels_and_sets_are_refused_with_the_known_ones():
         render_die("7", "chariot_race", np.random.default_rng(0))
     with pytest.raises(UnknownDiceSet, match="d6"):
         render_scene(["1"], "d7", np.random.default_rng(0))
+    with pytest.raises(UnknownDiceSet, match="'7'"):
+        register_dice_set("misprinted", {"labels": ["1", "6"], "symbols": {"1": "pips1", "6": "pips6"},
+                                         "palettes": ["white"], "opposites": [["1", "7"]]})
+    with pytest.raises(UnknownDiceSet):
+        get_dice_set("misprinted")
 
 
 def test_a_rotated_crop_of_an_upright_die_is_die_in_the_middle_and_tray_at_the_border():

@@ -266,7 +266,7 @@ moves the count, not the verdict."""
 
 @pytest.fixture(scope="module")
 def far_tables():
-    """(table, dice the work width finds alone, dice the finer read finds alone, dice `find` gives) of far tables on
+    """(table, the work width's boxes alone, the finer read's small boxes alone, what `find` gives) of far tables on
     felt and denim."""
     from vision.detector import DEFAULT_MODEL, FINE, SMALL, WORK_WIDTH, work_scale
     from vision.synth import render_table

@@ -186,6 +186,8 @@ def register_dice_set(name: str, spec: dict) -> DiceSet:
         source=spec.get("source", ""),
         opposites={a: b for pair in spec.get("opposites", []) for a, b in (pair, pair[::-1])},
     )
+    for label in dice_set.opposites:
+        dice_set.check_label(label)
     for pal in dice_set.palettes + tuple(p for ps in dice_set.label_palettes.values() for p in ps):
         if pal not in _PALETTES:
             raise UnknownDiceSet(f"dice set {name!r} uses unknown palette {pal!r}; palettes: {sorted(_PALETTES)}")
