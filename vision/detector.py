@@ -52,6 +52,11 @@ def work_scale(width: int) -> float:
     return WORK_WIDTH / float(width)
 
 
+def small_side(frame: np.ndarray) -> float:
+    """`SMALL` in the frame's own pixels."""
+    return SMALL / work_scale(frame.shape[1])
+
+
 class Detector:
     """One ONNX session on one thread. `threshold` on the heat was chosen on the validation photos and surfaces
     (`bench/rolls.py --real val --synthetic`): the fewest dice missed plus invented there, none on the real ones.
@@ -108,14 +113,18 @@ class Detector:
     def find(self, frame: np.ndarray) -> list[Blob]:
         """The dice in a BGR frame, as axis-aligned squares in full-frame pixels, in reading order; a frame with
         small dice, or none, is read again `FINE`r and its small dice added (`SMALL`)."""
-        found = self.boxes(frame, WORK_WIDTH)
-        small = SMALL / work_scale(frame.shape[1])
+        found, small = self.boxes(frame, WORK_WIDTH), small_side(frame)
         if not found or any(side < small for side, _, _ in found):
-            found += [f for f in self.boxes(frame, WORK_WIDTH * FINE) if f[0] < small]
+            found += self.small_boxes(frame)
         blobs = whole_dice(found)
         die = float(np.median([b.size for b in blobs])) if blobs else 1.0
         blobs.sort(key=lambda b: (round(b.center[1] / die), b.center[0]))
         return blobs
+
+    def small_boxes(self, frame: np.ndarray) -> list[tuple[float, float, Blob]]:
+        """`boxes` of the dice under `SMALL` in the frame read `FINE`r."""
+        small = small_side(frame)
+        return [f for f in self.boxes(frame, WORK_WIDTH * FINE) if f[0] < small]
 
     def boxes(self, frame: np.ndarray, width: float) -> list[tuple[float, float, Blob]]:
         """(side, heat, Blob) of every heat peak above the threshold, the frame read `width` pixels across."""

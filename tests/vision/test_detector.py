@@ -268,16 +268,15 @@ moves the count, not the verdict."""
 def far_tables():
     """(table, the work width's boxes alone, the finer read's small boxes alone, what `find` gives) of far tables on
     felt and denim."""
-    from vision.detector import DEFAULT_MODEL, FINE, SMALL, WORK_WIDTH, work_scale
+    from vision.detector import DEFAULT_MODEL, WORK_WIDTH
     from vision.synth import render_table
 
     detector = Detector(DEFAULT_MODEL)
     tables = []
     for seed in FAR_TABLES:
         table = render_table("d6", np.random.default_rng(seed), "far", background=["felt", "denim"][seed % 2])
-        small = SMALL / work_scale(table.image.shape[1])
         work = whole_dice(detector.boxes(table.image, WORK_WIDTH))
-        finer = whole_dice([f for f in detector.boxes(table.image, WORK_WIDTH * FINE) if f[0] < small])
+        finer = whole_dice(detector.small_boxes(table.image))
         tables.append((table, work, finer, detector.find(table.image)))
     return tables
 
