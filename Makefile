@@ -87,7 +87,7 @@ models: $(DEV)
 	$(PY) -m vision.train --dice cubitos
 	$(PY) -m vision.train --dice automobiles
 	$(PY) -m vision.train --dice d6
-	$(PY) -m vision.train --dice d6 --no-real --epochs 20 --threads 1   # reference for bench/enrolment.py
+	$(PY) -m vision.train --dice d6 --no-real --threads 1   # reference for bench/enrolment.py
 
 # The Pi install on an emulated arm64 Debian trixie (Raspberry Pi OS Trixie's base), as root: deploy/pi-check.sh builds
 # the root once and keeps it in /var/tmp/table-companion-pi-root. Too slow for CI (tens of minutes); its summary goes

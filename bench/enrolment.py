@@ -17,14 +17,16 @@ the face its die shows). Measured before and after on
 It does this for two start models:
 - `models/d6.onnx`, the shipped model (caveat: it trained on the whole train split, the examples and the
   validation photos too, so only its test figure is an honest one, and it misreads almost none of the pool), and
-- `models/d6_synthetic_only.onnx`, a reference model trained on synthetic crops only (never on a real photo),
-  the honest measure of teaching the companion dice it has never seen. The app does not use it.
+- `models/d6_synthetic_only.onnx`, a reference model trained as dice without photos are (`vision.train.RENDERS_ONLY`),
+  on synthetic crops only (never on a real photo), the honest measure of teaching the companion dice it has never
+  seen. The app does not use it.
 
 Teaching more than a head did not pay (issue 38, `bench/teach_ceiling.py`, torch, research only; its figures are in
-`bench/results.json`): fine-tuning the last conv or two of the renders-only d6 on these same crops read the
-validation photos no better than the head, and only the whole net gained, which takes torch and minutes a fit. What
-stays misread is the trunk's reading of a real camera, which a few crops do not teach. So the residual head stays,
-and the way to the figure is a yardstick whose renders look like real dice (issue 38 point 1).
+`bench/results.json`): fine-tuning the last conv or two of the renders-only d6 (2026-11-29, then the d6 pair's wider
+net) on these same crops read the validation photos no better than the head, and only the whole net gained, which
+takes torch and minutes a fit. What stays misread is the trunk's reading of a real camera, which a few crops do not
+teach. So the residual head stays, and the way to the figure is a yardstick whose renders look like real dice (issue
+38 point 1).
 """
 
 from __future__ import annotations

@@ -75,7 +75,9 @@ def torch_net(onnx_path: Path):
     for node in proto.graph.node:
         if node.op_type == "Conv":
             w, b = init[node.input[1]], init[node.input[2]]
-            conv = torch.nn.Conv2d(w.shape[1], w.shape[0], w.shape[2], padding=w.shape[2] // 2)
+            attrs = {a.name: list(a.ints) for a in node.attribute}
+            conv = torch.nn.Conv2d(w.shape[1], w.shape[0], w.shape[2], stride=attrs.get("strides", [1])[0],
+                                   padding=attrs.get("pads", [w.shape[2] // 2])[0])
             conv.weight.data, conv.bias.data = w, b
             layers.append(conv)
         elif node.op_type == "Relu":

@@ -87,10 +87,13 @@ class TrainConfig:
     max_steps: int | None = None  # stop after this many optimiser steps (tests)
 
 
+# How dice without photos are trained: chariot_race's, a table's own set's and the renders-only d6 yardstick's.
+# Validation lies on surfaces training never draws (vision.synth.backgrounds): 600 per class so that it still tells
+# two good models apart; there the 4 quarter turns halved the errors of one view.
+RENDERS_ONLY = TrainConfig(synth_per_class=3000, synth_val_per_class=600, epochs=20, tta="quarter_turns")
+
 CONFIGS = {
-    # validation lies on surfaces training never draws (vision.synth.backgrounds): 600 per class so that it still
-    # tells two good models apart; there the 4 quarter turns halved the errors of one view
-    "chariot_race": TrainConfig(synth_per_class=3000, synth_val_per_class=600, epochs=20, tta="quarter_turns"),
+    "chariot_race": RENDERS_ONLY,
     # colour x face, 33 classes: fewer crops per class than chariot_race, as each colour's faces share most of
     # what is learnt (the body colour, the pictures across colours)
     "cubitos": TrainConfig(synth_per_class=1500, synth_val_per_class=150, synth_test_per_class=200, epochs=15,
@@ -503,7 +506,7 @@ def train(dice_set: str, config: TrainConfig | None = None, out_dir: Path = MODE
     name = name or dice_set
     torch = _torch()
     torch.set_num_threads(threads)
-    config = config or CONFIGS.get(dice_set, TrainConfig())
+    config = config or CONFIGS.get(dice_set, RENDERS_ONLY)
     data = load_data(dice_set, config, workers=workers, cache_dir=cache_dir, real_root=real_root, log=log)
     nets, results = [], []
     for member in member_configs(config):
@@ -607,8 +610,9 @@ def measure(card, test_x: np.ndarray, test_y: np.ndarray, real_root: Path = REAL
 
 
 SYNTHETIC_ONLY_PURPOSE = (
-    "Reference model for the enrolment benchmark (bench/enrolment.py): the d6 net trained on synthetic crops only, "
-    "never on real photos, to measure teach-your-dice from a start that never saw real dice. Not used by the app.")
+    "Reference model for the enrolment benchmark (bench/enrolment.py): d6 dice trained as dice without photos are "
+    "(vision.train.RENDERS_ONLY), on synthetic crops only, never on real photos, to measure on real dice what a "
+    "set without photos reads and what teaching it brings. Not used by the app.")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -631,13 +635,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", help="output name: <out>/<NAME>.onnx and .json (default: the dice set; "
                         "with --no-real for d6: d6_synthetic_only)")
     args = parser.parse_args(argv)
-    config = CONFIGS.get(args.dice, TrainConfig())
+    config = CONFIGS.get(args.dice, RENDERS_ONLY)
     name = args.name or (f"{args.dice}_synthetic_only" if args.no_real and config.real else args.dice)
     purpose = None
-    if args.no_real:  # without real photos the synthetic crops are all there is to learn from: the full default set
-        # and one net, as the reference measures teach-your-dice from the app's net, not from an ensemble's size
-        config = replace(config, real=False, synth_per_class=TrainConfig.synth_per_class,
-                         ensemble=TrainConfig.ensemble)
+    if args.no_real:  # trained as dice without photos are, so that its real figure is what theirs would be; only
+        # what belongs to the faces stays the set's own (a mirrored pip face is a face)
+        config = replace(RENDERS_ONLY, flips=config.flips)
         purpose = SYNTHETIC_ONLY_PURPOSE if args.dice == "d6" else "Trained on synthetic crops only."
     if args.plain_renders:
         config = replace(config, sensor=False)

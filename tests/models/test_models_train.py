@@ -72,6 +72,10 @@ def test_no_real_trains_d6_on_synthetic_data_only_under_its_own_name(tmp_path, m
     (dice_set, config, out), kwargs = calls[0]
     assert dice_set == "d6" and config.real is False and config.epochs == 3 and out == tmp_path
     assert config.ensemble == 1  # the reference is one net, whatever the shipped d6 is
+    # trained as dice without photos are (chariot_race, a table's own set), but for what belongs to the d6's faces
+    assert replace(config, epochs=train_module.RENDERS_ONLY.epochs, flips=False) == train_module.RENDERS_ONLY
+    assert train_module.CONFIGS["chariot_race"] == train_module.RENDERS_ONLY
+    assert config.flips  # a mirrored pip face is a face
     assert kwargs["name"] == "d6_synthetic_only" and "not used by the app" in kwargs["purpose"].lower()
     assert "--no-real" in kwargs["command"]
     assert train_module.CONFIGS["d6"].real is True  # the shipped d6 still trains on real photos
