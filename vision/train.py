@@ -97,7 +97,8 @@ RENDERS_ONLY = TrainConfig(synth_per_class=3000, synth_val_per_class=600, epochs
 CONFIGS = {
     "chariot_race": RENDERS_ONLY,
     # colour x face, 33 classes: fewer crops per class than chariot_race, as each colour's faces share most of
-    # what is learnt (the body colour, the pictures across colours)
+    # what is learnt (the body colour, the pictures across colours). Cubitos and automobiles keep the small net:
+    # the light, not the net, limits a crop's colour, and the wide net read neither better through the frame step
     "cubitos": TrainConfig(synth_per_class=1500, synth_val_per_class=150, synth_test_per_class=200, epochs=15,
                            tta="quarter_turns", colour=True),
     "automobiles": TrainConfig(synth_per_class=1500, synth_val_per_class=300, epochs=15, tta="quarter_turns",
