@@ -222,20 +222,32 @@ SYNTHETIC_LICENCE = "rendered by this project's own code (vision.synth, MIT); no
 YARDSTICK = "d6_synthetic_only"
 
 
-def yardstick_line(models_dir: Path, renderer: str | None = None) -> str:
+def yardstick_line(models_dir: Path, trained_on: dict[str, Any] | None = None) -> str:
     """What renders-only training reads of real dice, from the renders-only d6's card: set beside every figure
     measured on renders alone, so that none stands as if it were a real one. It says so when the yardstick was
-    rendered otherwise than `renderer`, the model's own."""
+    rendered or built otherwise than the model it stands beside (``trained_on``, that model's card's)."""
     try:
         card = load_card(Path(models_dir) / f"{YARDSTICK}.json")
         real = card.accuracy["real_d6_tray_test"]
     except (OSError, ValueError, KeyError):
         return "- real dice: no photos of these dice, and no renders-only d6 yardstick measured beside them"
+    mine = trained_on or {}
+    renderer = mine.get("synthetic", {}).get("renderer")
     theirs = card.trained_on.get("synthetic", {}).get("renderer")
     other = f", rendered with {theirs}; these dice with {renderer}" if renderer and theirs != renderer else ""
+    if "config" in mine and _net(card.trained_on) != _net(mine):
+        other += f", its net {_net(card.trained_on)}; these dice's {_net(mine)}"
     return (f"- real dice: no photos of these dice; renders-only training read {real['accuracy'] * 100:.2f}% of the "
             f"{real['n']} real-d6-tray test dice (the renders-only d6 yardstick, `{YARDSTICK}`{other}): expect the "
             "synthetic figures below to flatter")
+
+
+def _net(trained_on: dict[str, Any]) -> str:
+    """A classifier's net as its card's config builds it: the widths, the stem's stride, and how many nets."""
+    config = trained_on.get("config", {})
+    nets = config.get("ensemble", 1)
+    return (f"{'/'.join(map(str, config.get('widths', ())))} wide with a stem stride of {config.get('stem_stride')}"
+            + (f", {nets} nets" if nets > 1 else ""))
 
 
 HELD_OUT_PER_SET: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
@@ -315,7 +327,7 @@ def write_models_readme(models_dir: Path = MODELS_DIR) -> Path:
             parts.append(f"- chosen on: {trained['chosen_on']}")
         verifier = verifier_lines(card.accuracy)  # measured on the real d6 photos itself
         if "real_d6_tray_test" not in card.accuracy and not verifier:
-            parts.append(yardstick_line(models_dir, synth.get("renderer")))
+            parts.append(yardstick_line(models_dir, trained))
         training = trained.get("training", {})
         members = trained.get("ensemble")
         if members:

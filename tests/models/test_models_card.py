@@ -213,16 +213,25 @@ def test_the_models_readme_sets_the_renders_only_real_figure_beside_every_render
     assert "MIT" in chariot
 
 
-def test_a_renders_only_card_says_when_the_yardstick_beside_it_was_rendered_otherwise(tmp_path):
+def test_a_renders_only_card_says_when_the_yardstick_beside_it_was_rendered_or_built_otherwise(tmp_path):
     import json
 
     from vision.evaluate import MODELS_DIR, yardstick_line
 
     card = json.loads((MODELS_DIR / "d6_synthetic_only.json").read_text(encoding="utf-8"))
     card["trained_on"]["synthetic"]["renderer"] = "vision.synth v7"
+    card["trained_on"]["config"].update(widths=[24, 48, 96, 144], stem_stride=1, ensemble=1)
     card["accuracy"]["real_d6_tray_test"] = {"n": 308, "accuracy": 0.9}
     (tmp_path / "d6_synthetic_only.json").write_text(json.dumps(card), encoding="utf-8")
-    assert "rendered with vision.synth v7; these dice with vision.synth v6)" in yardstick_line(tmp_path,
-                                                                                              "vision.synth v6")
-    assert "rendered with" not in yardstick_line(tmp_path, "vision.synth v7")
-    assert "read 90.00% of the 308 real-d6-tray test dice" in yardstick_line(tmp_path, "vision.synth v7")
+
+    def beside(renderer: str, widths: list[int]) -> str:
+        config = {"widths": widths, "stem_stride": 1, "ensemble": 1}
+        return yardstick_line(tmp_path, {"synthetic": {"renderer": renderer}, "config": config})
+
+    wide = [24, 48, 96, 144]
+    assert "rendered with vision.synth v7; these dice with vision.synth v6)" in beside("vision.synth v6", wide)
+    assert "rendered with" not in beside("vision.synth v7", wide)
+    assert ("its net 24/48/96/144 wide with a stem stride of 1; these dice's 24/32/64/96 wide with a stem stride of 1)"
+            in beside("vision.synth v7", [24, 32, 64, 96]))
+    assert "its net" not in beside("vision.synth v7", wide)
+    assert "read 90.00% of the 308 real-d6-tray test dice" in beside("vision.synth v7", wide)
