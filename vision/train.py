@@ -89,10 +89,11 @@ class TrainConfig:
 
 # How dice without photos are trained: chariot_race's, a table's own set's and the renders-only d6 yardstick's.
 # Validation lies on surfaces training never draws (vision.synth.backgrounds): 600 per class so that it still tells
-# two good models apart; there the 4 quarter turns halved the errors of one view, and the wide net with a
-# full-resolution stem made fewer errors than the small strided one (the trials are in git log).
+# two good models apart; there the 4 quarter turns halved the errors of one view, the wide net with a
+# full-resolution stem made fewer errors than the small strided one, and two such nets fewer than one (the trials
+# are in git log).
 RENDERS_ONLY = TrainConfig(synth_per_class=3000, synth_val_per_class=600, epochs=20, tta="quarter_turns",
-                           widths=(24, 48, 96, 144), stem_stride=1)
+                           widths=(24, 48, 96, 144), stem_stride=1, ensemble=2)
 
 CONFIGS = {
     "chariot_race": RENDERS_ONLY,

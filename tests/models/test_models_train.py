@@ -71,7 +71,6 @@ def test_no_real_trains_d6_on_synthetic_data_only_under_its_own_name(tmp_path, m
     assert train_module.main(["--dice", "d6", "--no-real", "--epochs", "3", "--out", str(tmp_path)]) == 0
     (dice_set, config, out), kwargs = calls[0]
     assert dice_set == "d6" and config.real is False and config.epochs == 3 and out == tmp_path
-    assert config.ensemble == 1  # the reference is one net, whatever the shipped d6 is
     # trained as dice without photos are (chariot_race, a table's own set), but for what belongs to the d6's faces
     assert replace(config, epochs=train_module.RENDERS_ONLY.epochs, flips=False) == train_module.RENDERS_ONLY
     assert train_module.CONFIGS["chariot_race"] == train_module.RENDERS_ONLY
