@@ -235,8 +235,9 @@ def yardstick_line(models_dir: Path, trained_on: dict[str, Any] | None = None) -
     renderer = mine.get("synthetic", {}).get("renderer")
     theirs = card.trained_on.get("synthetic", {}).get("renderer")
     other = f", rendered with {theirs}; these dice with {renderer}" if renderer and theirs != renderer else ""
-    if "config" in mine and _net(card.trained_on) != _net(mine):
-        other += f", its net {_net(card.trained_on)}; these dice's {_net(mine)}"
+    if "config" in mine:
+        net, own = _net(card.trained_on), _net(mine)
+        other += f", its net {net}; these dice's {own}" if net != own else ""
     return (f"- real dice: no photos of these dice; renders-only training read {real['accuracy'] * 100:.2f}% of the "
             f"{real['n']} real-d6-tray test dice (the renders-only d6 yardstick, `{YARDSTICK}`{other}): expect the "
             "synthetic figures below to flatter")
